@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs everything gpulab needs to build and test on Debian/Ubuntu (as root, or via sudo).
+# CUDA is optional: with nvcc on PATH or in /usr/local/cuda the `cuda` backend is built too.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build git
+  catch2 nlohmann-json3-dev libcli11-dev libboost-context-dev
+  bubblewrap libfmt-dev libtbb-dev
+)
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+else
+  echo "install-deps: all packages present"
+fi
