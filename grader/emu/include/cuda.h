@@ -1,0 +1,3 @@
+// cuda.h on the emulator backend: the whole emulated CUDA runtime.
+#pragma once
+#include "gpulab/emu/cuda_emulation.hpp"

@@ -1,0 +1,3 @@
+// cuda_runtime_api.h on the emulator backend: the whole emulated CUDA runtime.
+#pragma once
+#include "gpulab/emu/cuda_emulation.hpp"

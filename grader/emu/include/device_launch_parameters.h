@@ -1,0 +1,3 @@
+// device_launch_parameters.h on the emulator backend: the whole emulated CUDA runtime.
+#pragma once
+#include "gpulab/emu/cuda_emulation.hpp"

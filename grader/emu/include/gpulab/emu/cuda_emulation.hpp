@@ -1,0 +1,17 @@
+// Everything a .cu file sees on the emulator backend, in one include.
+#pragma once
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include "gpulab/emu/qualifiers.hpp"
+#include "gpulab/emu/vector_types.hpp"
+#include "gpulab/emu/runtime_types.hpp"
+#include "gpulab/emu/runtime_api.hpp"
+#include "gpulab/emu/execution_context.hpp"
+#include "gpulab/emu/shared_memory.hpp"
+#include "gpulab/emu/synchronization.hpp"
+#include "gpulab/emu/warp_functions.hpp"
+#include "gpulab/emu/atomics.hpp"
+#include "gpulab/emu/device_math.hpp"
+#include "gpulab/emu/kernel_launch.hpp"

@@ -1,0 +1,43 @@
+// What an emulated GPU thread can see of where it runs: its thread, block and
+// launch. The runtime sets these worker-thread-local pointers before it
+// switches to a thread's fiber; the CUDA built-in variables read them.
+#pragma once
+#include <cstddef>
+#include "gpulab/emu/vector_types.hpp"
+
+namespace gpulab::emu {
+
+struct ThreadContext {
+  uint3 thread_idx;
+  unsigned linear;  // x + y*bx + z*bx*by, the thread's rank in its block
+  unsigned lane;    // linear % 32
+  unsigned warp;    // linear / 32
+};
+
+struct BlockContext {
+  uint3 block_idx;
+  unsigned long long generation;  // unique per block run on this worker; 0 means none
+  unsigned char* dynamic_shared;  // base of `extern __shared__` memory for this block
+};
+
+struct LaunchContext {
+  dim3 grid_dim;
+  dim3 block_dim;
+  const char* kernel_name;
+  const char* file;
+  int line;
+  size_t dynamic_shared_bytes;
+};
+
+}  // namespace gpulab::emu
+
+// __thread (not thread_local) so that access is a plain TLS load, with no wrapper call.
+extern __thread gpulab::emu::ThreadContext* gpulab_emu_thread;
+extern __thread gpulab::emu::BlockContext* gpulab_emu_block;
+extern __thread const gpulab::emu::LaunchContext* gpulab_emu_launch;
+
+#define threadIdx (static_cast<const uint3&>(gpulab_emu_thread->thread_idx))
+#define blockIdx (static_cast<const uint3&>(gpulab_emu_block->block_idx))
+#define blockDim (static_cast<const dim3&>(gpulab_emu_launch->block_dim))
+#define gridDim (static_cast<const dim3&>(gpulab_emu_launch->grid_dim))
+constexpr int warpSize = 32;

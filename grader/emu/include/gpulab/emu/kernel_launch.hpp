@@ -1,0 +1,60 @@
+// Kernel launches. The rewriter turns `k<<<g, b, smem, stream>>>(args...)` into
+//   ::gpulab::emu::launcher("k", __LINE__, g, b, smem, stream)
+//       .run([=](auto... a) { k(a...); }, args...);
+// The arguments are evaluated once on the host, as CUDA does; every GPU thread
+// then calls the kernel with its own copy of them.
+#pragma once
+#include <cstddef>
+#include <tuple>
+#include <utility>
+#include "gpulab/emu/runtime_types.hpp"
+#include "gpulab/emu/vector_types.hpp"
+
+namespace gpulab::emu {
+
+struct LaunchRequest {
+  const char* kernel_name;
+  const char* file;
+  int line;
+  dim3 grid;
+  dim3 block;
+  size_t dynamic_shared_bytes;
+  cudaStream_t stream;
+};
+
+// Type-erased kernel body: invoke(closure) runs the kernel for the current GPU thread.
+struct KernelBody {
+  void (*invoke)(const void* closure);
+  const void* closure;
+};
+
+// Validates the configuration (errors go to cudaGetLastError, as on a GPU) and
+// runs every block to completion before returning.
+void launch_kernel(const LaunchRequest& request, const KernelBody& body);
+
+class launcher {
+ public:
+  launcher(const char* kernel_name, int line, dim3 grid, dim3 block, size_t dynamic_shared_bytes = 0,
+           cudaStream_t stream = nullptr, const char* file = __builtin_FILE())
+      : request_{kernel_name, file, line, grid, block, dynamic_shared_bytes, stream} {}
+
+  template <class Kernel, class... Args>
+  void run(Kernel kernel, Args... args) {
+    struct Closure {
+      Kernel kernel;
+      std::tuple<Args...> args;
+    };
+    const Closure closure{kernel, std::tuple<Args...>(args...)};
+    const KernelBody body{[](const void* p) {
+                            const auto& c = *static_cast<const Closure*>(p);
+                            std::apply([&c](const Args&... a) { c.kernel(a...); }, c.args);
+                          },
+                          &closure};
+    launch_kernel(request_, body);
+  }
+
+ private:
+  LaunchRequest request_;
+};
+
+}  // namespace gpulab::emu

@@ -1,0 +1,20 @@
+// CUDA function and variable qualifiers mapped onto plain C++ for the emulator.
+// Kernels and device functions are ordinary host functions here; `__shared__`
+// declarations inside functions are rewritten by the source rewriter, and the
+// macro below only covers the namespace-scope form, which keeps one copy per
+// worker thread (each worker runs one block at a time).
+#pragma once
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ static thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) alignas(n)
+#define __grid_constant__
+#define __CUDACC_EMU__ 1
+#define GPULAB_EMULATOR 1

@@ -1,0 +1,94 @@
+// The CUDA runtime API functions the emulator implements (host side).
+// Definitions live in grader/emu/src/; each returns the code CUDA 13 returns.
+#pragma once
+#include <cstddef>
+#include "gpulab/emu/runtime_types.hpp"
+
+// Allocations remember where they were made, for out-of-bounds reports.
+cudaError_t cudaMalloc(void** ptr, size_t size, const char* file = __builtin_FILE(), int line = __builtin_LINE());
+template <class T>
+inline cudaError_t cudaMalloc(T** ptr, size_t size, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), size, file, line);
+}
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal,
+                              const char* file = __builtin_FILE(), int line = __builtin_LINE());
+template <class T>
+inline cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal,
+                                     const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags, file, line);
+}
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(reinterpret_cast<void**>(ptr), size); }
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* ptr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaThreadSynchronize();
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaFuncSetCacheConfigImpl(const void* func, cudaFuncCache config);
+cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value);
+template <class F> inline cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache config) {
+  return cudaFuncSetCacheConfigImpl(reinterpret_cast<const void*>(func), config);
+}
+template <class F> inline cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttributeImpl(reinterpret_cast<const void*>(func), attr, value);
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+namespace gpulab::emu {
+// Copies to/from a __constant__ or __device__ variable known by address and size.
+cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset, cudaMemcpyKind kind);
+cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset, cudaMemcpyKind kind);
+}  // namespace gpulab::emu
+
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(T& symbol, const void* src, size_t count, size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return gpulab::emu::copy_to_symbol((void*)&symbol, sizeof(T), src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return gpulab::emu::copy_from_symbol(dst, (const void*)&symbol, sizeof(T), count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t count, size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
+  *dev_ptr = (void*)&symbol;
+  return cudaSuccess;
+}

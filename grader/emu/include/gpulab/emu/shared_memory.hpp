@@ -1,0 +1,40 @@
+// `__shared__` storage: one copy per block, poisoned (all bytes 0xFF, NaN for
+// floats) when the block first reaches the declaration, as a GPU would leave it
+// uninitialised. The source rewriter turns declarations into these calls.
+#pragma once
+#include <cstddef>
+#include "gpulab/emu/execution_context.hpp"
+
+namespace gpulab::emu {
+
+// Carves `bytes` out of the current block's shared memory (aligned to at least
+// 16 bytes) and poisons it. Reports an error if the block's total exceeds the limit.
+void* allocate_static_shared(size_t bytes, size_t alignment);
+
+// `__shared__ T name;` inside a function: every thread of a block gets the same object.
+// Tag is a lambda type unique to the declaration (and to each template instantiation).
+template <class T, class Tag>
+inline T& shared_variable(Tag) {
+  static __thread unsigned long long generation;
+  static __thread void* storage;
+  if (generation != gpulab_emu_block->generation) {
+    storage = allocate_static_shared(sizeof(T), alignof(T));
+    generation = gpulab_emu_block->generation;
+  }
+  return *static_cast<T*>(storage);
+}
+
+// `extern __shared__ T name[];` inside a function: the launch's dynamic shared memory.
+template <class T>
+inline T* dynamic_shared() {
+  return reinterpret_cast<T*>(gpulab_emu_block->dynamic_shared);
+}
+
+// `extern __shared__ T name[];` at namespace scope: behaves as the array everywhere.
+template <class T>
+struct dynamic_shared_array {
+  operator T*() const { return dynamic_shared<T>(); }
+  T& operator[](std::ptrdiff_t i) const { return dynamic_shared<T>()[i]; }
+};
+
+}  // namespace gpulab::emu

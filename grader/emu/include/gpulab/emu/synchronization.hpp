@@ -1,0 +1,33 @@
+// Block barriers (__syncthreads and its counting variants), __syncwarp and
+// memory fences. Each barrier call records its source line so that barrier
+// divergence can be reported against the student's code.
+#pragma once
+#include <atomic>
+
+namespace gpulab::emu {
+enum class BarrierKind : int { plain = 0, count = 1, all = 2, any = 3 };
+// Suspends the calling GPU thread until every thread of its block reaches the
+// same barrier; returns the count / and / or of `predicate` over the block.
+int block_barrier(BarrierKind kind, int predicate, const char* file, int line);
+void warp_barrier(unsigned mask, const char* file, int line);
+void thread_fence();
+}  // namespace gpulab::emu
+
+inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  gpulab::emu::block_barrier(gpulab::emu::BarrierKind::plain, 1, file, line);
+}
+inline int __syncthreads_count(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return gpulab::emu::block_barrier(gpulab::emu::BarrierKind::count, predicate, file, line);
+}
+inline int __syncthreads_and(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return gpulab::emu::block_barrier(gpulab::emu::BarrierKind::all, predicate, file, line);
+}
+inline int __syncthreads_or(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return gpulab::emu::block_barrier(gpulab::emu::BarrierKind::any, predicate, file, line);
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  gpulab::emu::warp_barrier(mask, file, line);
+}
+inline void __threadfence() { gpulab::emu::thread_fence(); }
+inline void __threadfence_block() { gpulab::emu::thread_fence(); }
+inline void __threadfence_system() { gpulab::emu::thread_fence(); }

@@ -1,0 +1,104 @@
+// Runs the blocks of a launch on one worker thread. Each GPU thread of a block
+// is a fiber (see fiber_switch.hpp) on a pooled stack; a fiber runs until
+// it reaches a barrier or a warp collective, then control passes straight to
+// the next runnable fiber of the block. When no fiber can run, the block is
+// either finished, at a barrier every live thread has reached (released), or
+// stuck: barrier divergence or a warp collective missing lanes, reported with
+// the threads and source lines involved.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fiber_stacks.hpp"
+#include "fiber_switch.hpp"
+#include "gpulab/emu/synchronization.hpp"
+#include "gpulab/emu/warp_functions.hpp"
+#include "launch_state.hpp"
+
+namespace gpulab::emu {
+
+struct EmuThread {
+  ThreadContext context;
+  fiber::context fiber = nullptr;
+  enum class State : unsigned char { runnable, at_barrier, at_warp, exited } state = State::runnable;
+  const char* wait_file = nullptr;
+  int wait_line = 0;
+  // barrier
+  BarrierKind barrier_kind = BarrierKind::plain;
+  int predicate = 0;
+  int barrier_result = 0;
+  // warp collective
+  WarpOp op = WarpOp::sync;
+  unsigned mask = 0;
+  unsigned long long value = 0;
+  int arg = 0;
+  int width = 32;
+  unsigned long long warp_result = 0;
+};
+
+class BlockRunner {
+ public:
+  BlockRunner();
+  ~BlockRunner();
+
+  // Runs block `block_linear` of `launch` to completion; false if it was aborted.
+  bool run_block(LaunchState& launch, unsigned long long block_linear);
+
+  // Called from GPU threads (fibers) of the running block.
+  int barrier(BarrierKind kind, int predicate, const char* file, int line);
+  unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
+                                     const char* file, int line);
+  unsigned active_mask() const;
+  void* allocate_static_shared(size_t bytes, size_t alignment);
+  void append_printf(const char* text, size_t length);
+  [[noreturn]] void abort_block();  // after a diagnostic: stop this block, return to run_block
+  std::string take_printf() { return std::move(printf_buffer_); }
+  void reset_after_fault();  // a fault handler jumped out of this block's fiber
+
+  // What is running now, for the watchdog and the fault handler.
+  const LaunchState* launch() const { return launch_; }
+  const EmuThread* current() const { return current_; }
+  const BlockContext& block() const { return block_; }
+  bool owns_stack_address(const void* address) const { return stacks_.is_guard(address); }
+  std::string block_label() const;
+  std::string thread_label(const EmuThread& t) const;
+
+  static void thread_entry(fiber::transfer transfer);
+
+ private:
+  __attribute__((always_inline)) EmuThread* next_runnable_after(EmuThread* self);
+  EmuThread* resolve_stall();  // all live threads wait: release a barrier, or report and return nullptr
+  __attribute__((always_inline)) void wait_and_switch(EmuThread* self);
+  __attribute__((always_inline)) void switch_to(EmuThread* next, fiber::context* save);
+  [[noreturn]] void finish_thread(EmuThread* self);
+  unsigned existing_lanes(unsigned warp) const;
+  bool try_complete_warp(EmuThread* self, unsigned effective_mask);
+  void report_stall();
+  void report_warp_problem(const EmuThread& t, const std::string& what);
+
+  FiberStacks stacks_;
+  std::vector<EmuThread> threads_;
+  std::unique_ptr<unsigned char[]> shared_arena_;
+  size_t shared_capacity_ = 0;
+  size_t static_shared_used_ = 0;
+  BlockContext block_{};
+  LaunchState* launch_ = nullptr;
+  EmuThread* current_ = nullptr;
+  fiber::context main_fiber_ = nullptr;
+  unsigned thread_count_ = 0;
+  unsigned live_ = 0;
+  unsigned runnable_ = 0;
+  bool aborted_ = false;
+  unsigned long long generation_ = 0;
+  std::string printf_buffer_;
+  std::atomic<unsigned long long> progress_{0};  // read by the watchdog
+};
+
+// The runner of the calling worker thread (created on first use).
+BlockRunner& this_worker_runner();
+BlockRunner* running_block_runner();  // non-null while this OS thread runs a block
+
+}  // namespace gpulab::emu

@@ -1,0 +1,236 @@
+// Runtime API: the emulated device (properties, attributes), synchronisation,
+// error strings, streams and events. Kernels run to completion when launched,
+// so synchronisation only has to show pending device printf output.
+#include <chrono>
+#include <cstring>
+#include <string>
+
+#include "device_printf.hpp"
+#include "diagnostics.hpp"
+#include "gpulab/emu/runtime_api.hpp"
+#include "launch_limits.hpp"
+#include "worker_pool.hpp"
+
+struct CUstream_st {
+  unsigned flags;
+};
+struct CUevent_st {
+  unsigned flags;
+  bool recorded;
+  std::chrono::steady_clock::time_point when;
+};
+
+using namespace gpulab::emu;
+
+const char* cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+#define GPULAB_NAME(x) \
+  case x: return #x;
+    GPULAB_NAME(cudaSuccess)
+    GPULAB_NAME(cudaErrorInvalidValue)
+    GPULAB_NAME(cudaErrorMemoryAllocation)
+    GPULAB_NAME(cudaErrorInitializationError)
+    GPULAB_NAME(cudaErrorInvalidConfiguration)
+    GPULAB_NAME(cudaErrorInvalidPitchValue)
+    GPULAB_NAME(cudaErrorInvalidSymbol)
+    GPULAB_NAME(cudaErrorInvalidDevicePointer)
+    GPULAB_NAME(cudaErrorInvalidMemcpyDirection)
+    GPULAB_NAME(cudaErrorInvalidDeviceFunction)
+    GPULAB_NAME(cudaErrorNoDevice)
+    GPULAB_NAME(cudaErrorInvalidDevice)
+    GPULAB_NAME(cudaErrorInvalidResourceHandle)
+    GPULAB_NAME(cudaErrorNotReady)
+    GPULAB_NAME(cudaErrorIllegalAddress)
+    GPULAB_NAME(cudaErrorLaunchOutOfResources)
+    GPULAB_NAME(cudaErrorLaunchTimeout)
+    GPULAB_NAME(cudaErrorAssert)
+    GPULAB_NAME(cudaErrorMisalignedAddress)
+    GPULAB_NAME(cudaErrorLaunchFailure)
+    GPULAB_NAME(cudaErrorNotSupported)
+    GPULAB_NAME(cudaErrorUnknown)
+#undef GPULAB_NAME
+  }
+  return "unrecognized error code";
+}
+
+const char* cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidPitchValue: return "invalid pitch argument";
+    case cudaErrorInvalidSymbol: return "invalid device symbol";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorUnknown: return "unknown error";
+  }
+  return "unrecognized error code";
+}
+
+cudaError_t cudaGetLastError() { return take_last_error(); }
+cudaError_t cudaPeekAtLastError() { return peek_last_error(); }
+
+cudaError_t cudaDeviceSynchronize() {
+  flush_device_output();
+  return sticky_error();
+}
+cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+cudaError_t cudaDeviceReset() {
+  flush_device_output();
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (!count) return set_last_error(cudaErrorInvalidValue);
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  if (!device) return set_last_error(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : set_last_error(cudaErrorInvalidDevice); }
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  if (!p) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  std::memset(p, 0, sizeof *p);
+  std::strncpy(p->name, "gpulab CPU emulator (sm_90 limits)", sizeof p->name - 1);
+  p->totalGlobalMem = 16ull << 30;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->memPitch = 2147483647;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->totalConstMem = 65536;
+  p->major = 9;
+  p->minor = 0;
+  p->textureAlignment = 512;
+  p->multiProcessorCount = static_cast<int>(worker_count());
+  p->concurrentKernels = 1;
+  p->asyncEngineCount = 1;
+  p->unifiedAddressing = 1;
+  p->memoryBusWidth = 64;
+  p->l2CacheSize = 4 * 1024 * 1024;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->sharedMemPerMultiprocessor = 233472;
+  p->regsPerMultiprocessor = 65536;
+  p->managedMemory = 1;
+  p->cooperativeLaunch = 0;
+  p->sharedMemPerBlockOptin = 232448;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->reservedSharedMemPerBlock = 1024;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  cudaDeviceProp p;
+  const cudaError_t e = cudaGetDeviceProperties(&p, device);
+  if (e != cudaSuccess) return e;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    default: return set_last_error(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaFuncSetCacheConfigImpl(const void*, cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaFuncSetAttributeImpl(const void*, cudaFuncAttribute attr, int value) {
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || value > 232448) return set_last_error(cudaErrorInvalidValue);
+    // Kernels are not told apart here: the largest limit asked for applies to every kernel.
+    if (static_cast<size_t>(value) > max_dynamic_shared_bytes()) raise_max_dynamic_shared_bytes(static_cast<size_t>(value));
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
+  if (!s) return set_last_error(cudaErrorInvalidValue);
+  *s = new CUstream_st{flags};
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (!s) return set_last_error(cudaErrorInvalidResourceHandle);
+  if (s != cudaStreamLegacy && s != cudaStreamPerThread) delete s;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  flush_device_output();
+  return sticky_error();
+}
+cudaError_t cudaStreamQuery(cudaStream_t) { return sticky_error(); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
+  return e ? cudaSuccess : set_last_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int flags) {
+  if (!e) return set_last_error(cudaErrorInvalidValue);
+  *e = new CUevent_st{flags, false, {}};
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
+  delete e;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
+  e->recorded = true;
+  e->when = std::chrono::steady_clock::now();
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
+  flush_device_output();
+  return sticky_error();
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms || !start || !end) return set_last_error(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
+  if ((start->flags | end->flags) & cudaEventDisableTiming) return set_last_error(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !end->recorded) return set_last_error(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+  return cudaSuccess;
+}

@@ -1,0 +1,49 @@
+// The out-of-line halves of the device built-ins declared in the headers:
+// barriers, warp collectives, shared memory, fences, clocks and traps.
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include "block_runner.hpp"
+#include "diagnostics.hpp"
+#include "gpulab/emu/device_math.hpp"
+#include "gpulab/emu/shared_memory.hpp"
+
+namespace gpulab::emu {
+
+void warp_barrier(unsigned mask, const char* file, int line) {
+  running_block_runner()->warp_collective(WarpOp::sync, mask, 0, 0, 32, file, line);
+}
+unsigned active_mask() { return running_block_runner()->active_mask(); }
+void* allocate_static_shared(size_t bytes, size_t alignment) {
+  return running_block_runner()->allocate_static_shared(bytes, alignment);
+}
+void thread_fence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+long long device_clock() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+void device_nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
+
+void device_trap(const char* file, int line) {
+  BlockRunner* r = running_block_runner();
+  Diagnostic d;
+  d.kind = "trap";
+  d.severity = "error";
+  d.file = file;
+  d.line = line;
+  if (r && r->launch()) {
+    d.kernel = r->launch()->request.kernel_name;
+    d.block = r->block_label();
+    d.threads = r->current() ? r->thread_label(*r->current()) : "";
+    d.message = "__trap() on line " + std::to_string(line) + " in " + r->launch()->where() + ", block " + d.block +
+                ", thread " + d.threads + ".";
+    report(std::move(d), cudaErrorLaunchFailure);
+    r->abort_block();
+  }
+  d.message = "__trap() called outside a kernel at " + std::string(file) + ":" + std::to_string(line);
+  report(std::move(d), cudaErrorLaunchFailure);
+}
+
+}  // namespace gpulab::emu

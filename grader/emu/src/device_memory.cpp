@@ -1,0 +1,153 @@
+// Guarded device allocations and the registry that finds them by address.
+#include "device_memory.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace gpulab::emu {
+namespace {
+constexpr size_t kGuardBytes = 64 * 1024;  // inaccessible on each side
+constexpr size_t kAlignment = 256;         // cudaMalloc's alignment
+constexpr unsigned char kGuardPattern = 0xA5;
+constexpr unsigned char kFreshPoison = 0xFF;
+
+struct Mapping {
+  Allocation allocation;
+  char* map_base;
+  size_t map_bytes;
+  char* data_begin;  // first accessible byte
+  char* data_end;    // one past the last accessible byte
+};
+
+std::mutex registry_mutex;
+std::map<uintptr_t, Mapping>& registry() {
+  static auto* m = new std::map<uintptr_t, Mapping>();  // never destroyed: used until exit
+  return *m;
+}
+size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+}  // namespace
+
+void* device_allocate(size_t size, const char* api, const char* file, int line) {
+  const size_t page = page_size();
+  const size_t data_bytes = ((size + kAlignment) + page - 1) / page * page;
+  const size_t total = kGuardBytes + data_bytes + kGuardBytes;
+  void* p = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  char* base = static_cast<char*>(p);
+  char* data_begin = base + kGuardBytes;
+  char* data_end = data_begin + data_bytes;
+  if (mprotect(data_begin, data_bytes, PROT_READ | PROT_WRITE) != 0) {
+    munmap(p, total);
+    return nullptr;
+  }
+  // Place the allocation as close to the end as the alignment allows.
+  const uintptr_t end = reinterpret_cast<uintptr_t>(data_end);
+  const uintptr_t begin = (end - size) / kAlignment * kAlignment;
+  std::memset(data_begin, kGuardPattern, begin - reinterpret_cast<uintptr_t>(data_begin));
+  std::memset(reinterpret_cast<void*>(begin), kFreshPoison, size);
+  std::memset(reinterpret_cast<void*>(begin + size), kGuardPattern, end - (begin + size));
+
+  Mapping m{Allocation{begin, size, std::string(file ? file : "?") + ":" + std::to_string(line), api}, base, total,
+            data_begin, data_end};
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  registry()[begin] = m;
+  return reinterpret_cast<void*>(begin);
+}
+
+bool device_free(void* ptr) {
+  Mapping m;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    auto it = registry().find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == registry().end()) return false;
+    m = it->second;
+    registry().erase(it);
+  }
+  munmap(m.map_base, m.map_bytes);
+  return true;
+}
+
+std::optional<Allocation> find_allocation(const void* ptr) {
+  const auto a = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  auto it = registry().upper_bound(a);
+  if (it == registry().begin()) return std::nullopt;
+  --it;
+  const Allocation& al = it->second.allocation;
+  if (a >= al.begin && a < al.begin + al.size) return al;
+  return std::nullopt;
+}
+
+std::string check_device_range(const void* ptr, size_t bytes, const char* what) {
+  if (bytes == 0) return {};
+  if (!ptr) return std::string(what) + " is a null pointer";
+  auto al = find_allocation(ptr);
+  if (!al) {
+    return std::string(what) + " (" + std::to_string(reinterpret_cast<uintptr_t>(ptr)) +
+           ") is not device memory: it does not point into any live cudaMalloc allocation";
+  }
+  const auto a = reinterpret_cast<uintptr_t>(ptr);
+  if (a + bytes > al->begin + al->size) {
+    return std::string(what) + " range of " + std::to_string(bytes) + " bytes runs " +
+           std::to_string(a + bytes - (al->begin + al->size)) + " bytes past the end of the " +
+           std::to_string(al->size) + "-byte allocation made by " + al->api + " at " + al->origin;
+  }
+  return {};
+}
+
+AddressInfo classify_address(const void* address) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  AddressInfo info;
+  std::unique_lock<std::mutex> lock(registry_mutex, std::try_to_lock);
+  if (!lock.owns_lock()) return info;
+  for (const auto& [begin, m] : registry()) {
+    const auto lo = reinterpret_cast<uintptr_t>(m.map_base);
+    if (a < lo || a >= lo + m.map_bytes) continue;
+    info.allocation = m.allocation;
+    info.offset = static_cast<long long>(a) - static_cast<long long>(m.allocation.begin);
+    if (a < m.allocation.begin) info.kind = AddressInfo::Kind::before;
+    else if (a >= m.allocation.begin + m.allocation.size) info.kind = AddressInfo::Kind::after;
+    else info.kind = AddressInfo::Kind::inside;
+    return info;
+  }
+  return info;
+}
+
+std::vector<GuardViolation> check_guards() {
+  std::vector<GuardViolation> out;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  for (auto& [begin, m] : registry()) {
+    const auto al_begin = reinterpret_cast<unsigned char*>(m.allocation.begin);
+    const auto al_end = al_begin + m.allocation.size;
+    long long first = 0, last = 0;
+    bool bad = false;
+    auto scan = [&](unsigned char* lo, unsigned char* hi) {
+      for (unsigned char* p = lo; p < hi; ++p) {
+        if (*p != kGuardPattern) {
+          const long long off = p - al_begin;
+          if (!bad) first = off;
+          last = off;
+          bad = true;
+          *p = kGuardPattern;
+        }
+      }
+    };
+    scan(reinterpret_cast<unsigned char*>(m.data_begin), al_begin);
+    scan(al_end, reinterpret_cast<unsigned char*>(m.data_end));
+    if (bad) out.push_back(GuardViolation{m.allocation, first, last});
+  }
+  return out;
+}
+
+size_t device_bytes_in_use() {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  size_t total = 0;
+  for (const auto& [b, m] : registry()) total += m.allocation.size;
+  return total;
+}
+
+}  // namespace gpulab::emu

@@ -1,0 +1,43 @@
+// Device allocations: each cudaMalloc gets its own mapping with inaccessible
+// guard pages on both sides (an access far out of bounds faults at once) and a
+// guard pattern in the slack bytes next to the allocation (checked after every
+// kernel). Fresh device memory is poisoned with 0xFF bytes.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpulab::emu {
+
+struct Allocation {
+  uintptr_t begin = 0;
+  size_t size = 0;
+  std::string origin;  // "file.cu:12"
+  const char* api = "cudaMalloc";
+};
+
+struct GuardViolation {
+  Allocation allocation;
+  long long first_offset;  // relative to begin: negative before, >= size after
+  long long last_offset;
+};
+
+// How an address relates to the live allocations.
+struct AddressInfo {
+  enum class Kind { inside, before, after, unknown } kind = Kind::unknown;
+  Allocation allocation;
+  long long offset = 0;  // address - begin
+};
+
+void* device_allocate(size_t size, const char* api, const char* file, int line);
+bool device_free(void* ptr);  // false if ptr is not the start of a live allocation
+std::optional<Allocation> find_allocation(const void* ptr);
+// Whether [ptr, ptr+bytes) lies inside one live allocation; a message saying why not otherwise.
+std::string check_device_range(const void* ptr, size_t bytes, const char* what);
+AddressInfo classify_address(const void* address);  // async-signal-tolerant best effort
+std::vector<GuardViolation> check_guards();          // and restores the pattern
+size_t device_bytes_in_use();
+
+}  // namespace gpulab::emu

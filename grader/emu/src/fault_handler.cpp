@@ -1,0 +1,106 @@
+// SIGSEGV/SIGBUS handling for GPU threads.
+#include "fault_handler.hpp"
+
+#include <signal.h>
+#include <ucontext.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "block_runner.hpp"
+#include "device_memory.hpp"
+#include "diagnostics.hpp"
+
+namespace gpulab::emu {
+namespace {
+__thread sigjmp_buf recovery;
+__thread bool recovery_armed = false;
+__thread bool altstack_ready = false;
+
+std::string describe_fault(const void* address, bool is_write, BlockRunner& r) {
+  const char* access = is_write ? "write" : "read";
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  if (r.owns_stack_address(address)) {
+    return "stack overflow: a GPU thread's stack is small (64 KiB here, less on a GPU); keep large arrays in "
+           "shared or global memory, not in local variables, and avoid deep recursion";
+  }
+  const AddressInfo info = classify_address(address);
+  const std::string alloc = "the " + std::to_string(info.allocation.size) + "-byte allocation made by " +
+                            info.allocation.api + " at " + info.allocation.origin;
+  switch (info.kind) {
+    case AddressInfo::Kind::after:
+      return std::string("out-of-bounds ") + access + " " +
+             std::to_string(info.offset - static_cast<long long>(info.allocation.size)) + " bytes past the end of " +
+             alloc + " (byte offset " + std::to_string(info.offset) +
+             "); check the bounds test on the index (e.g. `if (i < n)`)";
+    case AddressInfo::Kind::before:
+      return std::string("out-of-bounds ") + access + " " + std::to_string(-info.offset) +
+             " bytes before the start of " + alloc + "; check for a negative index (halo or ghost cells?)";
+    default: break;
+  }
+  if (a < 65536) {
+    return std::string("illegal ") + access + " at address " + std::to_string(a) +
+           ": a null (or nearly null) pointer was dereferenced; was the pointer passed to the kernel allocated?";
+  }
+  return std::string("illegal ") + access + " at an address that is not in any live device allocation " +
+         "(freed memory, a host pointer, or an index far out of bounds)";
+}
+
+void on_fault(int sig, siginfo_t* info, void* raw_context) {
+  BlockRunner* r = running_block_runner();
+  if (!r || !recovery_armed || !r->launch()) {
+    // Not a GPU thread: let the fault happen as it would without us.
+    signal(sig, SIG_DFL);
+    return;
+  }
+  bool is_write = false;
+#if defined(__x86_64__)
+  const auto* uc = static_cast<const ucontext_t*>(raw_context);
+  is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+  (void)raw_context;
+#endif
+  const LaunchState& launch = *r->launch();
+  const EmuThread* t = r->current();
+  Diagnostic d;
+  d.kind = r->owns_stack_address(info->si_addr) ? "stack-overflow" : "out-of-bounds";
+  d.severity = "error";
+  d.kernel = launch.request.kernel_name;
+  d.file = launch.request.file;
+  d.line = launch.request.line;
+  d.block = r->block_label();
+  d.threads = t ? r->thread_label(*t) : "";
+  d.message = describe_fault(info->si_addr, is_write, *r) + ", in " + launch.where() + ", block " + d.block +
+              ", thread " + d.threads + ".";
+  report(std::move(d), cudaErrorIllegalAddress);
+  const_cast<LaunchState&>(launch).aborted.store(true);
+  r->reset_after_fault();
+  siglongjmp(recovery, 1);
+}
+}  // namespace
+
+void install_fault_handler_for_this_thread() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = &on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGBUS, &sa, nullptr);
+  });
+  if (!altstack_ready) {
+    stack_t ss{};
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = std::malloc(ss.ss_size);  // lives as long as the thread
+    sigaltstack(&ss, nullptr);
+    altstack_ready = true;
+  }
+}
+
+sigjmp_buf* worker_recovery_point() { return &recovery; }
+void set_recovery_armed(bool armed) { recovery_armed = armed; }
+
+}  // namespace gpulab::emu

@@ -1,0 +1,26 @@
+// A pool of fixed-size fiber stacks for one worker thread, each with a
+// PROT_NONE guard page below it so that a stack overflow faults at once.
+#pragma once
+#include <cstddef>
+
+namespace gpulab::emu {
+
+class FiberStacks {
+ public:
+  FiberStacks(unsigned count, size_t stack_bytes);
+  ~FiberStacks();
+  FiberStacks(const FiberStacks&) = delete;
+  FiberStacks& operator=(const FiberStacks&) = delete;
+
+  void* top(unsigned i) const;  // highest address of stack i (stacks grow down)
+  size_t stack_bytes() const { return stack_bytes_; }
+  bool is_guard(const void* address) const;
+
+ private:
+  char* base_ = nullptr;
+  size_t slot_bytes_ = 0;
+  size_t stack_bytes_ = 0;
+  unsigned count_ = 0;
+};
+
+}  // namespace gpulab::emu

@@ -1,0 +1,25 @@
+// The state of one kernel launch shared by the workers that run its blocks.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <string>
+
+#include "gpulab/emu/execution_context.hpp"
+#include "gpulab/emu/kernel_launch.hpp"
+
+namespace gpulab::emu {
+
+struct LaunchState {
+  LaunchRequest request;
+  KernelBody body;
+  LaunchContext context;  // what kernels read through blockDim/gridDim
+  unsigned threads_per_block = 0;
+  unsigned long long total_blocks = 0;
+  size_t shared_limit = 0;  // bytes of shared memory (static + dynamic) a block may use
+  std::atomic<unsigned long long> next_block{0};
+  std::atomic<bool> aborted{false};
+
+  std::string where() const;  // "kernel 'name' launched at file:line"
+};
+
+}  // namespace gpulab::emu

@@ -1,0 +1,178 @@
+// Runtime API: device memory (cudaMalloc/Free/Memcpy/Memset) and symbols.
+// Every device-side range is checked against the live allocations, so a copy
+// that runs past an allocation is an error with a message, not a corruption.
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "device_memory.hpp"
+#include "device_printf.hpp"
+#include "diagnostics.hpp"
+#include "gpulab/emu/runtime_api.hpp"
+
+namespace gpulab::emu {
+namespace {
+cudaError_t api_error(const char* api, cudaError_t code, const std::string& what) {
+  Diagnostic d;
+  d.kind = "api-misuse";
+  d.severity = "error";
+  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
+  report(std::move(d));
+  return set_last_error(code);
+}
+
+bool is_device(const void* p) { return find_allocation(p).has_value(); }
+
+cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (sticky_error() != cudaSuccess) return sticky_error();
+  flush_device_output();
+  if (count == 0) return cudaSuccess;
+  if (kind == cudaMemcpyDefault) {
+    const bool d = is_device(dst), s = is_device(src);
+    kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+             : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+  }
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
+    return api_error(api, cudaErrorInvalidMemcpyDirection, "the copy kind " + std::to_string(kind) + " is not a cudaMemcpyKind");
+  }
+  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (dst_device) {
+    std::string why = check_device_range(dst, count, "the destination");
+    if (!why.empty()) return api_error(api, cudaErrorInvalidValue, why);
+  } else if (is_device(dst)) {
+    return api_error(api, cudaErrorInvalidValue,
+                     "the destination is device memory but the kind says host; swap the arguments or the kind");
+  }
+  if (src_device) {
+    std::string why = check_device_range(src, count, "the source");
+    if (!why.empty()) return api_error(api, cudaErrorInvalidValue, why);
+  } else if (is_device(src)) {
+    return api_error(api, cudaErrorInvalidValue,
+                     "the source is device memory but the kind says host; swap the arguments or the kind");
+  }
+  if (!dst || !src) return api_error(api, cudaErrorInvalidValue, "a null pointer was passed");
+  std::memmove(dst, src, count);
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
+                           cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
+    return api_error("cudaMemcpyToSymbol", cudaErrorInvalidMemcpyDirection,
+                     "copies to a symbol go host-to-device or device-to-device");
+  }
+  if (offset + count > symbol_size) {
+    return api_error("cudaMemcpyToSymbol", cudaErrorInvalidValue,
+                     "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
+                         " overruns the " + std::to_string(symbol_size) + "-byte symbol");
+  }
+  if (kind == cudaMemcpyDeviceToDevice) {
+    std::string why = check_device_range(src, count, "the source");
+    if (!why.empty()) return api_error("cudaMemcpyToSymbol", cudaErrorInvalidValue, why);
+  }
+  if (count) std::memmove(static_cast<char*>(symbol) + offset, src, count);
+  return cudaSuccess;
+}
+
+cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset,
+                             cudaMemcpyKind kind) {
+  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
+    return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidMemcpyDirection,
+                     "copies from a symbol go device-to-host or device-to-device");
+  }
+  if (offset + count > symbol_size) {
+    return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidValue,
+                     "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
+                         " overruns the " + std::to_string(symbol_size) + "-byte symbol");
+  }
+  if (kind == cudaMemcpyDeviceToDevice) {
+    std::string why = check_device_range(dst, count, "the destination");
+    if (!why.empty()) return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidValue, why);
+  }
+  if (count) std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
+  return cudaSuccess;
+}
+
+}  // namespace gpulab::emu
+
+using namespace gpulab::emu;
+
+cudaError_t cudaMalloc(void** ptr, size_t size, const char* file, int line) {
+  if (sticky_error() != cudaSuccess) return sticky_error();
+  if (!ptr) return api_error("cudaMalloc", cudaErrorInvalidValue, "the output pointer is null");
+  if (size == 0) {
+    *ptr = nullptr;
+    return cudaSuccess;
+  }
+  void* p = device_allocate(size, "cudaMalloc", file, line);
+  if (!p) {
+    return api_error("cudaMalloc", cudaErrorMemoryAllocation,
+                     "cannot allocate " + std::to_string(size) + " bytes at " + file + ":" + std::to_string(line));
+  }
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int, const char* file, int line) {
+  if (!ptr) return api_error("cudaMallocManaged", cudaErrorInvalidValue, "the output pointer is null");
+  void* p = size ? device_allocate(size, "cudaMallocManaged", file, line) : nullptr;
+  if (size && !p) return api_error("cudaMallocManaged", cudaErrorMemoryAllocation, "out of memory");
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  if (!ptr) return api_error("cudaMallocHost", cudaErrorInvalidValue, "the output pointer is null");
+  *ptr = size ? std::aligned_alloc(256, (size + 255) / 256 * 256) : nullptr;
+  return (size && !*ptr) ? set_last_error(cudaErrorMemoryAllocation) : cudaSuccess;
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) { return cudaMallocHost(ptr, size); }
+cudaError_t cudaFreeHost(void* ptr) {
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* ptr) {
+  if (!ptr) return cudaSuccess;
+  if (!device_free(ptr)) {
+    return api_error("cudaFree", cudaErrorInvalidValue,
+                     "the pointer is not the start of a live device allocation (freed twice, or not from cudaMalloc?)");
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  return copy("cudaMemcpy", dst, src, count, kind);
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
+  return copy("cudaMemcpyAsync", dst, src, count, kind);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind) {
+  if (width > dpitch || width > spitch) return set_last_error(cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; ++r) {
+    const cudaError_t e = copy("cudaMemcpy2D", static_cast<char*>(dst) + r * dpitch,
+                               static_cast<const char*>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  if (sticky_error() != cudaSuccess) return sticky_error();
+  std::string why = check_device_range(ptr, count, "the destination");
+  if (!why.empty()) return api_error("cudaMemset", cudaErrorInvalidValue, why);
+  if (count) std::memset(ptr, value, count);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) { return cudaMemset(ptr, value, count); }
+
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  const size_t total = 16ull << 30;
+  const size_t used = device_bytes_in_use();
+  if (free_bytes) *free_bytes = used < total ? total - used : 0;
+  if (total_bytes) *total_bytes = total;
+  return cudaSuccess;
+}

@@ -1,0 +1,12 @@
+// Reports a kernel that stops making progress (a thread spinning forever, e.g.
+// waiting for a value another thread of its own block must write) with the
+// kernel, block and thread, instead of hanging. Progress means a block started,
+// a barrier released, a warp collective completed or a thread finished.
+#pragma once
+#include <atomic>
+
+namespace gpulab::emu {
+class BlockRunner;
+void watch_runner(BlockRunner* runner, const std::atomic<unsigned long long>* progress);
+double watchdog_seconds();  // $GPULAB_EMU_WATCHDOG_SECONDS, default 10
+}  // namespace gpulab::emu
