@@ -2,7 +2,8 @@
 // Kernels and device functions are ordinary host functions here; `__shared__`
 // declarations inside functions are rewritten by the source rewriter, and the
 // macro below only covers the namespace-scope form, which keeps one copy per
-// worker thread (each worker runs one block at a time).
+// worker thread (each worker runs one block at a time). `__noinline__` is left
+// undefined: the C++ library spells its own attribute with that name.
 #pragma once
 
 #define __global__
@@ -12,7 +13,6 @@
 #define __managed__
 #define __shared__ static thread_local
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 #define __grid_constant__

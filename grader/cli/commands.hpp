@@ -1,0 +1,13 @@
+// The gpulab subcommands, each registered on the CLI11 app by its own file.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace gpulab::cli {
+
+// Each registers its subcommand and sets `action` to run when it is chosen; the action returns the exit code.
+using Action = std::function<int()>;
+void add_run_command(CLI::App& app, Action& action);
+void add_rewrite_command(CLI::App& app, Action& action);
+
+}  // namespace gpulab::cli

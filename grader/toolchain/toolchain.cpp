@@ -1,0 +1,167 @@
+// build_program for both backends.
+#include "toolchain.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+
+#include "build_config.hpp"
+#include "content_hash.hpp"
+#include "process.hpp"
+#include "rewriter/cuda_rewriter.hpp"
+
+namespace gpulab::toolchain {
+namespace fs = std::filesystem;
+
+namespace {
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read '" + p.string() + "': no such file or not readable");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write '" + p.string() + "'");
+}
+
+std::string file_stamp(const char* path) {
+  std::error_code ec;
+  const auto t = fs::last_write_time(path, ec);
+  const auto size = fs::file_size(path, ec);
+  return std::string(path) + "@" + std::to_string(t.time_since_epoch().count()) + ":" + std::to_string(size);
+}
+
+// Local headers a source includes with quotes, so that editing one invalidates the cache.
+void hash_local_includes(ContentHash& h, const fs::path& source, const std::string& text, int depth = 0) {
+  if (depth > 8) return;
+  static const std::regex include_re(R"re(#\s*include\s*"([^"]+)")re");
+  for (std::sregex_iterator it(text.begin(), text.end(), include_re), end; it != end; ++it) {
+    const fs::path header = source.parent_path() / (*it)[1].str();
+    std::error_code ec;
+    if (!fs::is_regular_file(header, ec)) continue;
+    const std::string content = read_file(header);
+    h.add(header.string()).add(content);
+    hash_local_includes(h, header, content, depth + 1);
+  }
+}
+
+std::string quote_for_display(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) {
+    if (!s.empty()) s += ' ';
+    s += a.find_first_of(" \"'") == std::string::npos ? a : "'" + a + "'";
+  }
+  return s;
+}
+}  // namespace
+
+Backend parse_backend(const std::string& name) {
+  if (name == "emu") return Backend::emu;
+  if (name == "cuda") return Backend::cuda;
+  throw std::invalid_argument("unknown backend '" + name + "': use 'emu' (CPU emulator) or 'cuda' (real GPU)");
+}
+const char* backend_name(Backend b) { return b == Backend::emu ? "emu" : "cuda"; }
+
+bool cuda_backend_available() {
+  const std::string nvcc = GPULAB_NVCC;
+  return !nvcc.empty() && access(nvcc.c_str(), X_OK) == 0;
+}
+
+fs::path cache_directory() {
+  if (const char* env = std::getenv("GPULAB_CACHE"); env && *env) return env;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "gpulab";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "gpulab";
+  return fs::temp_directory_path() / ("gpulab-cache-" + std::to_string(getuid()));
+}
+
+BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {
+  const fs::path source = fs::absolute(source_in);
+  if (!fs::is_regular_file(source)) {
+    throw std::runtime_error("cannot find '" + source_in.string() + "': check the path of the .cu file");
+  }
+  if (options.backend == Backend::cuda && !cuda_backend_available()) {
+    throw std::runtime_error("the cuda backend needs nvcc, which this build of gpulab did not find; use --backend emu");
+  }
+  if (options.race_check && options.backend != Backend::emu) {
+    throw std::runtime_error("--race-check is an emulator feature; on a GPU use `compute-sanitizer --tool racecheck`");
+  }
+  if (options.race_check && std::string(GPULAB_EMU_CHECK_LIBRARY).empty()) {
+    throw std::runtime_error("this build of gpulab has no checking runtime for --race-check");
+  }
+
+  std::vector<fs::path> sources{source};
+  for (const auto& extra : options.extra_sources) sources.push_back(fs::absolute(extra));
+
+  ContentHash hash;
+  hash.add(GPULAB_VERSION).add(backend_name(options.backend)).add(options.race_check ? "race" : "plain");
+  hash.add(options.cuda_arch).add(file_stamp(GPULAB_EMU_LIBRARY)).add(file_stamp(GPULAB_EMU_CHECK_LIBRARY));
+  std::vector<std::string> texts;
+  for (const auto& s : sources) {
+    texts.push_back(read_file(s));
+    hash.add(s.string()).add(texts.back());
+    hash_local_includes(hash, s, texts.back());
+  }
+  for (const auto& inc : options.include_dirs) hash.add(inc);
+
+  const fs::path dir = cache_directory() / hash.hex();
+  fs::create_directories(dir);
+  BuildResult result;
+  result.executable = dir / "program";
+
+  std::vector<std::string> argv;
+  if (options.backend == Backend::emu) {
+    argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-g", "-fno-builtin-printf", "-pthread",
+            "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
+    if (options.race_check) argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1"});
+    for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
+    for (size_t i = 0; i < sources.size(); ++i) {
+      argv.insert(argv.end(), {"-I", sources[i].parent_path().string()});
+      if (sources[i].extension() == ".cu") {
+        const fs::path rewritten = dir / (std::to_string(i) + "_" + sources[i].stem().string() + ".emu.cpp");
+        try {
+          write_file(rewritten, gpulab::rewriter::rewrite_cuda_source(texts[i], sources[i].string()));
+        } catch (const gpulab::rewriter::RewriteError& e) {
+          result.compiler_output = std::string(e.what()) + "\n";
+          return result;
+        }
+        argv.insert(argv.end(), {"-x", "c++", rewritten.string(), "-x", "none"});
+      } else {
+        argv.push_back(sources[i].string());
+      }
+    }
+    // The race-check build links the checking runtime instead of ThreadSanitizer's own.
+    if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
+    argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", result.executable.string()});
+  } else {
+    const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
+    argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", "static",
+            "-gencode", "arch=compute_" + arch + ",code=sm_" + arch};
+    for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
+    for (const auto& s : sources) argv.push_back(s.string());
+    argv.insert(argv.end(), {"-o", result.executable.string()});
+  }
+  result.command = quote_for_display(argv);
+
+  std::error_code ec;
+  if (options.use_cache && fs::is_regular_file(result.executable, ec)) {
+    result.ok = true;
+    result.cached = true;
+    return result;
+  }
+  fs::remove(result.executable, ec);
+  const ProcessResult p = run_process(argv);
+  result.compiler_output = p.output;
+  result.ok = p.exit_code == 0 && fs::is_regular_file(result.executable, ec);
+  return result;
+}
+
+}  // namespace gpulab::toolchain

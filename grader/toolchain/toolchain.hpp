@@ -1,0 +1,40 @@
+// Building a CUDA program for a backend: `emu` (rewrite + g++ against the
+// emulator) or `cuda` (nvcc for a real GPU). Outputs are cached by a hash of
+// the sources, the options and the emulator build, so rebuilding an unchanged
+// submission costs nothing.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gpulab::toolchain {
+
+enum class Backend { emu, cuda };
+Backend parse_backend(const std::string& name);  // "emu" | "cuda"; throws std::invalid_argument
+const char* backend_name(Backend b);
+bool cuda_backend_available();  // built with nvcc support and nvcc is present
+
+struct BuildOptions {
+  Backend backend = Backend::emu;
+  bool race_check = false;             // emu only: the checking build (races, exact out-of-bounds reads)
+  std::string cuda_arch = "sm_90";     // cuda only
+  std::vector<std::filesystem::path> extra_sources;  // compiled and linked with the main source
+  std::vector<std::string> include_dirs;
+  bool use_cache = true;
+};
+
+struct BuildResult {
+  bool ok = false;
+  bool cached = false;
+  std::filesystem::path executable;
+  std::string compiler_output;  // what the compiler printed, already pointing at the student's lines
+  std::string command;          // the compile command, for "how do I reproduce this"
+};
+
+// Throws std::runtime_error for problems that are not the program's fault
+// (missing file, missing compiler, unwritable cache).
+BuildResult build_program(const std::filesystem::path& source, const BuildOptions& options);
+
+std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab
+
+}  // namespace gpulab::toolchain
