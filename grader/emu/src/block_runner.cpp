@@ -7,6 +7,7 @@
 #include <map>
 #include <tuple>
 
+#include "checker_hooks.hpp"
 #include "diagnostics.hpp"
 #include "watchdog.hpp"
 
@@ -97,6 +98,8 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
                            static_cast<unsigned>((block_linear / g.x) % g.y),
                            static_cast<unsigned>(block_linear / (static_cast<unsigned long long>(g.x) * g.y))};
   block_.generation = ++generation_;
+  block_linear_ = block_linear;
+  barrier_epoch_ = 0;
   progress_.fetch_add(1, std::memory_order_relaxed);
   static_shared_used_ = launch.request.dynamic_shared_bytes;
   block_.dynamic_shared = shared_arena_.get();
@@ -124,7 +127,9 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
   tl_running = this;
   current_ = &threads_[0];
   gpulab_emu_thread = &threads_[0].context;
+  if (checker_hooks) checker_hooks->block_begin(*this, shared_arena_.get(), launch.request.dynamic_shared_bytes);
   fiber::jump(threads_[0].fiber, &main_fiber_);
+  if (checker_hooks) checker_hooks->block_end(*this);
   // Back here once every thread has exited, or the block was aborted.
   gpulab_emu_thread = nullptr;
   gpulab_emu_block = nullptr;
@@ -242,7 +247,9 @@ EmuThread* BlockRunner::resolve_stall() {
     threads_[i].barrier_result = result;
   }
   runnable_ = thread_count_;
+  ++barrier_epoch_;
   progress_.fetch_add(1, std::memory_order_relaxed);
+  if (checker_hooks) checker_hooks->barrier_released(*this);
   return &threads_[0];
 }
 
@@ -402,6 +409,7 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
   }
   self->state = EmuThread::State::runnable;
   progress_.fetch_add(1, std::memory_order_relaxed);
+  if (checker_hooks) checker_hooks->warp_synchronised(*this, self->context.warp, effective);
   return true;
 }
 
@@ -431,7 +439,7 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   return self->warp_result;
 }
 
-void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment) {
+void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line) {
   alignment = std::max<size_t>(alignment, 16);
   const size_t offset = (static_shared_used_ + alignment - 1) / alignment * alignment;
   if (offset + bytes > launch_->shared_limit) {
@@ -452,6 +460,7 @@ void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment) {
   static_shared_used_ = offset + bytes;
   unsigned char* p = shared_arena_.get() + offset;
   std::memset(p, kPoison, bytes);
+  if (checker_hooks) checker_hooks->shared_allocated(*this, p, bytes, file, line);
   return p;
 }
 

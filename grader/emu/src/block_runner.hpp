@@ -52,7 +52,7 @@ class BlockRunner {
   unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
                                      const char* file, int line);
   unsigned active_mask() const;
-  void* allocate_static_shared(size_t bytes, size_t alignment);
+  void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line);
   void append_printf(const char* text, size_t length);
   [[noreturn]] void abort_block();  // after a diagnostic: stop this block, return to run_block
   std::string take_printf() { return std::move(printf_buffer_); }
@@ -62,6 +62,9 @@ class BlockRunner {
   const LaunchState* launch() const { return launch_; }
   const EmuThread* current() const { return current_; }
   const BlockContext& block() const { return block_; }
+  unsigned long long block_linear() const { return block_linear_; }
+  unsigned long long barrier_epoch() const { return barrier_epoch_; }  // barriers passed by this block
+  unsigned thread_count() const { return thread_count_; }
   bool owns_stack_address(const void* address) const { return stacks_.is_guard(address); }
   std::string block_label() const;
   std::string thread_label(const EmuThread& t) const;
@@ -93,6 +96,8 @@ class BlockRunner {
   unsigned runnable_ = 0;
   bool aborted_ = false;
   unsigned long long generation_ = 0;
+  unsigned long long block_linear_ = 0;
+  unsigned long long barrier_epoch_ = 0;
   std::string printf_buffer_;
   std::atomic<unsigned long long> progress_{0};  // read by the watchdog
 };

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "device_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -86,11 +87,14 @@ cudaError_t cudaPeekAtLastError() { return peek_last_error(); }
 
 cudaError_t cudaDeviceSynchronize() {
   flush_device_output();
-  return sticky_error();
+  return synchronize_errors();
 }
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+// Like destroying the context on a GPU: clears the sticky error and frees every allocation.
 cudaError_t cudaDeviceReset() {
   flush_device_output();
+  reset_error_state();
+  free_all_device_memory();
   return cudaSuccess;
 }
 
@@ -194,9 +198,9 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t) {
   flush_device_output();
-  return sticky_error();
+  return synchronize_errors();
 }
-cudaError_t cudaStreamQuery(cudaStream_t) { return sticky_error(); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return synchronize_errors(); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
   return e ? cudaSuccess : set_last_error(cudaErrorInvalidResourceHandle);
 }
@@ -221,7 +225,7 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
   if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
   flush_device_output();
-  return sticky_error();
+  return synchronize_errors();
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
   if (!e) return set_last_error(cudaErrorInvalidResourceHandle);

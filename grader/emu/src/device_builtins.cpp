@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "block_runner.hpp"
+#include "checker_hooks.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/shared_memory.hpp"
@@ -15,10 +16,17 @@ void warp_barrier(unsigned mask, const char* file, int line) {
   running_block_runner()->warp_collective(WarpOp::sync, mask, 0, 0, 32, file, line);
 }
 unsigned active_mask() { return running_block_runner()->active_mask(); }
-void* allocate_static_shared(size_t bytes, size_t alignment) {
-  return running_block_runner()->allocate_static_shared(bytes, alignment);
+void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line) {
+  return running_block_runner()->allocate_static_shared(bytes, alignment, file, line);
 }
-void thread_fence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+void thread_fence() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (checker_hooks) {
+    if (BlockRunner* r = running_block_runner()) checker_hooks->thread_fence(*r);
+  }
+}
+
+CheckerHooks* checker_hooks = nullptr;
 
 long long device_clock() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())

@@ -71,6 +71,15 @@ bool device_free(void* ptr) {
   return true;
 }
 
+void free_all_device_memory() {
+  std::map<uintptr_t, Mapping> all;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    all.swap(registry());
+  }
+  for (auto& [begin, m] : all) munmap(m.map_base, m.map_bytes);
+}
+
 std::optional<Allocation> find_allocation(const void* ptr) {
   const auto a = reinterpret_cast<uintptr_t>(ptr);
   std::lock_guard<std::mutex> lock(registry_mutex);

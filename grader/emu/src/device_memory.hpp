@@ -33,6 +33,7 @@ struct AddressInfo {
 
 void* device_allocate(size_t size, const char* api, const char* file, int line);
 bool device_free(void* ptr);  // false if ptr is not the start of a live allocation
+void free_all_device_memory();
 std::optional<Allocation> find_allocation(const void* ptr);
 // Whether [ptr, ptr+bytes) lies inside one live allocation; a message saying why not otherwise.
 std::string check_device_range(const void* ptr, size_t bytes, const char* what);

@@ -17,6 +17,7 @@ std::vector<Diagnostic>& stored() {
 }
 std::atomic<int> last_error{cudaSuccess};
 std::atomic<int> sticky{cudaSuccess};
+std::atomic<int> pending{cudaSuccess};  // a kernel failed; not yet seen by a synchronising call
 
 void append_report_file(const Diagnostic& d) {
   const char* path = std::getenv("GPULAB_EMU_REPORT");
@@ -40,8 +41,7 @@ void report(Diagnostic d, cudaError_t sticky_code) {
   stored().push_back(std::move(d));
   if (sticky_code != cudaSuccess) {
     int expected = cudaSuccess;
-    sticky.compare_exchange_strong(expected, sticky_code);
-    last_error.store(sticky_code);
+    pending.compare_exchange_strong(expected, sticky_code);
   }
 }
 
@@ -57,15 +57,24 @@ cudaError_t set_last_error(cudaError_t error) {
   return error;
 }
 cudaError_t sticky_error() { return static_cast<cudaError_t>(sticky.load()); }
-cudaError_t take_last_error() {
-  const int s = sticky.load();
-  if (s != cudaSuccess) return static_cast<cudaError_t>(s);
-  return static_cast<cudaError_t>(last_error.exchange(cudaSuccess));
+bool device_failed() { return pending.load() != cudaSuccess || sticky.load() != cudaSuccess; }
+cudaError_t synchronize_errors() {
+  const int p = pending.exchange(cudaSuccess);
+  if (p != cudaSuccess) {
+    int expected = cudaSuccess;
+    if (sticky.compare_exchange_strong(expected, p)) last_error.store(p);
+  }
+  return sticky_error() != cudaSuccess ? set_last_error(sticky_error()) : cudaSuccess;
 }
-cudaError_t peek_last_error() {
-  const int s = sticky.load();
-  if (s != cudaSuccess) return static_cast<cudaError_t>(s);
-  return static_cast<cudaError_t>(last_error.load());
+// As measured on a GPU: cudaGetLastError returns a sticky error once and then
+// success, while every other call keeps returning the sticky error.
+cudaError_t take_last_error() { return static_cast<cudaError_t>(last_error.exchange(cudaSuccess)); }
+cudaError_t peek_last_error() { return static_cast<cudaError_t>(last_error.load()); }
+
+void reset_error_state() {
+  pending.store(cudaSuccess);
+  sticky.store(cudaSuccess);
+  last_error.store(cudaSuccess);
 }
 
 std::string format_ranks(const std::vector<unsigned>& ranks) {

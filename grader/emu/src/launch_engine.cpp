@@ -6,6 +6,7 @@
 #include <string>
 
 #include "block_runner.hpp"
+#include "checker_hooks.hpp"
 #include "device_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
@@ -59,7 +60,7 @@ void report_guard_violations(const LaunchState& launch) {
 
 void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
   flush_device_output();
-  if (sticky_error() != cudaSuccess) return;  // as on a GPU: nothing runs after a sticky error
+  if (device_failed()) return;  // as on a GPU: nothing runs once a kernel has failed
   const LaunchCheck check = check_launch_configuration(request, max_dynamic_shared_bytes());
   if (check.error != cudaSuccess) {
     report_launch_error(request, check);
@@ -74,7 +75,8 @@ void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
   launch.total_blocks = 1ull * request.grid.x * request.grid.y * request.grid.z;
   launch.shared_limit = std::max<size_t>(48 * 1024, max_dynamic_shared_bytes());
 
-  run_on_workers([&launch](unsigned) {
+  if (checker_hooks) checker_hooks->launch_begin(launch);
+  const auto run_blocks = [&launch](unsigned) {
     install_fault_handler_for_this_thread();
     BlockRunner& runner = this_worker_runner();
     if (sigsetjmp(*worker_recovery_point(), 1) != 0) {
@@ -92,7 +94,13 @@ void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
       if (!ok) launch.aborted.store(true);
     }
     set_recovery_armed(false);
-  });
+  };
+  if (checker_hooks && checker_hooks->serialise_blocks) {
+    run_blocks(0);
+  } else {
+    run_on_workers(run_blocks);
+  }
+  if (checker_hooks) checker_hooks->launch_end(launch);
   report_guard_violations(launch);
 }
 

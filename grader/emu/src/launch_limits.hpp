@@ -1,5 +1,8 @@
 // The launch-configuration rules of the emulated device (those of sm_90) and
-// the error code CUDA 13 returns when a launch breaks one of them.
+// the error code CUDA 13 returns when a launch breaks one of them: measured on
+// an H100 with driver 580 (tests/gpu/probe_runtime_codes.cu), every such launch
+// answers cudaErrorInvalidValue, not the cudaErrorInvalidConfiguration that
+// older documentation names.
 #pragma once
 #include <string>
 

@@ -24,7 +24,7 @@ cudaError_t api_error(const char* api, cudaError_t code, const std::string& what
 bool is_device(const void* p) { return find_allocation(p).has_value(); }
 
 cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  if (sticky_error() != cudaSuccess) return sticky_error();
+  if (synchronize_errors() != cudaSuccess) return sticky_error();
   flush_device_output();
   if (count == 0) return cudaSuccess;
   if (kind == cudaMemcpyDefault) {
@@ -135,6 +135,7 @@ cudaError_t cudaFreeHost(void* ptr) {
 }
 
 cudaError_t cudaFree(void* ptr) {
+  if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (!ptr) return cudaSuccess;
   if (!device_free(ptr)) {
     return api_error("cudaFree", cudaErrorInvalidValue,

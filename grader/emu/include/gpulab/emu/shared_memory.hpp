@@ -9,16 +9,16 @@ namespace gpulab::emu {
 
 // Carves `bytes` out of the current block's shared memory (aligned to at least
 // 16 bytes) and poisons it. Reports an error if the block's total exceeds the limit.
-void* allocate_static_shared(size_t bytes, size_t alignment);
+void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line);
 
 // `__shared__ T name;` inside a function: every thread of a block gets the same object.
 // Tag is a lambda type unique to the declaration (and to each template instantiation).
 template <class T, class Tag>
-inline T& shared_variable(Tag) {
+inline T& shared_variable(Tag, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   static __thread unsigned long long generation;
   static __thread void* storage;
   if (generation != gpulab_emu_block->generation) {
-    storage = allocate_static_shared(sizeof(T), alignof(T));
+    storage = allocate_static_shared(sizeof(T), alignof(T), file, line);
     generation = gpulab_emu_block->generation;
   }
   return *static_cast<T*>(storage);
