@@ -19,6 +19,7 @@ struct RunOptions {
   bool race_check = false;
   bool no_cache = false;
   bool verbose = false;
+  bool build_only = false;
 };
 
 int run(const RunOptions& o) {
@@ -36,6 +37,10 @@ int run(const RunOptions& o) {
     return 1;
   }
   if (!r.compiler_output.empty()) std::fputs(r.compiler_output.c_str(), stderr);  // warnings
+  if (o.build_only) {
+    std::printf("%s\n", r.executable.c_str());
+    return 0;
+  }
   std::vector<std::string> argv{r.executable.string()};
   argv.insert(argv.end(), o.args.begin(), o.args.end());
   std::vector<char*> cargv;
@@ -60,6 +65,7 @@ void add_run_command(CLI::App& app, Action& action) {
                 "emulator checking build: report data races and out-of-bounds reads at the exact access");
   cmd->add_flag("--no-cache", opts->no_cache, "rebuild even if an identical build is cached");
   cmd->add_flag("-v,--verbose", opts->verbose, "print the compile command");
+  cmd->add_flag("--build-only", opts->build_only, "only compile; print the path of the program");
   cmd->prefix_command();  // everything after the file goes to the program
   cmd->callback([opts, &action] { action = [opts] { return run(*opts); }; });
 }

@@ -119,7 +119,8 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
 
   std::vector<std::string> argv;
   if (options.backend == Backend::emu) {
-    argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-g", "-fno-builtin-printf", "-pthread",
+    // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
+    argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-g", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
             "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
     if (options.race_check) argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1"});
     for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});

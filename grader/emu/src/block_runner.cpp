@@ -153,12 +153,7 @@ inline void BlockRunner::switch_to(EmuThread* next, fiber::context* save) {
   // whose saved registers and kernel frame sit just above its saved stack pointer.
   if (next->context.linear + 2 < thread_count_) {
     const char* sp = static_cast<const char*>(threads_[next->context.linear + 2].fiber);
-    __builtin_prefetch(sp);
-    __builtin_prefetch(sp + 64);
-    __builtin_prefetch(sp + 128);
-    __builtin_prefetch(sp + 192);
-    __builtin_prefetch(sp + 256);
-    __builtin_prefetch(sp + 320);
+    for (int line = 0; line < 8; ++line) __builtin_prefetch(sp + 64 * line);
   }
   current_ = next;
   gpulab_emu_thread = &next->context;
