@@ -1,0 +1,72 @@
+// NdArray and the dtype table.
+#include "nd_array.hpp"
+
+namespace gpulab {
+
+size_t dtype_size(DType t) {
+  switch (t) {
+    case DType::int32:
+    case DType::uint32:
+    case DType::float32: return 4;
+    case DType::float64: return 8;
+    case DType::uint8:
+    case DType::int8: return 1;
+  }
+  return 1;
+}
+
+const char* dtype_name(DType t) {
+  switch (t) {
+    case DType::int32: return "int32";
+    case DType::uint32: return "uint32";
+    case DType::float32: return "float32";
+    case DType::float64: return "float64";
+    case DType::uint8: return "uint8";
+    case DType::int8: return "char";
+  }
+  return "?";
+}
+
+const char* dtype_ctype(DType t) {
+  switch (t) {
+    case DType::int32: return "int";
+    case DType::uint32: return "unsigned int";
+    case DType::float32: return "float";
+    case DType::float64: return "double";
+    case DType::uint8: return "unsigned char";
+    case DType::int8: return "char";
+  }
+  return "?";
+}
+
+DType parse_dtype(const std::string& name) {
+  if (name == "int32") return DType::int32;
+  if (name == "uint32") return DType::uint32;
+  if (name == "float32") return DType::float32;
+  if (name == "float64") return DType::float64;
+  if (name == "uint8") return DType::uint8;
+  if (name == "char" || name == "int8") return DType::int8;
+  throw std::invalid_argument("unknown dtype '" + name + "' (use int32, uint32, float32, float64, uint8 or char)");
+}
+
+NdArray::NdArray(DType dtype, std::vector<size_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
+  bytes_.resize(size() * dtype_size(dtype_));
+}
+
+size_t NdArray::size() const {
+  size_t n = 1;
+  for (size_t d : shape_) n *= d;
+  return n;
+}
+
+std::string NdArray::shape_text() const {
+  std::string s = "(";
+  for (size_t i = 0; i < shape_.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape_[i]);
+  }
+  if (shape_.size() == 1) s += ",";
+  return s + ")";
+}
+
+}  // namespace gpulab
