@@ -1,0 +1,37 @@
+// Buggy submission (one bug): the counters are incremented with a plain
+// `bins[b]++` instead of atomicAdd. The read-modify-write of two threads can
+// interleave and an increment is lost; the grader must catch the wrong counts.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#define BLOCK_SIZE 256
+#define MAX_BLOCKS 1024
+
+__global__ void text_kernel(const char* text, unsigned int* bins, size_t n) {
+  size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+  const size_t stride = (size_t)blockDim.x * gridDim.x;
+  while (i < n) {
+    const int pos = (unsigned char)text[i] - 'a';
+    if (pos >= 0 && pos < 26) bins[pos / 4]++;  // BUG: data race, not atomic
+    i += stride;
+  }
+}
+
+__global__ void bytes_kernel(const unsigned char* data, unsigned int* bins, size_t n) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)blockDim.x * gridDim.x)
+    bins[data[i]]++;  // BUG: data race, not atomic
+}
+
+static unsigned int grid_for(size_t n) {
+  size_t blocks = (n + BLOCK_SIZE - 1) / BLOCK_SIZE;
+  return (unsigned int)(blocks > MAX_BLOCKS ? MAX_BLOCKS : blocks);
+}
+
+void histogram_text(const char* text, unsigned int* bins, size_t n) {
+  text_kernel<<<grid_for(n), BLOCK_SIZE>>>(text, bins, n);
+}
+
+void histogram_bytes(const unsigned char* data, unsigned int* bins, size_t n) {
+  bytes_kernel<<<grid_for(n), BLOCK_SIZE>>>(data, bins, n);
+}
