@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build git
   catch2 nlohmann-json3-dev libcli11-dev libboost-context-dev
-  bubblewrap libfmt-dev libtbb-dev
+  bubblewrap libfmt-dev libtbb-dev libssl-dev
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

@@ -9,5 +9,7 @@ namespace gpulab::cli {
 using Action = std::function<int()>;
 void add_run_command(CLI::App& app, Action& action);
 void add_rewrite_command(CLI::App& app, Action& action);
+void add_grade_commands(CLI::App& app, Action& action);  // grade, test
+void add_datagen_command(CLI::App& app, Action& action);  // datagen, contract
 
 }  // namespace gpulab::cli

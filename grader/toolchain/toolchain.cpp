@@ -76,6 +76,13 @@ bool cuda_backend_available() {
   return !nvcc.empty() && access(nvcc.c_str(), X_OK) == 0;
 }
 
+fs::path project_root() {
+  if (const char* env = std::getenv("GPULAB_HOME"); env && *env) return env;
+  return GPULAB_SOURCE_DIR;
+}
+
+std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
+
 fs::path cache_directory() {
   if (const char* env = std::getenv("GPULAB_CACHE"); env && *env) return env;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "gpulab";
@@ -111,6 +118,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     hash_local_includes(hash, s, texts.back());
   }
   for (const auto& inc : options.include_dirs) hash.add(inc);
+  for (const auto& lib : options.link_inputs) hash.add(file_stamp(lib.c_str()));
 
   const fs::path dir = cache_directory() / hash.hex();
   fs::create_directories(dir);
@@ -139,9 +147,15 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
         argv.push_back(sources[i].string());
       }
     }
-    // The race-check build links the checking runtime instead of ThreadSanitizer's own.
+    // The race-check build links the checking runtime instead of ThreadSanitizer's own. With
+    // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
+    // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
+    argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
     if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
     argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", result.executable.string()});
+    if (options.race_check) {
+      argv.insert(argv.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"});
+    }
   } else {
     const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
     argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", "static",

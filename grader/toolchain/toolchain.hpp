@@ -20,6 +20,7 @@ struct BuildOptions {
   std::string cuda_arch = "sm_90";     // cuda only
   std::vector<std::filesystem::path> extra_sources;  // compiled and linked with the main source
   std::vector<std::string> include_dirs;
+  std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
   bool use_cache = true;
 };
 
@@ -36,5 +37,7 @@ struct BuildResult {
 BuildResult build_program(const std::filesystem::path& source, const BuildOptions& options);
 
 std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab
+std::filesystem::path project_root();     // $GPULAB_HOME, else the source tree gpulab was built from
+std::string harness_emu_library();        // the grader's harness, prebuilt for the emulator
 
 }  // namespace gpulab::toolchain

@@ -2,6 +2,7 @@
 // workers, then checks the guard zones of every allocation for out-of-bounds
 // writes that did not fault.
 #include <algorithm>
+#include <atomic>
 #include <csetjmp>
 #include <string>
 
@@ -56,7 +57,10 @@ void report_guard_violations(const LaunchState& launch) {
   }
 }
 
+std::atomic<unsigned long long> launches{0};
 }  // namespace
+
+unsigned long long launch_count() { return launches.load(); }
 
 void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
   flush_device_output();
@@ -66,6 +70,7 @@ void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
     report_launch_error(request, check);
     return;
   }
+  launches.fetch_add(1);
   LaunchState launch;
   launch.request = request;
   launch.body = body;

@@ -1,0 +1,79 @@
+// `gpulab datagen <lab>`: write dataset cases (inputs, expected outputs, error
+// scales, manifest.json) from lab.json and the lab's gold implementation;
+// `gpulab contract <lab>`: print the host functions a submission must define.
+#include <cstdio>
+#include <cstdlib>
+
+#include "commands.hpp"
+#include "data/dataset.hpp"
+#include "grade/grading.hpp"
+#include "harness/binding_generator.hpp"
+#include "toolchain/content_hash.hpp"
+
+namespace gpulab::cli {
+namespace {
+struct DatagenArgs {
+  std::string lab;
+  std::string out;
+  unsigned long long seed = 0;
+  bool seed_given = false;
+  bool public_set = false;
+  bool large = false;
+  bool hidden = false;
+  std::string part;
+};
+}  // namespace
+
+void add_datagen_command(CLI::App& app, Action& action) {
+  auto a = std::make_shared<DatagenArgs>();
+  CLI::App* cmd = app.add_subcommand("datagen", "Generate dataset cases with expected outputs");
+  cmd->add_option("lab", a->lab, "the lab")->required();
+  cmd->add_option("--out", a->out, "output folder (default for --public: datasets/<lab>)");
+  cmd->add_option("--seed", a->seed, "random seed (default: the lab's public seed)");
+  cmd->add_flag("--public", a->public_set, "regenerate the committed public datasets (small families, public seed)");
+  cmd->add_flag("--large", a->large, "only the families too large to commit");
+  cmd->add_flag("--hidden", a->hidden, "every family, seeded from the secret in the lab's hidden.seed_env variable");
+  cmd->add_option("--part", a->part, "only this part");
+  cmd->callback([a, &action] {
+    action = [a] {
+      const LabSpec lab = grade::load_lab(a->lab);
+      if (!a->part.empty()) lab.part(a->part);
+      unsigned long long seed = a->seed ? a->seed : lab.public_seed;
+      Selection which = a->large ? Selection::public_large : Selection::public_small;
+      std::string out = a->out;
+      if (a->hidden) {
+        const char* secret = std::getenv(lab.hidden_seed_env.c_str());
+        if (!secret || !*secret) {
+          std::fprintf(stderr, "gpulab: --hidden needs the secret seed in the environment variable %s\n",
+                       lab.hidden_seed_env.c_str());
+          return 2;
+        }
+        seed = std::stoull(toolchain::ContentHash().add(secret).add(lab.lab).hex(), nullptr, 16);
+        which = Selection::all;
+      }
+      if (out.empty()) {
+        if (!a->public_set) {
+          std::fprintf(stderr, "gpulab: say where to write with --out DIR (or --public for datasets/%s)\n", lab.lab.c_str());
+          return 2;
+        }
+        out = (toolchain::project_root() / "datasets" / lab.lab).string();
+        std::filesystem::remove_all(out);
+      }
+      const Manifest m = generate_datasets(lab, seed, a->hidden, which, out, a->part);
+      std::printf("%zu cases of lab '%s' written to %s (seed %llu)\n", m.cases.size(), lab.lab.c_str(), out.c_str(), seed);
+      return 0;
+    };
+  });
+
+  auto lab_name = std::make_shared<std::string>();
+  CLI::App* contract = app.add_subcommand("contract", "Print the host functions a submission must define");
+  contract->add_option("lab", *lab_name, "the lab")->required();
+  contract->callback([lab_name, &action] {
+    action = [lab_name] {
+      std::fputs(harness::generate_contract_header(grade::load_lab(*lab_name)).c_str(), stdout);
+      return 0;
+    };
+  });
+}
+
+}  // namespace gpulab::cli

@@ -1,0 +1,103 @@
+// `gpulab grade` (the instructor's/Gradescope's view: a score and a results
+// file) and `gpulab test` (the student's view: a coloured table with hints).
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "commands.hpp"
+#include "grade/grading.hpp"
+#include "grade/reports.hpp"
+
+namespace gpulab::cli {
+namespace {
+struct GradeArgs {
+  std::string lab;
+  std::string submission;
+  std::string backend = "auto";
+  std::string format = "gradescope";
+  std::string out;
+  std::string visibility;
+  std::vector<std::string> parts;
+  bool no_large = false;
+  bool no_hidden = false;
+  bool no_cache = false;
+};
+
+toolchain::Backend choose_backend(const std::string& name) {
+  if (name != "auto") return toolchain::parse_backend(name);
+  const bool gpu = toolchain::cuda_backend_available() && std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
+  return gpu ? toolchain::Backend::cuda : toolchain::Backend::emu;
+}
+
+grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
+  const LabSpec lab = grade::load_lab(a.lab);
+  grade::GradeOptions o;
+  o.backend = choose_backend(a.backend);
+  o.include_large = !a.no_large;
+  o.include_hidden = !a.no_hidden && !student_view;
+  o.hidden_visibility = a.visibility;
+  o.use_cache = !a.no_cache;
+  o.only_parts = a.parts;
+  for (const std::string& p : a.parts) lab.part(p);  // a clear error for a misspelt part
+  return grade::grade_submission(lab, a.submission, o);
+}
+
+void add_common(CLI::App* cmd, GradeArgs& a) {
+  cmd->add_option("lab", a.lab, "the lab (a folder of assignments/)")->required();
+  cmd->add_option("submission", a.submission, "the student's .cu file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--backend", a.backend, "auto (GPU if present, else emulator), emu or cuda")
+      ->check(CLI::IsMember({"auto", "emu", "cuda"}));
+  cmd->add_option("--part", a.parts, "grade only this part (repeatable)");
+  cmd->add_flag("--no-large", a.no_large, "skip the large public cases (faster)");
+  cmd->add_flag("--no-cache", a.no_cache, "recompile even if an identical build is cached");
+}
+}  // namespace
+
+void add_grade_commands(CLI::App& app, Action& action) {
+  auto g = std::make_shared<GradeArgs>();
+  CLI::App* grade_cmd = app.add_subcommand("grade", "Grade a submission and write a results file");
+  add_common(grade_cmd, *g);
+  grade_cmd->add_option("--format", g->format, "gradescope (results.json), json (per-dataset detail) or text")
+      ->check(CLI::IsMember({"gradescope", "json", "text"}));
+  grade_cmd->add_option("--out", g->out, "write the results here instead of stdout");
+  grade_cmd->add_option("--hidden-visibility", g->visibility,
+                        "Gradescope visibility of hidden cases (default from lab.json, e.g. after_due_date)");
+  grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
+  grade_cmd->callback([g, &action] {
+    action = [g] {
+      const grade::GradeResult r = run_grading(*g, false);
+      std::string text;
+      if (g->format == "gradescope") text = grade::gradescope_results(r).dump(2) + "\n";
+      else if (g->format == "json") text = grade::detailed_results(r).dump(2) + "\n";
+      else text = grade::text_report(r, false, true);
+      if (g->out.empty()) {
+        std::fputs(text.c_str(), stdout);
+      } else {
+        std::ofstream(g->out) << text;
+      }
+      char summary[160];
+      std::snprintf(summary, sizeof summary, "score: %g / %g\n", r.score, r.max_score);
+      std::fputs(summary, stderr);
+      if (!r.compiled) {
+        std::fprintf(stderr, "gpulab: the submission did not compile; it scores 0 (compiler messages in the results)\n");
+        return 3;
+      }
+      return 0;
+    };
+  });
+
+  auto t = std::make_shared<GradeArgs>();
+  CLI::App* test_cmd = app.add_subcommand("test", "Check a submission against the public datasets, with hints");
+  add_common(test_cmd, *t);
+  test_cmd->callback([t, &action] {
+    action = [t] {
+      const grade::GradeResult r = run_grading(*t, true);
+      std::fputs(grade::text_report(r, isatty(STDOUT_FILENO), true).c_str(), stdout);
+      return r.compiled && r.score >= r.max_score - 1e-9 ? 0 : 1;
+    };
+  });
+}
+
+}  // namespace gpulab::cli

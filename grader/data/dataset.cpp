@@ -1,0 +1,184 @@
+// Dataset generation, manifest writing and verified reading.
+#include "dataset.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "gold/gold_registry.hpp"
+#include "sha256.hpp"
+#include "value_generators.hpp"
+
+namespace gpulab {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const CaseFile* DatasetCase::file(const std::string& kind, const std::string& param) const {
+  for (const CaseFile& f : files)
+    if (f.kind == kind && f.param == param) return &f;
+  return nullptr;
+}
+
+std::string DatasetCase::label() const {
+  std::string s = "dataset " + std::to_string(number) + " (";
+  bool first = true;
+  for (const auto& [k, v] : sizes) {
+    s += (first ? "" : ", ") + k + "=" + std::to_string(v);
+    first = false;
+  }
+  return s + ")";
+}
+
+namespace {
+CaseFile store(const fs::path& dir, const std::string& rel, const std::string& param, const std::string& kind,
+               const NdArray& a) {
+  write_npy(dir / rel, a);
+  return CaseFile{param, kind, rel, dtype_name(a.dtype()), a.shape(), sha256_file(dir / rel)};
+}
+
+json to_json(const Manifest& m) {
+  json cases = json::array();
+  for (const DatasetCase& c : m.cases) {
+    json files = json::array();
+    for (const CaseFile& f : c.files) {
+      files.push_back({{"param", f.param}, {"kind", f.kind}, {"file", f.file}, {"dtype", f.dtype},
+                       {"shape", f.shape}, {"sha256", f.sha256}});
+    }
+    cases.push_back({{"id", c.id}, {"part", c.part}, {"family", c.family}, {"number", c.number},
+                     {"public", c.is_public}, {"sizes", c.sizes}, {"files", files}});
+  }
+  return {{"lab", m.lab}, {"lab_version", m.lab_version}, {"seed", m.seed}, {"hidden", m.hidden}, {"cases", cases}};
+}
+}  // namespace
+
+Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hidden, Selection which,
+                           const fs::path& out, const std::string& only_part) {
+  fs::create_directories(out);
+  Manifest m;
+  m.lab = lab.lab;
+  m.lab_version = lab.version;
+  m.seed = seed;
+  m.hidden = hidden;
+  m.directory = out;
+  for (const PartSpec& part : lab.parts) {
+    if (!only_part.empty() && part.name != only_part) continue;
+    const gold::GoldFunction& gold_fn = gold::find_gold(lab.lab, part.name);
+    int number = 0;
+    for (const FamilySpec& family : part.datasets) {
+      for (size_t k = 0; k < family.sizes.size(); ++k) {
+        ++number;
+        const bool wanted = which == Selection::all || (which == Selection::public_small && family.is_public) ||
+                            (which == Selection::public_large && !family.is_public);
+        if (!wanted) continue;
+        DatasetCase c;
+        c.part = part.name;
+        c.family = family.family;
+        c.number = number;
+        c.is_public = family.is_public;
+        c.sizes = family.sizes[k];
+        c.id = part.name + "-" + family.family + "-" + std::to_string(k + 1);
+        fs::create_directories(out / c.id);
+        gold::Case gc;
+        gc.sizes = c.sizes;
+        for (const ParamSpec& p : part.params) {
+          if (p.role != ParamRole::input) continue;
+          const uint64_t s = derive_seed(seed, lab.lab + "/" + c.id + "/" + p.name);
+          NdArray values;
+          try {
+            values = generate_values(family.inputs.at(p.name), p.dtype, p.resolve_shape(c.sizes), s);
+          } catch (const std::exception& e) {
+            throw LabSpecError(lab.file.string() + ": part '" + part.name + "', family '" + family.family +
+                               "', input '" + p.name + "': " + e.what());
+          }
+          c.files.push_back(store(out, c.id + "/input_" + p.name + ".npy", p.name, "input", values));
+          gc.inputs[p.name] = std::move(values);
+        }
+        gold::Expected expected;
+        gold_fn(gc, expected);
+        for (const ParamSpec& p : part.params) {
+          if (p.role != ParamRole::output) continue;
+          auto it = expected.outputs.find(p.name);
+          if (it == expected.outputs.end()) {
+            throw std::runtime_error("gold for " + lab.lab + "/" + part.name + " did not set output '" + p.name + "'");
+          }
+          if (it->second.dtype() != p.dtype || it->second.shape() != p.resolve_shape(c.sizes)) {
+            throw std::runtime_error("gold for " + lab.lab + "/" + part.name + " produced output '" + p.name +
+                                     "' of " + dtype_name(it->second.dtype()) + it->second.shape_text() +
+                                     ", lab.json says " + dtype_name(p.dtype));
+          }
+          c.files.push_back(store(out, c.id + "/expected_" + p.name + ".npy", p.name, "expected", it->second));
+          if (part.check.kind == "float_bound") {
+            auto sc = expected.scales.find(p.name);
+            if (sc == expected.scales.end() || sc->second.size() != it->second.size()) {
+              throw std::runtime_error("gold for " + lab.lab + "/" + part.name +
+                                       " must set a scale for float_bound output '" + p.name + "'");
+            }
+            c.files.push_back(store(out, c.id + "/scale_" + p.name + ".npy", p.name, "scale", sc->second));
+          }
+        }
+        m.cases.push_back(std::move(c));
+      }
+    }
+  }
+  std::ofstream(out / "manifest.json") << to_json(m).dump(1) << "\n";
+  return m;
+}
+
+Manifest read_manifest(const fs::path& dir, bool verify) {
+  const fs::path file = dir / "manifest.json";
+  std::ifstream in(file);
+  if (!in) throw DatasetError(file.string() + ": missing (generate it with `gpulab datagen`)");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw DatasetError(file.string() + ": not valid JSON (" + e.what() + ")");
+  }
+  Manifest m;
+  m.directory = dir;
+  try {
+    m.lab = j.at("lab").get<std::string>();
+    m.lab_version = j.at("lab_version").get<std::string>();
+    m.seed = j.at("seed").get<unsigned long long>();
+    m.hidden = j.at("hidden").get<bool>();
+    for (const json& cj : j.at("cases")) {
+      DatasetCase c;
+      c.id = cj.at("id").get<std::string>();
+      c.part = cj.at("part").get<std::string>();
+      c.family = cj.at("family").get<std::string>();
+      c.number = cj.at("number").get<int>();
+      c.is_public = cj.at("public").get<bool>();
+      c.sizes = cj.at("sizes").get<std::map<std::string, long long>>();
+      for (const json& fj : cj.at("files")) {
+        c.files.push_back(CaseFile{fj.at("param"), fj.at("kind"), fj.at("file"), fj.at("dtype"),
+                                   fj.at("shape").get<std::vector<size_t>>(), fj.at("sha256")});
+      }
+      m.cases.push_back(std::move(c));
+    }
+  } catch (const json::exception& e) {
+    throw DatasetError(file.string() + ": malformed manifest (" + e.what() + ")");
+  }
+  if (verify) {
+    for (const DatasetCase& c : m.cases) {
+      for (const CaseFile& f : c.files) {
+        const fs::path p = dir / f.file;
+        if (!fs::is_regular_file(p)) throw DatasetError(p.string() + ": listed in the manifest but missing");
+        if (sha256_file(p) != f.sha256) {
+          throw DatasetError(p.string() + ": content does not match the manifest's sha256 (corrupt or edited; "
+                                          "regenerate with `gpulab datagen`)");
+        }
+      }
+    }
+  }
+  return m;
+}
+
+NdArray load_case_file(const Manifest& m, const CaseFile& f) {
+  NdArray a = read_npy(m.directory / f.file);
+  if (dtype_name(a.dtype()) != f.dtype || a.shape() != f.shape) {
+    throw DatasetError((m.directory / f.file).string() + ": holds " + dtype_name(a.dtype()) + a.shape_text() +
+                       " but the manifest says " + f.dtype + " of " + std::to_string(f.shape.size()) + " dims");
+  }
+  return a;
+}
+
+}  // namespace gpulab

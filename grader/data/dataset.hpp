@@ -1,0 +1,55 @@
+// Dataset cases on disk: generation from lab.json + gold, and the manifest
+// (case, part, family, sizes, seed, and dtype/shape/sha256 of every file) that
+// lets the grader check each file before trusting it.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "lab/lab_spec.hpp"
+#include "npy_io.hpp"
+
+namespace gpulab {
+
+struct CaseFile {
+  std::string param;
+  std::string kind;  // "input", "expected" or "scale"
+  std::string file;  // relative to the dataset directory
+  std::string dtype;
+  std::vector<size_t> shape;
+  std::string sha256;
+};
+
+struct DatasetCase {
+  std::string id;  // "<part>-<family>-<k>"
+  std::string part;
+  std::string family;
+  int number = 0;  // "dataset N" within its part, 1-based
+  bool is_public = true;
+  std::map<std::string, long long> sizes;
+  std::vector<CaseFile> files;
+
+  const CaseFile* file(const std::string& kind, const std::string& param) const;
+  std::string label() const;  // "dataset 7 (n=1000003)"
+};
+
+struct Manifest {
+  std::string lab;
+  std::string lab_version;
+  unsigned long long seed = 0;
+  bool hidden = false;
+  std::vector<DatasetCase> cases;
+  std::filesystem::path directory;
+};
+
+enum class Selection { public_small, public_large, all };
+
+// Writes every selected case of every part (or only `only_part`) under `out` with a manifest.json.
+Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hidden, Selection which,
+                           const std::filesystem::path& out, const std::string& only_part = "");
+// Reads DIR/manifest.json; with verify, checks every file's size, shape and hash (DatasetError names the file).
+Manifest read_manifest(const std::filesystem::path& dir, bool verify);
+NdArray load_case_file(const Manifest& m, const CaseFile& f);  // reads and checks dtype/shape
+
+}  // namespace gpulab

@@ -1,0 +1,117 @@
+// Element-wise comparison and the feedback sentence.
+#include "compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace gpulab::grade {
+namespace {
+double value_at(const NdArray& a, size_t i) {
+  switch (a.dtype()) {
+    case DType::int32: return a.as<int32_t>()[i];
+    case DType::uint32: return a.as<uint32_t>()[i];
+    case DType::float32: return a.as<float>()[i];
+    case DType::float64: return a.as<double>()[i];
+    case DType::uint8: return a.as<uint8_t>()[i];
+    case DType::int8: return a.as<int8_t>()[i];
+  }
+  return 0;
+}
+
+bool is_poison(const NdArray& a, size_t i) {
+  switch (a.dtype()) {
+    case DType::float32: return std::isnan(a.as<float>()[i]);
+    case DType::int32: return a.as<int32_t>()[i] == -1;
+    case DType::uint32: return a.as<uint32_t>()[i] == 0xFFFFFFFFu;
+    default: return false;
+  }
+}
+
+std::string show(const NdArray& a, size_t i) {
+  char buf[64];
+  if (a.dtype() == DType::float32 || a.dtype() == DType::float64) {
+    const double v = value_at(a, i);
+    if (std::isnan(v)) return "NaN";
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.0f", value_at(a, i));
+  }
+  return buf;
+}
+
+std::string index_text(const std::string& name, const NdArray& a, size_t i) {
+  if (a.shape().size() == 2) {
+    return name + "[" + std::to_string(i / a.shape()[1]) + "][" + std::to_string(i % a.shape()[1]) + "]";
+  }
+  return name + "[" + std::to_string(i) + "]";
+}
+}  // namespace
+
+CompareOutcome compare_output(const CheckSpec& check, const std::string& name, const NdArray& expected,
+                              const NdArray& got, const NdArray* scale) {
+  CompareOutcome r;
+  r.total = expected.size();
+  if (got.dtype() != expected.dtype() || got.size() != expected.size()) {
+    r.bad = r.total;
+    r.message = "output '" + name + "' has the wrong type or size";
+    return r;
+  }
+  const bool floating = expected.dtype() == DType::float32 || expected.dtype() == DType::float64;
+  const double eps = std::ldexp(1.0, -24);
+  size_t poisoned = 0;
+  bool first_set = false;
+  for (size_t i = 0; i < r.total; ++i) {
+    bool ok;
+    if (!floating || check.kind == "exact") {
+      ok = std::memcmp(got.data() + i * dtype_size(got.dtype()), expected.data() + i * dtype_size(got.dtype()),
+                       dtype_size(got.dtype())) == 0;
+      if (floating && !ok) ok = value_at(got, i) == value_at(expected, i);  // +0 == -0
+    } else {
+      const double g = value_at(got, i), e = value_at(expected, i);
+      const double bound = check.factor * eps * (scale ? scale->as<double>()[i] : std::fabs(e));
+      ok = !std::isnan(g) && (g == e || std::fabs(g - e) <= bound);
+    }
+    if (!ok) {
+      ++r.bad;
+      poisoned += is_poison(got, i);
+      if (!first_set) {
+        r.first_bad = i;
+        first_set = true;
+      }
+    }
+  }
+  r.passed = r.bad == 0;
+  if (r.passed) return r;
+
+  const size_t i = r.first_bad;
+  std::string m = index_text(name, expected, i) + " = " + show(got, i) + ", expected " + show(expected, i) + "; " +
+                  std::to_string(r.bad) + " of " + std::to_string(r.total) + " wrong";
+  if (poisoned == r.bad) {
+    m += "; every wrong element still holds the poison value the grader wrote before the call (NaN / all bits "
+         "set): those elements were never written";
+  } else if (poisoned > 0) {
+    m += "; " + std::to_string(poisoned) + " of them were never written (still the poison value)";
+  }
+  // Wrong elements only at the end: the last, partial block.
+  const size_t n = r.total;
+  for (size_t block : {1024u, 512u, 256u, 128u, 64u, 32u}) {
+    const size_t full = n / block * block;
+    if (n % block != 0 && i >= full && full > 0) {
+      m += "; the first wrong element is past the last full block of " + std::to_string(block) +
+           " threads: check your bounds (the last block is only partly inside the data)";
+      break;
+    }
+  }
+  if (r.bad == r.total && r.total > 1 && poisoned == 0) m += "; every element is wrong";
+  if (r.total == 1 && floating && check.kind == "float_bound" && !std::isnan(value_at(got, 0))) {
+    const double bound = check.factor * eps * (scale ? scale->as<double>()[0] : 0);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (off by %.6g; the tolerance here is %.3g)", value_at(got, 0) - value_at(expected, 0), bound);
+    m += buf;
+  }
+  r.message = m;
+  return r;
+}
+
+}  // namespace gpulab::grade

@@ -1,0 +1,97 @@
+// The three report formats (docs/results-format.md describes the JSON ones).
+#include "reports.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gpulab::grade {
+using nlohmann::json;
+
+namespace {
+double round2(double x) { return std::round(x * 100.0) / 100.0; }
+std::string points(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", round2(x));
+  return buf;
+}
+}  // namespace
+
+json gradescope_results(const GradeResult& g) {
+  json tests = json::array();
+  std::string output;
+  if (!g.compiled) {
+    output = "Your submission did not compile, so it scores 0. The compiler said:\n\n" + g.compile_output;
+    for (const PartResult& p : g.parts) {
+      tests.push_back({{"name", p.name + ": compiles"}, {"score", 0}, {"max_score", round2(p.max_score)},
+                       {"status", "failed"}, {"output", "did not compile (see the compiler messages above)"},
+                       {"visibility", "visible"}});
+    }
+  }
+  for (const PartResult& p : g.parts) {
+    for (const CaseResult& c : p.cases) {
+      json t = {{"name", p.name + ": " + c.label}, {"score", round2(c.score)}, {"max_score", round2(c.max_score)},
+                {"status", c.passed ? "passed" : "failed"}, {"output", c.passed ? c.feedback : c.feedback},
+                {"visibility", c.hidden ? g.hidden_visibility : "visible"}};
+      if (c.passed && c.feedback.empty()) t["output"] = "correct";
+      tests.push_back(t);
+    }
+  }
+  if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
+  return {{"score", round2(g.score)},
+          {"execution_time", static_cast<int>(std::ceil(g.seconds))},
+          {"output", output},
+          {"output_format", "text"},
+          {"visibility", "visible"},
+          {"stdout_visibility", "hidden"},
+          {"tests", tests}};
+}
+
+json detailed_results(const GradeResult& g) {
+  json parts = json::array();
+  for (const PartResult& p : g.parts) {
+    json cases = json::array();
+    for (const CaseResult& c : p.cases) {
+      cases.push_back({{"id", c.id}, {"label", c.label}, {"family", c.family}, {"hidden", c.hidden},
+                       {"passed", c.passed}, {"score", c.score}, {"max_score", c.max_score}, {"seconds", c.seconds},
+                       {"feedback", c.feedback}, {"diagnostics", c.diagnostics}});
+    }
+    parts.push_back({{"name", p.name}, {"signature", p.signature}, {"score", p.score}, {"max_score", p.max_score},
+                     {"cases", cases}});
+  }
+  return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
+          {"submission", g.submission}, {"backend", g.backend}, {"compiled", g.compiled},
+          {"compile_output", g.compile_output}, {"score", g.score}, {"max_score", g.max_score},
+          {"seconds", g.seconds}, {"parts", parts}};
+}
+
+std::string text_report(const GradeResult& g, bool colour, bool hints) {
+  const char* green = colour ? "\033[32m" : "";
+  const char* red = colour ? "\033[31m" : "";
+  const char* bold = colour ? "\033[1m" : "";
+  const char* dim = colour ? "\033[2m" : "";
+  const char* reset = colour ? "\033[0m" : "";
+  std::string s = std::string(bold) + "gpulab " + g.lab + " (" + g.backend + " backend): " + g.submission + reset + "\n";
+  if (!g.compiled) {
+    s += std::string(red) + "does not compile:" + reset + "\n" + g.compile_output + "\n";
+  }
+  for (const PartResult& p : g.parts) {
+    s += "\n" + std::string(bold) + "part " + p.name + reset + "  " + dim + p.signature + reset + "\n";
+    for (const CaseResult& c : p.cases) {
+      char line[256];
+      std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s %6.2fs\n", c.passed ? green : red,
+                    c.passed ? "ok" : "FAIL", reset, c.label.c_str(), points(c.score).c_str(),
+                    points(c.max_score).c_str(), c.seconds);
+      s += line;
+      if (hints && !c.feedback.empty()) {
+        std::string f = c.feedback;
+        for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");
+        s += std::string("      ") + (c.passed ? dim : "") + f + reset + "\n";
+      }
+    }
+    s += "  " + std::string(bold) + "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score) + reset + "\n";
+  }
+  s += "\n" + std::string(bold) + "score: " + points(g.score) + " / " + points(g.max_score) + reset + "\n";
+  return s;
+}
+
+}  // namespace gpulab::grade

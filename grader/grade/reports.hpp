@@ -1,0 +1,15 @@
+// Turning a GradeResult into what people read: Gradescope's results.json, the
+// project's own JSON with per-dataset detail, and a text table for students.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "grading.hpp"
+
+namespace gpulab::grade {
+
+nlohmann::json gradescope_results(const GradeResult& g);
+nlohmann::json detailed_results(const GradeResult& g);
+std::string text_report(const GradeResult& g, bool colour, bool hints);
+
+}  // namespace gpulab::grade

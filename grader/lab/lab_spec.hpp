@@ -1,0 +1,77 @@
+// The model of assignments/<lab>/lab.json (see docs/lab-format.md), loaded and
+// validated in one place: every error names the file, the part and the field.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "data/nd_array.hpp"
+
+namespace gpulab {
+
+struct LabSpecError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class ParamRole { input, output, size };
+
+struct ParamSpec {
+  std::string name;
+  ParamRole role = ParamRole::input;
+  DType dtype = DType::float32;          // input/output
+  std::vector<std::string> shape;        // size names or decimal numbers
+  bool initially_zero = false;           // output: arrives zeroed instead of poisoned
+  std::string ctype = "int";             // size: "int" or "size_t"
+
+  // The shape with size names replaced by the case's values.
+  std::vector<size_t> resolve_shape(const std::map<std::string, long long>& sizes) const;
+};
+
+struct CheckSpec {
+  std::string kind = "exact";  // "exact" | "float_bound"
+  double factor = 0;
+};
+
+struct FamilySpec {
+  std::string family;
+  bool is_public = true;  // small enough to commit under datasets/<lab>/
+  std::vector<std::map<std::string, long long>> sizes;
+  std::map<std::string, nlohmann::json> inputs;  // param name -> distribution
+};
+
+struct PartSpec {
+  std::string name;
+  double points = 0;
+  std::string function;
+  std::vector<ParamSpec> params;
+  CheckSpec check;
+  std::vector<FamilySpec> datasets;
+  double time_limit_s = 0;
+
+  std::string signature() const;  // "void reduce_sum_int(const int* in, int* out, int n)"
+  const ParamSpec* param(const std::string& name) const;
+};
+
+struct LabSpec {
+  std::string lab;
+  std::string title;
+  std::string version;
+  unsigned long long public_seed = 1;
+  double time_limit_s = 30;
+  std::string hidden_seed_env = "GPULAB_HIDDEN_SEED";
+  std::string hidden_visibility = "after_due_date";
+  std::vector<PartSpec> parts;
+  std::filesystem::path file;  // where it was loaded from
+
+  const PartSpec& part(const std::string& name) const;  // throws LabSpecError listing the parts
+  double total_points() const;
+};
+
+LabSpec parse_lab_spec(const nlohmann::json& j, const std::string& origin);
+LabSpec load_lab_spec(const std::filesystem::path& lab_json);
+
+}  // namespace gpulab
