@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything gpulab needs to build and test on Debian/Ubuntu (as root, or via sudo).
+# Installs everything gpulab needs to build and test on Debian/Ubuntu (as root, or through sudo).
 # CUDA is optional: with nvcc on PATH or in /usr/local/cuda the `cuda` backend is built too.
 set -euo pipefail
 packages=(
