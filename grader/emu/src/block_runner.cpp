@@ -76,6 +76,7 @@ unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long 
 BlockRunner::BlockRunner()
     : stacks_(kMaxThreads, kStackBytes),
       threads_(kMaxThreads),
+      warp_slots_(kMaxThreads),
       shared_arena_(new unsigned char[kSharedCapacity]),
       shared_capacity_(kSharedCapacity) {
   watch_runner(this, &progress_);
@@ -152,8 +153,10 @@ inline void BlockRunner::switch_to(EmuThread* next, fiber::context* save) {
   // Threads mostly run in rank order: warm the caches for the one after `next`,
   // whose saved registers and kernel frame sit just above its saved stack pointer.
   if (next->context.linear + 2 < thread_count_) {
-    const char* sp = static_cast<const char*>(threads_[next->context.linear + 2].fiber);
-    for (int line = 0; line < 8; ++line) __builtin_prefetch(sp + 64 * line);
+    const EmuThread& soon = threads_[next->context.linear + 2];
+    const char* sp = static_cast<const char*>(soon.fiber);
+    for (int line = 0; line < 5; ++line) __builtin_prefetch(sp + 64 * line);
+    __builtin_prefetch(&threads_[next->context.linear + 3]);
   }
   current_ = next;
   gpulab_emu_thread = &next->context;
@@ -259,7 +262,7 @@ void BlockRunner::report_stall() {
     } else if (t.state == EmuThread::State::at_barrier) {
       groups[{t.wait_file, t.wait_line, barrier_name(t.barrier_kind)}].push_back(i);
     } else if (t.state == EmuThread::State::at_warp) {
-      groups[{t.wait_file, t.wait_line, warp_op_name(t.op)}].push_back(i);
+      groups[{t.wait_file, t.wait_line, warp_op_name(warp_of(t).op)}].push_back(i);
     }
   }
   bool any_warp = false;
@@ -341,7 +344,7 @@ void BlockRunner::report_warp_problem(const EmuThread& t, const std::string& wha
   d.line = t.wait_line;
   d.block = block_label();
   d.threads = thread_label(t);
-  d.message = std::string(warp_op_name(t.op)) + " on line " + std::to_string(t.wait_line) + " in " +
+  d.message = std::string(warp_op_name(warp_of(t).op)) + " on line " + std::to_string(t.wait_line) + " in " +
               launch_->where() + ", block " + block_label() + ", thread " + thread_label(t) + ": " + what;
   report(std::move(d), cudaErrorLaunchFailure);
 }
@@ -351,10 +354,10 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
   for (unsigned l = 0; l < 32; ++l) {
     if (!(effective >> l & 1u)) continue;
     const EmuThread& t = threads_[base + l];
-    if (t.state != EmuThread::State::at_warp || t.op != self->op || t.mask != self->mask) return false;
+    if (t.state != EmuThread::State::at_warp || warp_of(t).op != warp_of(*self).op || warp_of(t).mask != warp_of(*self).mask) return false;
   }
   // Everyone is here: compute each lane's result.
-  const int width = self->width;
+  const int width = warp_of(*self).width;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(effective >> l & 1u)) continue;
     EmuThread& t = threads_[base + l];
@@ -362,41 +365,41 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
     const int lane = static_cast<int>(l);
     const int seg = lane / width * width;
     int src = -1;
-    switch (t.op) {
-      case WarpOp::shfl_idx: src = seg + ((t.arg % width) + width) % width; break;
-      case WarpOp::shfl_up: src = lane - t.arg >= seg ? lane - t.arg : lane; break;
-      case WarpOp::shfl_down: src = lane + t.arg < seg + width ? lane + t.arg : lane; break;
-      case WarpOp::shfl_xor: src = (lane ^ t.arg) < seg + width ? (lane ^ t.arg) : lane; break;
+    switch (warp_of(t).op) {
+      case WarpOp::shfl_idx: src = seg + ((warp_of(t).arg % width) + width) % width; break;
+      case WarpOp::shfl_up: src = lane - warp_of(t).arg >= seg ? lane - warp_of(t).arg : lane; break;
+      case WarpOp::shfl_down: src = lane + warp_of(t).arg < seg + width ? lane + warp_of(t).arg : lane; break;
+      case WarpOp::shfl_xor: src = (lane ^ warp_of(t).arg) < seg + width ? (lane ^ warp_of(t).arg) : lane; break;
       case WarpOp::ballot:
         for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && threads_[base + k].value) r |= 1ull << k;
+          if ((effective >> k & 1u) && warp_slots_[base + k].value) r |= 1ull << k;
         break;
       case WarpOp::any:
         for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && threads_[base + k].value) r = 1;
+          if ((effective >> k & 1u) && warp_slots_[base + k].value) r = 1;
         break;
       case WarpOp::all:
         r = 1;
         for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && !threads_[base + k].value) r = 0;
+          if ((effective >> k & 1u) && !warp_slots_[base + k].value) r = 0;
         break;
       case WarpOp::match_any:
         for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && threads_[base + k].value == t.value) r |= 1ull << k;
+          if ((effective >> k & 1u) && warp_slots_[base + k].value == warp_of(t).value) r |= 1ull << k;
         break;
       case WarpOp::sync: break;
     }
     if (src >= 0) {
       if (effective >> src & 1u) {
-        r = threads_[base + src].value;
+        r = warp_slots_[base + src].value;
       } else {
         report_warp_problem(t, "lane " + std::to_string(lane) + " reads lane " + std::to_string(src) +
-                                   ", which is not in the mask " + hex(t.mask) +
+                                   ", which is not in the mask " + hex(warp_of(t).mask) +
                                    " (or does not exist); the value it gets on a GPU is undefined.");
         abort_block();
       }
     }
-    t.warp_result = r;
+    warp_of(t).warp_result = r;
     if (&t != self) {
       t.state = EmuThread::State::runnable;
       ++runnable_;
@@ -411,11 +414,11 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
 unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg,
                                                 int width, const char* file, int line) {
   EmuThread* self = current_;
-  self->op = op;
-  self->mask = mask;
-  self->value = value;
-  self->arg = arg;
-  self->width = width;
+  warp_of(*self).op = op;
+  warp_of(*self).mask = mask;
+  warp_of(*self).value = value;
+  warp_of(*self).arg = arg;
+  warp_of(*self).width = width;
   self->wait_file = file;
   self->wait_line = line;
   if (!(mask >> self->context.lane & 1u)) {
@@ -431,7 +434,7 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   self->state = EmuThread::State::at_warp;
   const unsigned effective = mask & existing_lanes(self->context.warp);
   if (!try_complete_warp(self, effective)) wait_and_switch(self);
-  return self->warp_result;
+  return warp_of(*self).warp_result;
 }
 
 void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line) {

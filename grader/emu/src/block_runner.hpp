@@ -20,17 +20,21 @@
 
 namespace gpulab::emu {
 
-struct EmuThread {
+// One GPU thread's scheduling state: exactly one cache line, so that a switch
+// touches one line of it (warp-collective data lives in WarpSlot, apart).
+struct alignas(64) EmuThread {
   ThreadContext context;
   fiber::context fiber = nullptr;
-  enum class State : unsigned char { runnable, at_barrier, at_warp, exited } state = State::runnable;
   const char* wait_file = nullptr;
   int wait_line = 0;
-  // barrier
-  BarrierKind barrier_kind = BarrierKind::plain;
   int predicate = 0;
   int barrier_result = 0;
-  // warp collective
+  enum class State : unsigned char { runnable, at_barrier, at_warp, exited } state = State::runnable;
+  BarrierKind barrier_kind = BarrierKind::plain;
+};
+
+// What a thread deposits at a warp collective and gets back.
+struct WarpSlot {
   WarpOp op = WarpOp::sync;
   unsigned mask = 0;
   unsigned long long value = 0;
@@ -82,8 +86,11 @@ class BlockRunner {
   void report_stall();
   void report_warp_problem(const EmuThread& t, const std::string& what);
 
+  WarpSlot& warp_of(const EmuThread& t) { return warp_slots_[t.context.linear]; }
+
   FiberStacks stacks_;
   std::vector<EmuThread> threads_;
+  std::vector<WarpSlot> warp_slots_;
   std::unique_ptr<unsigned char[]> shared_arena_;
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;
