@@ -147,10 +147,10 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
         argv.push_back(sources[i].string());
       }
     }
+    argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
     // The race-check build links the checking runtime instead of ThreadSanitizer's own. With
     // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
     // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
-    argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
     if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
     argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", result.executable.string()});
     if (options.race_check) {
