@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: checks every lab's reference and skeleton with
+# the cuda backend, and the programs whose output was recorded on a GPU.
+# Prepare here with `bash scripts/device-check.sh --prepare` (copies a stripped
+# gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
+# `bash scripts/device-check.sh` from the repository root (results go to $OUT).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--prepare" ]; then
+  mkdir -p .devbuild/lib
+  strip -o .devbuild/gpulab build/grader/cli/gpulab
+  cp -L /lib/x86_64-linux-gnu/libcrypto.so.3 .devbuild/lib/
+  echo "prepared .devbuild ($(du -sh .devbuild | cut -f1)); carry it to the device"
+  exit 0
+fi
+out=${OUT:-/tmp/device-check}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
+export GPULAB_HOME=$PWD GPULAB_CACHE=/tmp/gpulab-cache
+gpulab=$PWD/.devbuild/gpulab
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
+status=0
+for lab_json in assignments/*/lab.json; do
+  lab=$(basename "$(dirname "$lab_json")")
+  for who in reference skeletons; do
+    src=$who/$lab/$lab.cu
+    "$gpulab" grade "$lab" "$src" --backend cuda --format text --out "$out/$lab-$who.txt" 2>"$out/$lab-$who.err"
+    echo "$lab $who: $(grep '^score' "$out/$lab-$who.txt" || tail -1 "$out/$lab-$who.err")"
+  done
+done
+for probe in tests/gpu/probe_*.cu; do
+  name=$(basename "$probe" .cu)
+  if "$gpulab" run --backend cuda "$probe" >"$out/$name.txt" 2>&1 && diff -q "$out/$name.txt" "tests/gpu/expected/$name.txt" >/dev/null; then
+    echo "$name: same as recorded"
+  else
+    echo "$name: DIFFERS from tests/gpu/expected/$name.txt"
+    status=1
+  fi
+done
+exit $status
