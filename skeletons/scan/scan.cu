@@ -97,15 +97,16 @@ __global__ void work_efficient_block_scan(const int* in, int* out, int* block_su
   //        __shared__ int temp[SECTION_SIZE];
   //     with 0 for every index >= n. Padding with zeros keeps the tree size a
   //     power of two whatever n is: the index formulas below need that.
-  //  2. Up-sweep (a reduction tree, in place): with offset = 1, 2, 4, ...,
-  //     SECTION_SIZE / 2 active threads, then half as many each level:
+  //  2. Up-sweep (a reduction tree, in place): levels with offset = 1, 2, 4, ...;
+  //     SECTION_SIZE / 2 threads are active at the first level, half as many at
+  //     each next one (thread t is active while t < the level's count):
   //        temp[offset * (2t + 2) - 1] += temp[offset * (2t + 1) - 1];
   //     with a __syncthreads() before each level. The last element,
   //     temp[SECTION_SIZE - 1], is now the sum of the whole section.
   //  3. Thread 0 saves that total to block_sums[blockIdx.x], then sets
   //     temp[SECTION_SIZE - 1] = 0 (the exclusive prefix of the whole section).
-  //  4. Down-sweep (the reverse tree): with offset = SECTION_SIZE / 2, ..., 2, 1
-  //     and 1, 2, 4, ... active threads, each one takes the pair
+  //  4. Down-sweep (the reverse tree): levels with offset = SECTION_SIZE / 2,
+  //     ..., 2, 1 and 1, 2, 4, ... active threads; each active thread takes the pair
   //        left = offset * (2t + 1) - 1,  right = offset * (2t + 2) - 1:
   //        int tmp = temp[left];  temp[left] = temp[right];  temp[right] += tmp;
   //     with a __syncthreads() before each level (and one after the last).
