@@ -1,0 +1,40 @@
+// Buggy submission (one bug): the output write has no bounds check. Threads
+// of the last block(s) past the end of the input (1-D), or past the right or
+// bottom edge of the image (2-D), still write an output: past the end of
+// `out`, or (2-D, col >= width) into the first cells of the next row.
+#include <cuda_runtime.h>
+
+__global__ void conv1d_basic(const float* in, const float* mask, float* out, int width, int mask_width) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int start = i - mask_width / 2;
+  float value = 0.0f;
+  for (int j = 0; j < mask_width; ++j) {
+    if (start + j >= 0 && start + j < width) value += in[start + j] * mask[j];
+  }
+  out[i] = value;  // BUG: no `if (i < width)`
+}
+
+__global__ void conv2d_basic(const float* in, const float* mask, float* out, int height, int width, int mask_width) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int start_row = row - mask_width / 2;
+  const int start_col = col - mask_width / 2;
+  float value = 0.0f;
+  for (int i = 0; i < mask_width; ++i) {
+    for (int j = 0; j < mask_width; ++j) {
+      const int r = start_row + i, c = start_col + j;
+      if (r >= 0 && r < height && c >= 0 && c < width) value += in[r * width + c] * mask[i * mask_width + j];
+    }
+  }
+  out[row * width + col] = value;  // BUG: no `if (row < height && col < width)`
+}
+
+void convolution_1d(const float* in, const float* mask, float* out, int width, int mask_width) {
+  conv1d_basic<<<(width + 255) / 256, 256>>>(in, mask, out, width, mask_width);
+}
+
+void convolution_2d(const float* in, const float* mask, float* out, int height, int width, int mask_width) {
+  const dim3 block(16, 16);
+  const dim3 grid((width + 15) / 16, (height + 15) / 16);
+  conv2d_basic<<<grid, block>>>(in, mask, out, height, width, mask_width);
+}
