@@ -75,7 +75,12 @@ void add_grade_commands(CLI::App& app, Action& action) {
       if (g->out.empty()) {
         std::fputs(text.c_str(), stdout);
       } else {
-        std::ofstream(g->out) << text;
+        std::ofstream file(g->out);
+        file << text;
+        if (!file) {
+          std::fprintf(stderr, "gpulab: cannot write the results to '%s' (does its folder exist?)\n", g->out.c_str());
+          return 4;
+        }
       }
       char summary[160];
       std::snprintf(summary, sizeof summary, "score: %g / %g\n", r.score, r.max_score);

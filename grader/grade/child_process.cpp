@@ -63,11 +63,9 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::map<std::
       for (;;) {
         const ssize_t n = read(fds[0], buf, sizeof buf);
         if (n > 0) {
-          if (r.output.size() < output_cap) {
-            r.output.append(buf, std::min(static_cast<size_t>(n), output_cap - r.output.size()));
-          } else {
-            truncated = true;
-          }
+          const size_t room = output_cap - r.output.size();
+          if (static_cast<size_t>(n) > room) truncated = true;
+          r.output.append(buf, std::min(static_cast<size_t>(n), room));
         } else {
           if (n == 0) open_pipe = false;
           break;
@@ -82,8 +80,9 @@ ChildResult run_child(const std::vector<std::string>& argv, const std::map<std::
       // Drain what is left.
       ssize_t n;
       while (open_pipe && (n = read(fds[0], buf, sizeof buf)) > 0) {
-        if (r.output.size() < output_cap) r.output.append(buf, std::min(static_cast<size_t>(n), output_cap - r.output.size()));
-        else truncated = true;
+        const size_t room = output_cap - r.output.size();
+        if (static_cast<size_t>(n) > room) truncated = true;
+        r.output.append(buf, std::min(static_cast<size_t>(n), room));
       }
       break;
     }

@@ -49,7 +49,7 @@ std::string index_text(const std::string& name, const NdArray& a, size_t i) {
 }  // namespace
 
 CompareOutcome compare_output(const CheckSpec& check, const std::string& name, const NdArray& expected,
-                              const NdArray& got, const NdArray* scale) {
+                              const NdArray& got, const NdArray* scale, bool poisoned_before) {
   CompareOutcome r;
   r.total = expected.size();
   if (got.dtype() != expected.dtype() || got.size() != expected.size()) {
@@ -74,7 +74,7 @@ CompareOutcome compare_output(const CheckSpec& check, const std::string& name, c
     }
     if (!ok) {
       ++r.bad;
-      poisoned += is_poison(got, i);
+      poisoned += poisoned_before && is_poison(got, i);
       if (!first_set) {
         r.first_bad = i;
         first_set = true;
@@ -93,19 +93,20 @@ CompareOutcome compare_output(const CheckSpec& check, const std::string& name, c
   } else if (poisoned > 0) {
     m += "; " + std::to_string(poisoned) + " of them were never written (still the poison value)";
   }
-  // Wrong elements only at the end: the last, partial block.
+  // Wrong elements only at the end: the last, partial block of some block size.
   const size_t n = r.total;
-  for (size_t block : {1024u, 512u, 256u, 128u, 64u, 32u}) {
+  for (size_t block : {32u, 64u, 128u, 256u, 512u, 1024u}) {
     const size_t full = n / block * block;
     if (n % block != 0 && i >= full && full > 0) {
       m += "; the first wrong element is past the last full block of " + std::to_string(block) +
-           " threads: check your bounds (the last block is only partly inside the data)";
+           " threads (every wrong element is in the last, partial block): check your bounds test, and how a "
+           "partial last block, or the step that combines blocks, is handled";
       break;
     }
   }
   if (r.bad == r.total && r.total > 1 && poisoned == 0) m += "; every element is wrong";
   if (r.total == 1 && floating && check.kind == "float_bound" && !std::isnan(value_at(got, 0))) {
-    const double bound = check.factor * eps * (scale ? scale->as<double>()[0] : 0);
+    const double bound = check.factor * eps * (scale ? scale->as<double>()[0] : std::fabs(value_at(expected, 0)));
     char buf[96];
     std::snprintf(buf, sizeof buf, " (off by %.6g; the tolerance here is %.3g)", value_at(got, 0) - value_at(expected, 0), bound);
     m += buf;

@@ -17,7 +17,8 @@ struct CompareOutcome {
   std::string message;  // empty when passed
 };
 
+// `poisoned`: the output was filled with the poison value before the call (else zeros).
 CompareOutcome compare_output(const CheckSpec& check, const std::string& name, const NdArray& expected,
-                              const NdArray& got, const NdArray* scale);
+                              const NdArray& got, const NdArray* scale, bool poisoned = true);
 
 }  // namespace gpulab::grade

@@ -30,7 +30,11 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
   std::vector<Manifest> out;
   const fs::path root = toolchain::project_root();
   const fs::path public_dir = root / "datasets" / lab.lab;
-  if (fs::exists(public_dir / "manifest.json")) {
+  if (!fs::exists(public_dir / "manifest.json")) {
+    throw DatasetError((public_dir / "manifest.json").string() + ": missing, so lab '" + lab.lab +
+                       "' has no public datasets; generate them with `gpulab datagen " + lab.lab + " --public`");
+  }
+  {
     Manifest m = read_manifest(public_dir, true);
     if (m.lab_version != lab.version) {
       throw DatasetError((public_dir / "manifest.json").string() + ": made for lab version " + m.lab_version +
@@ -46,9 +50,10 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
     bool have = false;
     if (fs::exists(dir / "manifest.json")) {
       try {
-        m = read_manifest(dir, false);
+        m = read_manifest(dir, true);  // a damaged cache is regenerated, never blamed on the student
         have = true;
       } catch (const DatasetError&) {
+        fs::remove_all(dir);
       }
     }
     if (!have) m = generate_datasets(lab, lab.public_seed, false, Selection::public_large, dir);
@@ -121,14 +126,25 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
   const ChildResult child = run_child({program.string(), "--request", (dir / "request.json").string()}, env, limit);
   out.seconds = child.seconds;
 
-  // The emulator's findings, in its own words.
+  // The emulator's findings, in its own words. A data race fails the case even when
+  // this run's outputs happen to be right: on a GPU the same code loses updates.
   std::ifstream diag(diag_path);
+  std::string race;
+  size_t shown = 0, hidden_count = 0;
   for (std::string line; std::getline(diag, line);) {
     try {
-      out.diagnostics.push_back(json::parse(line).at("message").get<std::string>());
+      const json d = json::parse(line);
+      if (shown < 3) {
+        out.diagnostics.push_back(d.at("message").get<std::string>());
+        ++shown;
+      } else {
+        ++hidden_count;
+      }
+      if (d.value("kind", "") == "data-race" && race.empty()) race = d.at("message").get<std::string>();
     } catch (const json::exception&) {
     }
   }
+  if (hidden_count) out.diagnostics.push_back("... and " + std::to_string(hidden_count) + " more findings");
   auto with_diagnostics = [&](std::string text) {
     for (const std::string& d : out.diagnostics) text += "\n  emulator: " + d;
     return text;
@@ -186,8 +202,12 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
       problems.push_back(std::string("output '") + p.name + "' was not produced: " + e.what());
       continue;
     }
-    const CompareOutcome r = compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr);
+    const CompareOutcome r = compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr, !p.initially_zero);
     if (!r.passed) problems.push_back(r.message);
+  }
+  if (!race.empty()) {
+    problems.push_back("data race (found by the emulator's race check; on a GPU this gives wrong results "
+                       "from run to run): use an atomic operation or a barrier where threads share data");
   }
   if (problems.empty()) {
     out.passed = true;
@@ -256,6 +276,15 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   const toolchain::BuildResult built = toolchain::build_program(submission, b);
   g.compile_output = built.compiler_output;
   g.compiled = built.ok;
+  // On the emulator the committed public cases also run in the checking build, which
+  // reports data races (a race rarely changes the emulator's own results).
+  fs::path race_program;
+  if (built.ok && o.backend == toolchain::Backend::emu && o.race_check && toolchain::race_check_available()) {
+    toolchain::BuildOptions rb = b;
+    rb.race_check = true;
+    const toolchain::BuildResult race_built = toolchain::build_program(submission, rb);
+    if (race_built.ok) race_program = race_built.executable;
+  }
   if (built.ok) {
     char tmpl[] = "/tmp/gpulab-grade-XXXXXX";
     const char* work = mkdtemp(tmpl);
@@ -269,7 +298,12 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
       std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
         return std::make_pair(a.first->hidden, a.second->number) < std::make_pair(b.first->hidden, b.second->number);
       });
-      const double each = cases.empty() ? 0 : part.points / static_cast<double>(cases.size());
+      if (cases.empty()) {
+        throw DatasetError("no dataset cases for part '" + part.name + "' of lab '" + lab.lab +
+                           "' (datasets/" + lab.lab + "/manifest.json lists none); regenerate with `gpulab datagen " +
+                           lab.lab + " --public`");
+      }
+      const double each = part.points / static_cast<double>(cases.size());
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -278,7 +312,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         cr.hidden = m->hidden;
         cr.label = (m->hidden ? "hidden " : "") + c->label();
         cr.max_score = each;
-        run_case(lab, part, *m, *c, built.executable, work, cr);
+        const bool checked = !race_program.empty() && !m->hidden && c->is_public;
+        run_case(lab, part, *m, *c, checked ? race_program : built.executable, work, cr);
         if (cr.passed) cr.score = each;
         pr.score += cr.score;
         pr.cases.push_back(std::move(cr));

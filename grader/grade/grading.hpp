@@ -17,6 +17,7 @@ struct GradeOptions {
   bool include_hidden = true;       // when the hidden seed's environment variable is set
   std::string hidden_visibility;    // overrides lab.json's (e.g. "visible" for a regrade)
   bool use_cache = true;
+  bool race_check = true;               // emulator: run the public cases in the race-checking build
   std::vector<std::string> only_parts;  // empty: all parts
 };
 

@@ -97,7 +97,20 @@ FamilySpec parse_family(const json& j, const PartSpec& part, const Ctx& c) {
   return f;
 }
 
+PartSpec parse_part_fields(const json& j, const Ctx& c, double default_limit);
+
+// nlohmann's type errors (e.g. "public": "no") become errors that name the file and part.
 PartSpec parse_part(const json& j, const Ctx& c, double default_limit) {
+  try {
+    return parse_part_fields(j, c, default_limit);
+  } catch (const json::exception& e) {
+    const bool named = j.is_object() && j.contains("name") && j["name"].is_string();
+    (named ? c.sub("part '" + j["name"].get<std::string>() + "'") : c)
+        .fail(std::string("a field has the wrong type (") + e.what() + ")");
+  }
+}
+
+PartSpec parse_part_fields(const json& j, const Ctx& c, double default_limit) {
   PartSpec p;
   p.name = need_string(j, "name", c);
   const Ctx pc = c.sub("part '" + p.name + "'");
@@ -179,7 +192,17 @@ double LabSpec::total_points() const {
   return t;
 }
 
+LabSpec parse_lab_fields(const json& j, const std::string& origin);
+
 LabSpec parse_lab_spec(const json& j, const std::string& origin) {
+  try {
+    return parse_lab_fields(j, origin);
+  } catch (const json::exception& e) {
+    throw LabSpecError(origin + ": a field has the wrong type (" + e.what() + ")");
+  }
+}
+
+LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   const Ctx c{origin};
   LabSpec lab;
   lab.lab = need_string(j, "lab", c);

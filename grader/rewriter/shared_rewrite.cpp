@@ -28,9 +28,7 @@ public:
     // The last token looked at (the ';' of a rewritten declaration).
     std::size_t last_token() const { return semi_; }
 
-    // nullopt: a static __shared__ variable at namespace scope, which stays exactly as written.
     std::optional<SourceEdit> rewrite() {
-        if (!in_function_ && !has_extern_before_end()) return std::nullopt;
         semi_ = declaration_end();
         std::vector<std::size_t> kept;  // the declaration without storage / alignment specifiers and ';'
         for (std::size_t j = first_; j < semi_; ++j) {
@@ -232,8 +230,15 @@ private:
     std::string statement_for(const Declarator& d) const {
         const std::string name(t_.text(d.name));
         const std::string type = t_.collapsed_text(d.type);
-        if (!is_extern_) {
+        if (!is_extern_ && in_function_) {
             return "auto& " + name + " = ::gpulab::emu::shared_variable<" + type + dims_text(d.dims) + ">([]{});";
+        }
+        if (!is_extern_) {
+            // Namespace scope: one copy per worker thread (a worker runs one block at a time),
+            // registered so that the runtime poisons it at every block start.
+            return "static thread_local " + type + " " + name + dims_text(d.dims) +
+                   "; static const ::gpulab::emu::namespace_shared_registration gpulab_shared_registration_" + name +
+                   "([]() -> void* { return &" + name + "; }, sizeof(" + name + "));";
         }
         if (d.dims.size() != 2) {
             t_.fail(d.name, "extern __shared__ array '" + name + "' at " + t_.where(d.name) +

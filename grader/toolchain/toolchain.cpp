@@ -76,6 +76,8 @@ bool cuda_backend_available() {
   return !nvcc.empty() && access(nvcc.c_str(), X_OK) == 0;
 }
 
+bool race_check_available() { return !std::string(GPULAB_EMU_CHECK_LIBRARY).empty(); }
+
 fs::path project_root() {
   if (const char* env = std::getenv("GPULAB_HOME"); env && *env) return env;
   return GPULAB_SOURCE_DIR;
@@ -129,6 +131,8 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   if (options.backend == Backend::emu) {
     // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
     argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-g", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
+            // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
+            "-fstack-clash-protection",
             "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
     if (options.race_check) argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1"});
     for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});

@@ -13,6 +13,7 @@ enum class Backend { emu, cuda };
 Backend parse_backend(const std::string& name);  // "emu" | "cuda"; throws std::invalid_argument
 const char* backend_name(Backend b);
 bool cuda_backend_available();  // built with nvcc support and nvcc is present
+bool race_check_available();    // this build has the emulator's checking runtime
 
 struct BuildOptions {
   Backend backend = Backend::emu;

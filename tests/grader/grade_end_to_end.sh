@@ -15,13 +15,6 @@ fail() {
   echo "FAIL: $*"
   failures=$((failures + 1))
 }
-# known_bug DESCRIPTION COMMAND...: like check, for a bug reported but not fixed yet:
-# printed, never counted (the shell counterpart of Catch2's [!mayfail]).
-known_bug() {
-  local what=$1
-  shift
-  if "$@"; then echo "known bug now fixed (make it a check): $what"; else echo "KNOWN BUG (not counted): $what"; fi
-}
 # check DESCRIPTION COMMAND...: runs the command, records a failure if it fails.
 check() {
   local what=$1
@@ -106,7 +99,7 @@ check "the message says the content does not match" grep -q "sha256" truncated.l
 env -u GPULAB_HIDDEN_SEED "$gpulab" grade matmul student.cu --no-large --out "$work/no_such_dir/results.json" \
   >unwritable.log 2>&1
 rc=$?
-known_bug "--out into a missing folder exits non-zero (got $rc)" test "$rc" -ne 0
+check "--out into a missing folder exits non-zero (got $rc)" test "$rc" -ne 0
 
 if [ "$failures" -ne 0 ]; then
   for f in *.log; do

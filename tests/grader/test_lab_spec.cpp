@@ -227,7 +227,7 @@ TEST_CASE("lab_spec: load_lab_spec names the file for invalid JSON and a missing
 // Fields read with nlohmann's value()/get() escape as json::type_error, whose
 // message names neither the file nor the part: lab_spec.hpp promises that
 // "every error names the file, the part and the field".
-TEST_CASE("lab_spec: optional fields of the wrong JSON type are LabSpecErrors naming the file", "[lab_spec][!mayfail]") {
+TEST_CASE("lab_spec: optional fields of the wrong JSON type are LabSpecErrors naming the file", "[lab_spec]") {
   json j = valid_spec();
   SECTION("\"public\": \"no\"") { j["parts"][0]["datasets"][1]["public"] = "no"; }
   SECTION("\"initial\": 0") { param(j, 0, 1)["initial"] = 0; }

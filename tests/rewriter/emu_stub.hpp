@@ -30,6 +30,9 @@ template <class T>
 T* dynamic_shared() {
     return nullptr;
 }
+struct namespace_shared_registration {
+    namespace_shared_registration(void* (*)(), unsigned long) {}
+};
 template <class T>
 struct dynamic_shared_array {
     operator T*() const { return nullptr; }

@@ -468,10 +468,14 @@ TEST_CASE("file/namespace scope vs function scope after other braces", "[rewrite
           "static ::gpulab::emu::dynamic_shared_array<float> at_file2;\n");
 }
 
-TEST_CASE("static __shared__ at file scope is left untouched", "[rewriter][shared][scope][untouched]") {
-    const std::string src = "__shared__ float tile[16];\nstatic __shared__ int counter;\n"
-                            "namespace n { __shared__ int x = 0; }\n__device__ __shared__ float y[2];\n";
-    CHECK(rewrite_body(src) == src);
+TEST_CASE("static __shared__ at file scope becomes a registered thread_local", "[rewriter][shared][scope]") {
+    const std::string src = "__shared__ float tile[16];\nstatic __shared__ int counter;\n__device__ __shared__ float y[2];\n";
+    const std::string reg = "static const ::gpulab::emu::namespace_shared_registration gpulab_shared_registration_";
+    CHECK(rewrite_body(src) ==
+          "static thread_local float tile[16]; " + reg + "tile([]() -> void* { return &tile; }, sizeof(tile));\n"
+          "static thread_local int counter; " + reg + "counter([]() -> void* { return &counter; }, sizeof(counter));\n"
+          "static thread_local __device__ float y[2]; " + reg + "y([]() -> void* { return &y; }, sizeof(y));\n");
+    CHECK_THROWS_AS(rewrite_body("namespace n { __shared__ int x = 0; }\n"), RewriteError);
 }
 
 TEST_CASE("__shared__ in comments, strings and #define bodies is untouched", "[rewriter][shared][untouched]") {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "checker_hooks.hpp"
+#include "gpulab/emu/shared_memory.hpp"
 #include "diagnostics.hpp"
 #include "watchdog.hpp"
 
@@ -56,6 +57,24 @@ std::string hex(unsigned v) {
 std::string LaunchState::where() const {
   return "kernel '" + std::string(request.kernel_name) + "' launched at " + request.file + ":" +
          std::to_string(request.line);
+}
+
+namespace {
+struct NamespaceShared {
+  void* (*address)();
+  size_t bytes;
+  const char* file;
+  int line;
+};
+std::vector<NamespaceShared>& namespace_shared() {
+  static std::vector<NamespaceShared> list;
+  return list;
+}
+}  // namespace
+
+namespace_shared_registration::namespace_shared_registration(void* (*address)(), size_t bytes, const char* file,
+                                                             int line) {
+  namespace_shared().push_back(NamespaceShared{address, bytes, file, line});
 }
 
 BlockRunner& this_worker_runner() {
@@ -129,6 +148,12 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
   current_ = &threads_[0];
   gpulab_emu_thread = &threads_[0].context;
   if (checker_hooks) checker_hooks->block_begin(*this, shared_arena_.get(), launch.request.dynamic_shared_bytes);
+  for (const NamespaceShared& v : namespace_shared()) {
+    void* p = v.address();
+    std::memset(p, kPoison, v.bytes);
+    static_shared_used_ += (v.bytes + 15) / 16 * 16;  // counts towards the block's shared memory limit
+    if (checker_hooks) checker_hooks->shared_allocated(*this, p, v.bytes, v.file, v.line);
+  }
   fiber::jump(threads_[0].fiber, &main_fiber_);
   if (checker_hooks) checker_hooks->block_end(*this);
   // Back here once every thread has exited, or the block was aborted.

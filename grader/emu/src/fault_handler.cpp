@@ -23,8 +23,9 @@ std::string describe_fault(const void* address, bool is_write, BlockRunner& r) {
   const char* access = is_write ? "write" : "read";
   const auto a = reinterpret_cast<uintptr_t>(address);
   if (r.owns_stack_address(address)) {
-    return "stack overflow: a GPU thread's stack is small (64 KiB here, less on a GPU); keep large arrays in "
-           "shared or global memory, not in local variables, and avoid deep recursion";
+    return "stack overflow: the emulator gives each GPU thread a 64 KiB stack; keep large arrays in shared or "
+           "global memory rather than in local variables (a GPU spills them to slow local memory), and avoid deep "
+           "recursion";
   }
   const AddressInfo info = classify_address(address);
   const std::string alloc = "the " + std::to_string(info.allocation.size) + "-byte allocation made by " +
@@ -82,15 +83,17 @@ void on_fault(int sig, siginfo_t* info, void* raw_context) {
 }  // namespace
 
 void install_fault_handler_for_this_thread() {
-  static std::once_flag once;
-  std::call_once(once, [] {
+  // Checked at every launch: a test framework or the program may have replaced the handler since.
+  for (int sig : {SIGSEGV, SIGBUS}) {
+    struct sigaction current {};
+    sigaction(sig, nullptr, &current);
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == &on_fault) continue;
     struct sigaction sa {};
     sa.sa_sigaction = &on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, nullptr);
-    sigaction(SIGBUS, &sa, nullptr);
-  });
+    sigaction(sig, &sa, nullptr);
+  }
   if (!altstack_ready) {
     stack_t ss{};
     ss.ss_size = 64 * 1024;

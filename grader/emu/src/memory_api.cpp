@@ -59,6 +59,7 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
 
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
                            cudaMemcpyKind kind) {
+  if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
     return api_error("cudaMemcpyToSymbol", cudaErrorInvalidMemcpyDirection,
                      "copies to a symbol go host-to-device or device-to-device");
@@ -78,6 +79,7 @@ cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, si
 
 cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset,
                              cudaMemcpyKind kind) {
+  if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
     return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidMemcpyDirection,
                      "copies from a symbol go device-to-host or device-to-device");

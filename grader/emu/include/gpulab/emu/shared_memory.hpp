@@ -24,6 +24,14 @@ inline T& shared_variable(Tag, const char* file = __builtin_FILE(), int line = _
   return *static_cast<T*>(storage);
 }
 
+// `__shared__ T name;` at namespace scope: a thread_local (one per worker thread,
+// each running one block at a time) registered so that every block starts with
+// it poisoned, like any other shared memory.
+struct namespace_shared_registration {
+  namespace_shared_registration(void* (*address)(), size_t bytes, const char* file = __builtin_FILE(),
+                                int line = __builtin_LINE());
+};
+
 // `extern __shared__ T name[];` inside a function: the launch's dynamic shared memory.
 template <class T>
 inline T* dynamic_shared() {
