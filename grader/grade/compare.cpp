@@ -88,8 +88,9 @@ CompareOutcome compare_output(const CheckSpec& check, const std::string& name, c
   std::string m = index_text(name, expected, i) + " = " + show(got, i) + ", expected " + show(expected, i) + "; " +
                   std::to_string(r.bad) + " of " + std::to_string(r.total) + " wrong";
   if (poisoned == r.bad) {
-    m += "; every wrong element still holds the poison value the grader wrote before the call (NaN / all bits "
-         "set): those elements were never written";
+    m += "; every wrong element holds the poison value the grader wrote before the call (NaN / all bits set): "
+         "those elements were never written (or were computed from uninitialised shared memory, which the emulator "
+         "also fills with that pattern)";
   } else if (poisoned > 0) {
     m += "; " + std::to_string(poisoned) + " of them were never written (still the poison value)";
   }
