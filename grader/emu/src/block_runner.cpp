@@ -157,13 +157,17 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
   fiber::jump(threads_[0].fiber, &main_fiber_);
   if (checker_hooks) checker_hooks->block_end(*this);
   // Back here once every thread has exited, or the block was aborted.
+  leave_block();
+  return !aborted_;
+}
+
+void BlockRunner::leave_block() {
   gpulab_emu_thread = nullptr;
   gpulab_emu_block = nullptr;
   gpulab_emu_launch = nullptr;
   tl_running = nullptr;
   current_ = nullptr;
   launch_ = nullptr;
-  return !aborted_;
 }
 
 void BlockRunner::thread_entry(fiber::transfer transfer) {
@@ -488,12 +492,7 @@ void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const 
 }
 
 void BlockRunner::reset_after_fault() {
-  gpulab_emu_thread = nullptr;
-  gpulab_emu_block = nullptr;
-  gpulab_emu_launch = nullptr;
-  tl_running = nullptr;
-  current_ = nullptr;
-  launch_ = nullptr;
+  leave_block();
   aborted_ = true;
 }
 

@@ -84,6 +84,7 @@ class BlockRunner {
   unsigned existing_lanes(unsigned warp) const;
   bool try_complete_warp(EmuThread* self, unsigned effective_mask);
   void report_stall();
+  void leave_block();  // clears what says a block is running on this worker
   void report_warp_problem(const EmuThread& t, const std::string& what);
 
   WarpSlot& warp_of(const EmuThread& t) { return warp_slots_[t.context.linear]; }

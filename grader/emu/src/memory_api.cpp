@@ -57,44 +57,44 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
 }
 }  // namespace
 
-cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
-                           cudaMemcpyKind kind) {
+namespace {
+// The checks both directions share: sticky error, direction, the symbol's size,
+// the device side of a device-to-device copy. `to_symbol` says which way.
+cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* other, size_t count, size_t offset,
+                        cudaMemcpyKind kind) {
+  const char* api = to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
   if (synchronize_errors() != cudaSuccess) return sticky_error();
-  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
-    return api_error("cudaMemcpyToSymbol", cudaErrorInvalidMemcpyDirection,
-                     "copies to a symbol go host-to-device or device-to-device");
+  const cudaMemcpyKind host_kind = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  if (kind != host_kind && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
+    return api_error(api, cudaErrorInvalidMemcpyDirection,
+                     to_symbol ? "copies to a symbol go host-to-device or device-to-device"
+                               : "copies from a symbol go device-to-host or device-to-device");
   }
   if (offset + count > symbol_size) {
-    return api_error("cudaMemcpyToSymbol", cudaErrorInvalidValue,
+    return api_error(api, cudaErrorInvalidValue,
                      "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
                          " overruns the " + std::to_string(symbol_size) + "-byte symbol");
   }
   if (kind == cudaMemcpyDeviceToDevice) {
-    std::string why = check_device_range(src, count, "the source");
-    if (!why.empty()) return api_error("cudaMemcpyToSymbol", cudaErrorInvalidValue, why);
+    std::string why = check_device_range(other, count, to_symbol ? "the source" : "the destination");
+    if (!why.empty()) return api_error(api, cudaErrorInvalidValue, why);
   }
-  if (count) std::memmove(static_cast<char*>(symbol) + offset, src, count);
+  if (count) {
+    if (to_symbol) std::memmove(symbol + offset, other, count);
+    else std::memmove(other, symbol + offset, count);
+  }
   return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
+                           cudaMemcpyKind kind) {
+  return symbol_copy(true, static_cast<char*>(symbol), symbol_size, const_cast<void*>(src), count, offset, kind);
 }
 
 cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset,
                              cudaMemcpyKind kind) {
-  if (synchronize_errors() != cudaSuccess) return sticky_error();
-  if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
-    return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidMemcpyDirection,
-                     "copies from a symbol go device-to-host or device-to-device");
-  }
-  if (offset + count > symbol_size) {
-    return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidValue,
-                     "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
-                         " overruns the " + std::to_string(symbol_size) + "-byte symbol");
-  }
-  if (kind == cudaMemcpyDeviceToDevice) {
-    std::string why = check_device_range(dst, count, "the destination");
-    if (!why.empty()) return api_error("cudaMemcpyFromSymbol", cudaErrorInvalidValue, why);
-  }
-  if (count) std::memmove(dst, static_cast<const char*>(symbol) + offset, count);
-  return cudaSuccess;
+  return symbol_copy(false, const_cast<char*>(static_cast<const char*>(symbol)), symbol_size, dst, count, offset, kind);
 }
 
 }  // namespace gpulab::emu
