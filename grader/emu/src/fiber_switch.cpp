@@ -12,6 +12,9 @@ extern "C" void gpulab_fiber_trampoline();
 // Frame layout at a suspended context (rsp): 0x08 r12, 0x10 r13, 0x18 r14, 0x20 r15,
 // 0x28 rbx, 0x30 rbp, 0x38 return address. Arguments: rdi = target, rsi = data;
 // returns {rax = the suspended caller, rdx = data} to whoever is resumed.
+// It leaves with `ret`, not an indirect jump: the resumed fiber was suspended
+// by the same kind of `call`, so the CPU's return-address predictor stays in
+// step (an indirect jump here made every later `ret` mispredict: 2.5x slower).
 asm(R"(
   .text
   .globl gpulab_fiber_jump
@@ -27,17 +30,16 @@ gpulab_fiber_jump:
   movq  %rbp, 0x30(%rsp)
   movq  %rsp, %rax
   movq  %rdi, %rsp
-  movq  0x38(%rsp), %r8
   movq  0x08(%rsp), %r12
   movq  0x10(%rsp), %r13
   movq  0x18(%rsp), %r14
   movq  0x20(%rsp), %r15
   movq  0x28(%rsp), %rbx
   movq  0x30(%rsp), %rbp
-  leaq  0x40(%rsp), %rsp
+  leaq  0x38(%rsp), %rsp
   movq  %rsi, %rdx
   movq  %rax, %rdi
-  jmp   *%r8
+  ret
   .size gpulab_fiber_jump,.-gpulab_fiber_jump
 
   .globl gpulab_fiber_trampoline
