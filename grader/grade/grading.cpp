@@ -269,7 +269,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   if (o.backend == toolchain::Backend::emu) {
     b.link_inputs = {toolchain::harness_emu_library()};
   } else {
-    for (const char* f : {"harness/harness_main.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
+    for (const char* f : {"harness/harness_main.cpp", "harness/timed_runs.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
       b.extra_sources.push_back(grader_dir / f);
     }
   }

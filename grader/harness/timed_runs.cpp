@@ -1,0 +1,127 @@
+// Implementation of timed_runs.hpp with CUDA events; compiled by nvcc for the
+// cuda backend and by the host compiler against the emulator (where the same
+// events measure the CPU's time, for testing the method).
+#include "harness/timed_runs.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace gpulab::harness {
+namespace {
+
+std::string describe(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+
+// A buffer twice the size of the L2 cache, written before each timed run.
+class L2Flusher {
+ public:
+  explicit L2Flusher(bool enabled) {
+    if (!enabled) return;
+    int device = 0, l2 = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return;
+    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device) != cudaSuccess || l2 <= 0) return;
+    bytes_ = static_cast<size_t>(l2) * 2;
+    if (cudaMalloc(&buffer_, bytes_) != cudaSuccess) {
+      cudaGetLastError();
+      buffer_ = nullptr;
+      bytes_ = 0;
+    }
+  }
+  ~L2Flusher() {
+    if (buffer_) cudaFree(buffer_);
+  }
+  void flush() {
+    if (buffer_) cudaMemset(buffer_, ++pattern_, bytes_);
+  }
+  size_t bytes() const { return bytes_; }
+
+ private:
+  void* buffer_ = nullptr;
+  size_t bytes_ = 0;
+  unsigned char pattern_ = 0;
+};
+
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const size_t lo = static_cast<size_t>(pos);
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+TimingResult time_runs(const std::function<void()>& call, const std::function<void()>& prepare,
+                       const TimingOptions& o) {
+  TimingResult r;
+  L2Flusher flusher(o.flush_l2);
+  r.l2_flush_bytes = flusher.bytes();
+  cudaEvent_t start = nullptr, stop = nullptr;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+
+  auto one_run = [&](bool timed) -> bool {
+    if (prepare) prepare();
+    flusher.flush();
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaEventRecord(start, 0);
+    call();
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();  // work on every stream is done
+    if (e == cudaSuccess) e = cudaEventRecord(stop, 0);
+    if (e == cudaSuccess) e = cudaEventSynchronize(stop);
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e != cudaSuccess) {
+      r.error = describe(e);
+      return false;
+    }
+    if (timed) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start, stop);
+      r.samples_s.push_back(static_cast<double>(ms) * 1e-3);
+    }
+    return true;
+  };
+
+  bool ok = true;
+  for (int i = 0; i < o.warmup && ok; ++i) ok = one_run(false);
+  double total = 0;
+  while (ok && static_cast<int>(r.samples_s.size()) < o.max_runs &&
+         (static_cast<int>(r.samples_s.size()) < o.min_runs || total < o.min_seconds)) {
+    ok = one_run(true);
+    if (ok) total += r.samples_s.back();
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  if (!ok || r.samples_s.empty()) return r;
+
+  std::vector<double> sorted = r.samples_s;
+  std::sort(sorted.begin(), sorted.end());
+  r.runs = static_cast<int>(sorted.size());
+  r.median_s = quantile(sorted, 0.5);
+  r.min_s = sorted.front();
+  r.max_s = sorted.back();
+  r.spread = r.median_s > 0 ? (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / r.median_s : 0;
+  r.ok = true;
+  return r;
+}
+
+double measure_copy_bandwidth(size_t bytes) {
+  void* a = nullptr;
+  void* b = nullptr;
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    if (a) cudaFree(a);
+    return 0;
+  }
+  cudaMemset(a, 1, bytes);
+  TimingOptions o;
+  o.flush_l2 = false;  // the buffers are far larger than any L2
+  o.min_runs = 20;
+  o.min_seconds = 0.2;
+  const TimingResult t = time_runs([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); }, {}, o);
+  cudaFree(a);
+  cudaFree(b);
+  return t.ok && t.median_s > 0 ? 2.0 * static_cast<double>(bytes) / t.median_s : 0;
+}
+
+}  // namespace gpulab::harness
