@@ -16,6 +16,7 @@ struct GradeArgs {
   std::string lab;
   std::string submission;
   std::string backend = "auto";
+  std::string performance = "auto";
   std::string format = "gradescope";
   std::string out;
   std::string visibility;
@@ -40,6 +41,9 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.hidden_visibility = a.visibility;
   o.use_cache = !a.no_cache;
   o.only_parts = a.parts;
+  o.performance = a.performance == "on"    ? grade::PerformanceMode::on
+                  : a.performance == "off" ? grade::PerformanceMode::off
+                                           : grade::PerformanceMode::automatic;
   for (const std::string& p : a.parts) lab.part(p);  // a clear error for a misspelt part
   return grade::grade_submission(lab, a.submission, o);
 }
@@ -50,6 +54,9 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
   cmd->add_option("--backend", a.backend, "auto (GPU if present, else emulator), emu or cuda")
       ->check(CLI::IsMember({"auto", "emu", "cuda"}));
   cmd->add_option("--part", a.parts, "grade only this part (repeatable)");
+  cmd->add_option("--performance", a.performance,
+                  "score speed: auto (on a GPU only), on (also on the emulator, which times the CPU), off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   cmd->add_flag("--no-large", a.no_large, "skip the large public cases (faster)");
   cmd->add_flag("--no-cache", a.no_cache, "recompile even if an identical build is cached");
 }

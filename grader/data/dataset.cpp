@@ -19,7 +19,7 @@ const CaseFile* DatasetCase::file(const std::string& kind, const std::string& pa
 }
 
 std::string DatasetCase::label() const {
-  std::string s = "dataset " + std::to_string(number) + " (";
+  std::string s = (family == "timed" || family == "recheck" ? family + " case" : "dataset " + std::to_string(number)) + " (";
   bool first = true;
   for (const auto& [k, v] : sizes) {
     s += (first ? "" : ", ") + k + "=" + std::to_string(v);
@@ -63,10 +63,12 @@ Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hid
     if (!only_part.empty() && part.name != only_part) continue;
     const gold::GoldFunction& gold_fn = gold::find_gold(lab.lab, part.name);
     int number = 0;
-    for (const FamilySpec& family : part.datasets) {
+    const bool timing = which == Selection::performance;
+    if (timing && !part.performance) continue;
+    for (const FamilySpec& family : timing ? part.performance->families() : part.datasets) {
       for (size_t k = 0; k < family.sizes.size(); ++k) {
         ++number;
-        const bool wanted = which == Selection::all || (which == Selection::public_small && family.is_public) ||
+        const bool wanted = timing || which == Selection::all || (which == Selection::public_small && family.is_public) ||
                             (which == Selection::public_large && !family.is_public);
         if (!wanted) continue;
         DatasetCase c;

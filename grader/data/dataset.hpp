@@ -43,7 +43,9 @@ struct Manifest {
   std::filesystem::path directory;
 };
 
-enum class Selection { public_small, public_large, all };
+// public_small: committed under datasets/<lab>; public_large: generated on first use;
+// all: every family (hidden seeds); performance: the timed and recheck cases of each part.
+enum class Selection { public_small, public_large, all, performance };
 
 // Writes every selected case of every part (or only `only_part`) under `out` with a manifest.json.
 Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hidden, Selection which,

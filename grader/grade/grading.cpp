@@ -1,4 +1,6 @@
-// The grading loop.
+// The grading loop: build, run every correctness case of every part in its
+// own child process (case_runner), then, where speed is scored, the timed
+// case (performance); score each part on its own.
 #include "grading.hpp"
 
 #include <unistd.h>
@@ -6,26 +8,17 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <set>
 
-#include "child_process.hpp"
-#include "compare.hpp"
-#include "data/dataset.hpp"
-#include "harness/binding_generator.hpp"
+#include "grade/case_runner.hpp"
+#include "grade/dataset_cache.hpp"
+#include "grade/harness_build.hpp"
+#include "grade/performance.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 namespace {
-struct CaseSource {
-  Manifest manifest;
-  const DatasetCase* c;
-};
-
 std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o, std::string& hidden_note) {
   std::vector<Manifest> out;
   const fs::path root = toolchain::project_root();
@@ -43,22 +36,7 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
     }
     out.push_back(std::move(m));
   }
-  if (o.include_large) {
-    const fs::path dir = toolchain::cache_directory() / "datasets" /
-                         (lab.lab + "-v" + lab.version + "-seed" + std::to_string(lab.public_seed) + "-large");
-    Manifest m;
-    bool have = false;
-    if (fs::exists(dir / "manifest.json")) {
-      try {
-        m = read_manifest(dir, true);  // a damaged cache is regenerated, never blamed on the student
-        have = true;
-      } catch (const DatasetError&) {
-        fs::remove_all(dir);
-      }
-    }
-    if (!have) m = generate_datasets(lab, lab.public_seed, false, Selection::public_large, dir);
-    out.push_back(std::move(m));
-  }
+  if (o.include_large) out.push_back(cached_public_datasets(lab, Selection::public_large));
   if (o.include_hidden) {
     const char* seed = std::getenv(lab.hidden_seed_env.c_str());
     if (seed && *seed) {
@@ -73,160 +51,38 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
   return out;
 }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::string signal_name(int sig) {
-  switch (sig) {
-    case 11: return "segmentation fault: an invalid memory access";
-    case 6: return "abort";
-    case 8: return "floating-point exception (integer division by zero?)";
-    case 9: return "killed";
-    case 7: return "bus error";
-    default: return "signal " + std::to_string(sig);
-  }
-}
-
-void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const DatasetCase& c,
-              const fs::path& program, const fs::path& work, CaseResult& out) {
-  const fs::path dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
-  fs::create_directories(dir);
-  json params = json::array();
-  for (const ParamSpec& p : part.params) {
-    json pj = {{"name", p.name}};
-    if (p.role == ParamRole::size) {
-      pj["role"] = "size";
-      pj["value"] = c.sizes.at(p.name);
-    } else if (p.role == ParamRole::input) {
-      const CaseFile* f = c.file("input", p.name);
-      if (!f) throw DatasetError((m.directory / "manifest.json").string() + ": case " + c.id + " has no input '" + p.name + "'");
-      pj["role"] = "input";
-      pj["file"] = fs::absolute(m.directory / f->file).string();
-    } else {
-      pj["role"] = "output";
-      pj["dtype"] = dtype_name(p.dtype);
-      pj["shape"] = p.resolve_shape(c.sizes);
-      pj["initial"] = p.initially_zero ? "zero" : "poison";
-    }
-    params.push_back(pj);
-  }
-  const fs::path result_path = dir / "result.json";
-  const fs::path diag_path = dir / "diagnostics.jsonl";
-  fs::remove(result_path);
-  fs::remove(diag_path);
-  json request = {{"part", part.name}, {"params", params}, {"output_dir", dir.string()}, {"result", result_path.string()}};
-  std::ofstream(dir / "request.json") << request.dump(1);
-
-  const double limit = part.time_limit_s;
-  const std::map<std::string, std::string> env = {
-      {"GPULAB_EMU_REPORT", diag_path.string()},
-      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
-  const ChildResult child = run_child({program.string(), "--request", (dir / "request.json").string()}, env, limit);
-  out.seconds = child.seconds;
-
-  // The emulator's findings, in its own words. A data race fails the case even when
-  // this run's outputs happen to be right: on a GPU the same code loses updates.
-  std::ifstream diag(diag_path);
-  std::string race;
-  size_t shown = 0, hidden_count = 0;
-  for (std::string line; std::getline(diag, line);) {
-    try {
-      const json d = json::parse(line);
-      if (shown < 3) {
-        out.diagnostics.push_back(d.at("message").get<std::string>());
-        ++shown;
-      } else {
-        ++hidden_count;
-      }
-      if (d.value("kind", "") == "data-race" && race.empty()) race = d.at("message").get<std::string>();
-    } catch (const json::exception&) {
-    }
-  }
-  if (hidden_count) out.diagnostics.push_back("... and " + std::to_string(hidden_count) + " more findings");
-  auto with_diagnostics = [&](std::string text) {
-    for (const std::string& d : out.diagnostics) text += "\n  emulator: " + d;
-    return text;
-  };
-
-  if (child.timed_out) {
-    out.feedback = with_diagnostics("timed out after " + std::to_string(static_cast<int>(limit)) +
-                                    " s (an endless loop, a deadlock, or far too slow)");
+void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
+              const fs::path& work, CaseResult& out) {
+  const CaseRun run = run_harness_case(part, m, c, program, work);
+  out.seconds = run.child.seconds;
+  out.diagnostics = run.diagnostics;
+  if (!run.failure.empty()) {
+    out.feedback = run.failure;
     return;
   }
-  if (!fs::exists(result_path)) {
-    std::string why = child.signal ? "crashed (" + signal_name(child.signal) + ")"
-                                   : "ended (exit code " + std::to_string(child.exit_code) +
-                                         ") before the harness could check the outputs: does your code call exit()?";
-    std::string tail = child.output.size() > 2000 ? child.output.substr(child.output.size() - 2000) : child.output;
-    out.feedback = with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
-    return;
+  std::vector<std::string> problems = harness_findings(run.result);
+  if (problems.empty() || problems.front().rfind("no kernel", 0) != 0) {
+    for (std::string& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }
-  json result;
-  try {
-    result = json::parse(read_text(result_path));
-  } catch (const json::exception&) {
-    out.feedback = "the harness's result file is unreadable (did the program overwrite it?)";
-    return;
-  }
-  const std::string status = result.value("status", "");
-  if (status != "ok") {
-    out.feedback = with_diagnostics(result.value("message", status));
-    return;
-  }
-  if (result.value("kernel_launches", -1) == 0) {
-    out.feedback = "no kernel was launched: the host function must do its work on the GPU with a kernel launch";
-    return;
-  }
-  std::vector<std::string> problems;
-  for (const json& name : result.value("inputs_modified", json::array())) {
-    problems.push_back("input '" + name.get<std::string>() + "' was modified: inputs are read-only");
-  }
-  for (const json& g : result.value("guard_overruns", json::array())) {
-    problems.push_back("out-of-bounds write " + g.value("where", std::string("near")) + " buffer '" +
-                       g.value("buffer", std::string("?")) + "'");
-  }
-  for (const ParamSpec& p : part.params) {
-    if (p.role != ParamRole::output) continue;
-    const CaseFile* ef = c.file("expected", p.name);
-    if (!ef) throw DatasetError("case " + c.id + " has no expected output '" + p.name + "'");
-    const NdArray expected = load_case_file(m, *ef);
-    const CaseFile* sf = c.file("scale", p.name);
-    NdArray scale;
-    if (sf) scale = load_case_file(m, *sf);
-    NdArray got;
-    try {
-      got = read_npy(dir / ("output_" + p.name + ".npy"));
-    } catch (const DatasetError& e) {
-      problems.push_back(std::string("output '") + p.name + "' was not produced: " + e.what());
-      continue;
-    }
-    const CompareOutcome r = compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr, !p.initially_zero);
-    if (!r.passed) problems.push_back(r.message);
-  }
-  if (!race.empty()) {
+  // A data race fails the case even when this run's outputs happen to be right:
+  // on a GPU the same code loses updates.
+  if (!run.race.empty()) {
     problems.push_back("data race (found by the emulator's race check; on a GPU this gives wrong results "
                        "from run to run): use an atomic operation or a barrier where threads share data");
   }
   if (problems.empty()) {
     out.passed = true;
-    if (!out.diagnostics.empty()) out.feedback = with_diagnostics("correct, but the emulator reported:");
+    if (!out.diagnostics.empty()) out.feedback = run.with_diagnostics("correct, but the emulator reported:");
     return;
   }
   std::string text;
   for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
-  out.feedback = with_diagnostics(text);
-  (void)lab;
+  out.feedback = run.with_diagnostics(text);
 }
 
-std::string write_binding(const LabSpec& lab) {
-  const std::string text = harness::generate_binding(lab);
-  const fs::path dir = toolchain::cache_directory() / "bindings";
-  fs::create_directories(dir);
-  const fs::path file = dir / (lab.lab + "-" + toolchain::ContentHash().add(text).hex() + ".cpp");
-  if (!fs::exists(file)) std::ofstream(file) << text;
-  return file.string();
+bool scores_speed(const GradeOptions& o) {
+  if (o.performance == PerformanceMode::automatic) return o.backend == toolchain::Backend::cuda;
+  return o.performance == PerformanceMode::on;
 }
 }  // namespace
 
@@ -251,28 +107,26 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   g.submission = submission.string();
   g.backend = toolchain::backend_name(o.backend);
   g.hidden_visibility = o.hidden_visibility.empty() ? lab.hidden_visibility : o.hidden_visibility;
+  const bool speed = scores_speed(o);
+  double unscored_points = 0;
   for (const PartSpec& p : lab.parts) {
     if (!o.only_parts.empty() && std::find(o.only_parts.begin(), o.only_parts.end(), p.name) == o.only_parts.end()) continue;
-    g.parts.push_back(PartResult{p.name, p.signature(), 0, p.points, {}});
-    g.max_score += p.points;
+    PartResult pr{p.name, p.signature(), 0, p.correctness_points(), {}, {}};
+    if (p.performance && speed) pr.max_score = p.points;
+    if (p.performance && !speed) unscored_points += p.performance->points;
+    g.parts.push_back(std::move(pr));
+  }
+  if (unscored_points > 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%g", unscored_points);
+    g.performance_note = std::string(buf) + " of the lab's points are for speed, which is scored on a GPU "
+                         "(--backend cuda); this " + g.backend + " run grades correctness only.";
   }
 
   std::string hidden_dir;
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 
-  toolchain::BuildOptions b;
-  b.backend = o.backend;
-  b.use_cache = o.use_cache;
-  const fs::path grader_dir = toolchain::project_root() / "grader";
-  b.include_dirs = {grader_dir.string()};
-  b.extra_sources = {write_binding(lab)};
-  if (o.backend == toolchain::Backend::emu) {
-    b.link_inputs = {toolchain::harness_emu_library()};
-  } else {
-    for (const char* f : {"harness/harness_main.cpp", "harness/timed_runs.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
-      b.extra_sources.push_back(grader_dir / f);
-    }
-  }
+  const toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache);
   const toolchain::BuildResult built = toolchain::build_program(submission, b);
   g.compile_output = built.compiler_output;
   g.compiled = built.ok;
@@ -289,6 +143,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
     char tmpl[] = "/tmp/gpulab-grade-XXXXXX";
     const char* work = mkdtemp(tmpl);
     if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
+    PerformanceScorer scorer(lab, o, fs::path(work) / "speed");
     for (PartResult& pr : g.parts) {
       const PartSpec& part = lab.part(pr.name);
       std::vector<std::pair<const Manifest*, const DatasetCase*>> cases;
@@ -303,7 +158,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
                            "' (datasets/" + lab.lab + "/manifest.json lists none); regenerate with `gpulab datagen " +
                            lab.lab + " --public`");
       }
-      const double each = part.points / static_cast<double>(cases.size());
+      const double each = part.correctness_points() / static_cast<double>(cases.size());
+      bool all_passed = true;
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -313,20 +169,41 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         cr.label = (m->hidden ? "hidden " : "") + c->label();
         cr.max_score = each;
         const bool checked = !race_program.empty() && !m->hidden && c->is_public;
-        run_case(lab, part, *m, *c, checked ? race_program : built.executable, work, cr);
+        run_case(part, *m, *c, checked ? race_program : built.executable, work, cr);
         if (cr.passed) cr.score = each;
+        all_passed &= cr.passed;
         pr.score += cr.score;
         pr.cases.push_back(std::move(cr));
+      }
+      if (part.performance && speed) {
+        pr.performance = scorer.measure(part, built.executable, all_passed);
+        pr.score += pr.performance->score;
+        if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
       }
     }
     std::error_code ec;
     fs::remove_all(work, ec);
+  } else {
+    for (PartResult& pr : g.parts) {
+      const PartSpec& part = lab.part(pr.name);
+      if (part.performance && speed) {
+        PerformanceResult none;
+        none.status = "failed";
+        none.counted = true;
+        none.max_score = part.performance->points;
+        none.feedback = "did not compile";
+        pr.performance = none;
+      }
+    }
   }
   if (!hidden_dir.empty()) {
     std::error_code ec;
     fs::remove_all(hidden_dir, ec);
   }
-  for (const PartResult& p : g.parts) g.score += p.score;
+  for (const PartResult& p : g.parts) {
+    g.score += p.score;
+    g.max_score += p.max_score;
+  }
   g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return g;
 }

@@ -3,6 +3,7 @@
 // with the expected ones, and score each part on its own.
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,13 @@
 
 namespace gpulab::grade {
 
+// Whether speed is scored: automatic means on a GPU (cuda backend) only. `on` with the
+// emulator times the CPU, which tests the method but says nothing about a GPU.
+enum class PerformanceMode { automatic, on, off };
+
 struct GradeOptions {
   toolchain::Backend backend = toolchain::Backend::emu;
+  PerformanceMode performance = PerformanceMode::automatic;
   bool include_large = true;        // the public cases too large to commit, generated from the public seed
   bool include_hidden = true;       // when the hidden seed's environment variable is set
   std::string hidden_visibility;    // overrides lab.json's (e.g. "visible" for a regrade)
@@ -35,12 +41,33 @@ struct CaseResult {
   std::vector<std::string> diagnostics;  // the emulator's findings during this case
 };
 
+// The speed of a part on the timed case (see performance.hpp).
+struct PerformanceResult {
+  std::string status;         // "scored", "failed" (wrong or cached results), "not_measured"
+  bool counted = false;       // its points are part of the maximum
+  double score = 0;
+  double max_score = 0;
+  double seconds = 0;         // median of the timed runs
+  double spread = 0;          // interquartile range / median
+  int runs = 0;
+  double reference_seconds = 0;  // 0 when no reference was timed
+  double ratio = 0;           // reference_seconds / seconds
+  std::string rate_unit;      // "GB/s" or "GFLOP/s"
+  double rate = 0;
+  double copy_bandwidth = 0;  // the device's measured copy bandwidth, bytes/s (memory-bound parts)
+  double bandwidth_fraction = 0;
+  std::string device;
+  std::string case_label;     // "timed case (n=67108864)"
+  std::string feedback;       // what was measured and how it was scored, or why not
+};
+
 struct PartResult {
   std::string name;
   std::string signature;
   double score = 0;
   double max_score = 0;
   std::vector<CaseResult> cases;
+  std::optional<PerformanceResult> performance;  // absent when the lab scores no speed for this part
 };
 
 struct GradeResult {
@@ -55,6 +82,7 @@ struct GradeResult {
   double score = 0;
   double max_score = 0;
   double seconds = 0;
+  std::string performance_note;  // why speed was not scored in this run, if it was not
 };
 
 // Finds assignments/<lab>/lab.json under the project root; LabSpecError if absent.

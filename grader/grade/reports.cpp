@@ -36,7 +36,16 @@ json gradescope_results(const GradeResult& g) {
       tests.push_back(t);
     }
   }
+  for (const PartResult& p : g.parts) {
+    if (!p.performance) continue;
+    const PerformanceResult& r = *p.performance;
+    tests.push_back({{"name", p.name + ": speed"}, {"score", round2(r.score)},
+                     {"max_score", round2(r.counted ? r.max_score : 0)},
+                     {"status", r.status == "failed" ? "failed" : "passed"}, {"output", r.feedback},
+                     {"visibility", "visible"}});
+  }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
+  if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
   return {{"score", round2(g.score)},
           {"execution_time", static_cast<int>(std::ceil(g.seconds))},
           {"output", output},
@@ -55,13 +64,35 @@ json detailed_results(const GradeResult& g) {
                        {"passed", c.passed}, {"score", c.score}, {"max_score", c.max_score}, {"seconds", c.seconds},
                        {"feedback", c.feedback}, {"diagnostics", c.diagnostics}});
     }
-    parts.push_back({{"name", p.name}, {"signature", p.signature}, {"score", p.score}, {"max_score", p.max_score},
-                     {"cases", cases}});
+    json part = {{"name", p.name}, {"signature", p.signature}, {"score", p.score}, {"max_score", p.max_score},
+                 {"cases", cases}};
+    if (p.performance) {
+      const PerformanceResult& r = *p.performance;
+      part["performance"] = {{"status", r.status},
+                             {"counted", r.counted},
+                             {"score", r.score},
+                             {"max_score", r.max_score},
+                             {"seconds", r.seconds},
+                             {"spread", r.spread},
+                             {"runs", r.runs},
+                             {"reference_seconds", r.reference_seconds},
+                             {"ratio", r.ratio},
+                             {"rate", r.rate},
+                             {"rate_unit", r.rate_unit},
+                             {"copy_bandwidth_bytes_per_s", r.copy_bandwidth},
+                             {"bandwidth_fraction", r.bandwidth_fraction},
+                             {"device", r.device},
+                             {"case", r.case_label},
+                             {"feedback", r.feedback}};
+      if (r.rate_unit == "GB/s") part["performance"]["gbps"] = r.rate;
+      else part["performance"]["gflops"] = r.rate;
+    }
+    parts.push_back(part);
   }
   return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
           {"submission", g.submission}, {"backend", g.backend}, {"compiled", g.compiled},
           {"compile_output", g.compile_output}, {"score", g.score}, {"max_score", g.max_score},
-          {"seconds", g.seconds}, {"parts", parts}};
+          {"seconds", g.seconds}, {"performance_note", g.performance_note}, {"parts", parts}};
 }
 
 std::string text_report(const GradeResult& g, bool colour, bool hints) {
@@ -88,8 +119,21 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
         s += std::string("      ") + (c.passed ? dim : "") + f + reset + "\n";
       }
     }
+    if (p.performance) {
+      const PerformanceResult& r = *p.performance;
+      const bool good = r.status == "scored" && r.score > 0;
+      char line[256];
+      std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s\n", good ? green : (r.status == "failed" ? red : dim),
+                    r.status == "scored" ? "time" : (r.status == "failed" ? "FAIL" : "--"), reset, "speed",
+                    points(r.score).c_str(), r.counted ? points(r.max_score).c_str() : "-");
+      s += line;
+      std::string f = r.feedback;
+      for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");
+      s += "      " + f + "\n";
+    }
     s += "  " + std::string(bold) + "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score) + reset + "\n";
   }
+  if (!g.performance_note.empty()) s += "\n" + std::string(dim) + g.performance_note + reset + "\n";
   s += "\n" + std::string(bold) + "score: " + points(g.score) + " / " + points(g.max_score) + reset + "\n";
   return s;
 }

@@ -1,6 +1,8 @@
 // Parsing and validation of lab.json.
 #include "lab_spec.hpp"
 
+#include "lab/performance_spec.hpp"
+
 #include <cctype>
 #include <fstream>
 #include <set>
@@ -142,6 +144,7 @@ PartSpec parse_part_fields(const json& j, const Ctx& c, double default_limit) {
   const json& datasets = need(j, "datasets", pc);
   if (!datasets.is_array() || datasets.empty()) pc.fail("datasets must be a non-empty list of families");
   for (const json& f : datasets) p.datasets.push_back(parse_family(f, p, pc));
+  if (j.contains("performance")) p.performance = parse_performance(j.at("performance"), p, pc.where);
   return p;
 }
 }  // namespace

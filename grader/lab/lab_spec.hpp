@@ -43,6 +43,29 @@ struct FamilySpec {
   std::map<std::string, nlohmann::json> inputs;  // param name -> distribution
 };
 
+// A point of a piecewise-linear score: at `x` (a speed ratio or a fraction of
+// bandwidth) the part earns `fraction` of its performance points.
+struct ScorePoint {
+  double x = 0;
+  double fraction = 0;
+};
+
+// How a part's speed is scored on a GPU (see docs/lab-format.md, "performance").
+struct PerformanceSpec {
+  double points = 0;                        // a share of the part's points
+  std::map<std::string, long long> sizes;   // the timed case
+  std::map<std::string, nlohmann::json> inputs;
+  std::string work = "bytes";               // "bytes": inputs read + outputs written; "flops": product below
+  std::vector<std::string> flops;           // factors: numbers or size names, e.g. 2 m n k
+  std::vector<ScorePoint> thresholds;       // x = t_reference / t_submission
+  std::vector<ScorePoint> bandwidth_thresholds;  // x = achieved / copy bandwidth, when no reference is shipped
+
+  // Piecewise linear through the points, flat beyond the first and the last.
+  static double fraction_at(const std::vector<ScorePoint>& points, double x);
+  // The two dataset families of the timed case: "timed" and "recheck" (the same sizes, other values).
+  std::vector<FamilySpec> families() const;
+};
+
 struct PartSpec {
   std::string name;
   double points = 0;
@@ -51,7 +74,9 @@ struct PartSpec {
   CheckSpec check;
   std::vector<FamilySpec> datasets;
   double time_limit_s = 0;
+  std::optional<PerformanceSpec> performance;
 
+  double correctness_points() const { return points - (performance ? performance->points : 0); }
   std::string signature() const;  // "void reduce_sum_int(const int* in, int* out, int n)"
   const ParamSpec* param(const std::string& name) const;
 };

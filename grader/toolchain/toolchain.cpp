@@ -121,6 +121,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   }
   for (const auto& inc : options.include_dirs) hash.add(inc);
   for (const auto& lib : options.link_inputs) hash.add(file_stamp(lib.c_str()));
+  for (const auto& flag : options.link_flags) hash.add(flag);
 
   const fs::path dir = cache_directory() / hash.hex();
   fs::create_directories(dir);
@@ -157,6 +158,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
     if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
     argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", result.executable.string()});
+    argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
     if (options.race_check) {
       argv.insert(argv.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"});
     }
@@ -166,6 +168,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
             "-gencode", "arch=compute_" + arch + ",code=sm_" + arch};
     for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
     for (const auto& s : sources) argv.push_back(s.string());
+    argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
     argv.insert(argv.end(), {"-o", result.executable.string()});
   }
   result.command = quote_for_display(argv);

@@ -22,6 +22,7 @@ struct BuildOptions {
   std::vector<std::filesystem::path> extra_sources;  // compiled and linked with the main source
   std::vector<std::string> include_dirs;
   std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
+  std::vector<std::string> link_flags;   // passed to the compiler driver when linking (e.g. -Xlinker ...)
   bool use_cache = true;
 };
 

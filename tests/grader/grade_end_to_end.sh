@@ -37,7 +37,9 @@ check "hidden cases are graded ($hidden_tests)" test "$hidden_tests" -gt 0
 after_due=$(grep -c '"visibility": "after_due_date"' hidden.json)
 check "every hidden case has visibility after_due_date ($after_due of $hidden_tests)" test "$after_due" -eq "$hidden_tests"
 check "public cases are graded too" grep -q '"name": "tiled: dataset 1 (k=1, m=1, n=1)"' hidden.json
-check "the reference scores 100" grep -q '^  "score": 100.0,$' hidden.json
+# On the emulator speed is not scored: the 30 speed points of matmul are left out and said so.
+check "the reference scores all 70 correctness points" grep -q '^  "score": 70.0,$' hidden.json
+check "the results say speed is scored on a GPU" grep -q 'which is scored on a GPU' hidden.json
 check "no case fails" bash -c '! grep -q "\"status\": \"failed\"" hidden.json'
 
 # 2. Without the variable: no hidden cases.

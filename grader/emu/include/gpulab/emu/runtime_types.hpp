@@ -57,8 +57,14 @@ typedef CUevent_st* cudaEvent_t;
 
 // The subset of cudaDeviceProp that course code reads, with CUDA 13's field names
 // (clockRate and memoryClockRate no longer exist there, so they are absent here too).
+struct CUuuid_st {
+  char bytes[16];
+};
+using cudaUUID_t = CUuuid_st;
+
 struct cudaDeviceProp {
   char name[256];
+  cudaUUID_t uuid;
   size_t totalGlobalMem;
   size_t sharedMemPerBlock;
   int regsPerBlock;

@@ -1,0 +1,161 @@
+// Implementation of case_runner.hpp.
+#include "grade/case_runner.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+#include "compare.hpp"
+
+namespace gpulab::grade {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string signal_name(int sig) {
+  switch (sig) {
+    case 11: return "segmentation fault: an invalid memory access";
+    case 6: return "abort";
+    case 8: return "floating-point exception (integer division by zero?)";
+    case 9: return "killed";
+    case 7: return "bus error";
+    default: return "signal " + std::to_string(sig);
+  }
+}
+
+json request_params(const PartSpec& part, const Manifest& m, const DatasetCase& c) {
+  json params = json::array();
+  for (const ParamSpec& p : part.params) {
+    json pj = {{"name", p.name}};
+    if (p.role == ParamRole::size) {
+      pj["role"] = "size";
+      pj["value"] = c.sizes.at(p.name);
+    } else if (p.role == ParamRole::input) {
+      const CaseFile* f = c.file("input", p.name);
+      if (!f) throw DatasetError((m.directory / "manifest.json").string() + ": case " + c.id + " has no input '" + p.name + "'");
+      pj["role"] = "input";
+      pj["file"] = fs::absolute(m.directory / f->file).string();
+    } else {
+      pj["role"] = "output";
+      pj["dtype"] = dtype_name(p.dtype);
+      pj["shape"] = p.resolve_shape(c.sizes);
+      pj["initial"] = p.initially_zero ? "zero" : "poison";
+    }
+    params.push_back(pj);
+  }
+  return params;
+}
+}  // namespace
+
+std::string CaseRun::with_diagnostics(std::string text) const {
+  for (const std::string& d : diagnostics) text += "\n  emulator: " + d;
+  return text;
+}
+
+CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
+                         const fs::path& work, const json& extra, double time_limit_s) {
+  CaseRun run;
+  run.dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
+  fs::create_directories(run.dir);
+  const fs::path result_path = run.dir / "result.json";
+  const fs::path diag_path = run.dir / "diagnostics.jsonl";
+  fs::remove(result_path);
+  fs::remove(diag_path);
+  json request = {{"part", part.name},
+                  {"params", request_params(part, m, c)},
+                  {"output_dir", run.dir.string()},
+                  {"result", result_path.string()}};
+  request.update(extra);
+  std::ofstream(run.dir / "request.json") << request.dump(1);
+
+  const double limit = time_limit_s > 0 ? time_limit_s : part.time_limit_s;
+  const std::map<std::string, std::string> env = {
+      {"GPULAB_EMU_REPORT", diag_path.string()},
+      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
+  run.child = run_child({program.string(), "--request", (run.dir / "request.json").string()}, env, limit);
+
+  // The emulator's findings, in its own words.
+  std::ifstream diag(diag_path);
+  size_t hidden_count = 0;
+  for (std::string line; std::getline(diag, line);) {
+    try {
+      const json d = json::parse(line);
+      if (run.diagnostics.size() < 3) run.diagnostics.push_back(d.at("message").get<std::string>());
+      else ++hidden_count;
+      if (d.value("kind", "") == "data-race" && run.race.empty()) run.race = d.at("message").get<std::string>();
+    } catch (const json::exception&) {
+    }
+  }
+  if (hidden_count) run.diagnostics.push_back("... and " + std::to_string(hidden_count) + " more findings");
+
+  if (run.child.timed_out) {
+    run.failure = run.with_diagnostics("timed out after " + std::to_string(static_cast<int>(limit)) +
+                                       " s (an endless loop, a deadlock, or far too slow)");
+    return run;
+  }
+  if (!fs::exists(result_path)) {
+    const std::string why = run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
+                                             : "ended (exit code " + std::to_string(run.child.exit_code) +
+                                                   ") before the harness could check the outputs: does your code call exit()?";
+    const std::string& out = run.child.output;
+    const std::string tail = out.size() > 2000 ? out.substr(out.size() - 2000) : out;
+    run.failure = run.with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
+    return run;
+  }
+  try {
+    run.result = json::parse(read_text(result_path));
+  } catch (const json::exception&) {
+    run.failure = "the harness's result file is unreadable (did the program overwrite it?)";
+    return run;
+  }
+  const std::string status = run.result.value("status", "");
+  if (status != "ok") run.failure = run.with_diagnostics(run.result.value("message", status));
+  return run;
+}
+
+std::vector<std::string> harness_findings(const json& result) {
+  std::vector<std::string> problems;
+  if (result.value("kernel_launches", -1) == 0) {
+    problems.push_back("no kernel was launched: the host function must do its work on the GPU with a kernel launch");
+    return problems;
+  }
+  for (const json& name : result.value("inputs_modified", json::array())) {
+    problems.push_back("input '" + name.get<std::string>() + "' was modified: inputs are read-only");
+  }
+  for (const json& g : result.value("guard_overruns", json::array())) {
+    problems.push_back("out-of-bounds write " + g.value("where", std::string("near")) + " buffer '" +
+                       g.value("buffer", std::string("?")) + "'");
+  }
+  return problems;
+}
+
+std::vector<std::string> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
+                                              const fs::path& dir, const std::string& prefix) {
+  std::vector<std::string> problems;
+  for (const ParamSpec& p : part.params) {
+    if (p.role != ParamRole::output) continue;
+    const CaseFile* ef = c.file("expected", p.name);
+    if (!ef) throw DatasetError("case " + c.id + " has no expected output '" + p.name + "'");
+    const NdArray expected = load_case_file(m, *ef);
+    const CaseFile* sf = c.file("scale", p.name);
+    NdArray scale;
+    if (sf) scale = load_case_file(m, *sf);
+    NdArray got;
+    try {
+      got = read_npy(dir / (prefix + p.name + ".npy"));
+    } catch (const DatasetError& e) {
+      problems.push_back(std::string("output '") + p.name + "' was not produced: " + e.what());
+      continue;
+    }
+    const CompareOutcome r = compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr, !p.initially_zero);
+    if (!r.passed) problems.push_back(r.message);
+  }
+  return problems;
+}
+
+}  // namespace gpulab::grade

@@ -1,0 +1,42 @@
+// Running one dataset case of one part in a child process: the request the
+// harness reads, the run under the part's limits, the emulator's findings,
+// the harness's result.json, and the comparison of what it wrote with the
+// expected outputs (which stay in the grader, never in the child).
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "data/dataset.hpp"
+#include "lab/lab_spec.hpp"
+
+namespace gpulab::grade {
+
+struct CaseRun {
+  std::filesystem::path dir;             // the case's work folder (outputs, result.json)
+  ChildResult child;
+  nlohmann::json result;                 // the harness's result.json, when it is usable
+  std::string failure;                   // why the run cannot be compared (timeout, crash, CUDA error, ...)
+  std::vector<std::string> diagnostics;  // the emulator's findings, at most 3 plus a count
+  std::string race;                      // the first data race found, if any
+
+  // `text` followed by the emulator's findings, one per line.
+  std::string with_diagnostics(std::string text) const;
+};
+
+// `extra` is merged into the request (e.g. "timing", "recheck"); `time_limit_s` 0 means the part's.
+CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c,
+                         const std::filesystem::path& program, const std::filesystem::path& work,
+                         const nlohmann::json& extra = nlohmann::json::object(), double time_limit_s = 0);
+
+// Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
+// outputs; one message per problem, none when all match.
+std::vector<std::string> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
+                                              const std::filesystem::path& dir, const std::string& prefix);
+
+// The harness's own findings in result.json: no kernel launched, modified inputs, guard overruns.
+std::vector<std::string> harness_findings(const nlohmann::json& result);
+
+}  // namespace gpulab::grade

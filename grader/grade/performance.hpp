@@ -1,0 +1,44 @@
+// Scoring a part's speed on a GPU (DESIGN.md, "Timing and performance score"):
+// the submission's host function is timed on the part's timed case
+// (harness/timed_runs.hpp), then called again on fresh inputs in the same
+// buffers and checked, so caching or skipped work fails. The reference is
+// timed the same way, on the same GPU, in the same grading run (or taken from
+// a measurement of the last hour on the same device); the score is piecewise
+// linear in t_reference / t_submission with lab.json's thresholds. Where the
+// reference is not installed (a student kit), memory-bound parts fall back to
+// the fraction of the device's copy bandwidth, and say so.
+#pragma once
+#include <filesystem>
+#include <optional>
+
+#include "data/dataset.hpp"
+#include "grading.hpp"
+
+namespace gpulab::grade {
+
+class PerformanceScorer {
+ public:
+  PerformanceScorer(const LabSpec& lab, const GradeOptions& options, std::filesystem::path work);
+
+  // `correct`: every correctness case of the part passed (speed is scored only then).
+  PerformanceResult measure(const PartSpec& part, const std::filesystem::path& program, bool correct);
+
+ private:
+  const Manifest& manifest();
+  const DatasetCase& find_case(const PartSpec& part, const std::string& family);
+  // The reference's median time on this device (cached for an hour), or 0 when there is no reference.
+  double reference_seconds(const PartSpec& part, const std::string& device_uuid, std::string& problem);
+  double copy_bandwidth(const PartSpec& part, const std::filesystem::path& program, const std::string& device_uuid);
+
+  const LabSpec& lab_;
+  GradeOptions options_;
+  std::filesystem::path work_;
+  std::optional<Manifest> manifest_;
+  std::optional<std::filesystem::path> reference_program_;
+  double copy_bandwidth_ = 0;  // measured along with a reference run
+};
+
+// "0 below 0.25x, 100% from 1x" style description of a threshold list.
+std::string describe_thresholds(const std::vector<ScorePoint>& points, const char* unit);
+
+}  // namespace gpulab::grade

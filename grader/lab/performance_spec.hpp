@@ -1,0 +1,15 @@
+// lab.json's "performance" object (the struct lives in lab_spec.hpp, next to
+// the part it belongs to): parsing, and the amount of work of the timed case.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "lab/lab_spec.hpp"
+
+namespace gpulab {
+
+PerformanceSpec parse_performance(const nlohmann::json& j, const PartSpec& part, const std::string& where);
+// Bytes moved (inputs read once + outputs written once) or floating-point operations.
+double performance_work(const PerformanceSpec& perf, const PartSpec& part);
+
+}  // namespace gpulab
