@@ -40,4 +40,18 @@ for probe in tests/gpu/probe_*.cu; do
     status=1
   fi
 done
+# Speed scoring, its defences and --sanitize (tests/gpu/speed_scoring.sh), logged in one file.
+if bash tests/gpu/speed_scoring.sh "$gpulab" /tmp/speed-scoring >"$out/speed.txt" 2>&1; then
+  echo "speed scoring: all checks pass"
+else
+  echo "speed scoring: FAILED (see speed.txt)"
+  status=1
+fi
+for f in /tmp/speed-scoring/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
+# compute-sanitizer's own output for each tool, for the parser's tests.
+sanitizer=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/compute-sanitizer
+samples=$("$gpulab" run --backend cuda --build-only tests/gpu/sanitizer_samples.cu | tail -1)
+for tool in memcheck racecheck synccheck initcheck; do
+  { echo "=== $tool"; "$sanitizer" --tool "$tool" "$samples" "$tool" 2>&1; } >>"$out/sanitizer.txt"
+done
 exit $status

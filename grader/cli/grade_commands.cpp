@@ -24,6 +24,7 @@ struct GradeArgs {
   bool no_large = false;
   bool no_hidden = false;
   bool no_cache = false;
+  bool sanitize = false;
 };
 
 toolchain::Backend choose_backend(const std::string& name) {
@@ -41,6 +42,7 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.hidden_visibility = a.visibility;
   o.use_cache = !a.no_cache;
   o.only_parts = a.parts;
+  o.sanitize = a.sanitize;
   o.performance = a.performance == "on"    ? grade::PerformanceMode::on
                   : a.performance == "off" ? grade::PerformanceMode::off
                                            : grade::PerformanceMode::automatic;
@@ -59,6 +61,9 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
       ->check(CLI::IsMember({"auto", "on", "off"}));
   cmd->add_flag("--no-large", a.no_large, "skip the large public cases (faster)");
   cmd->add_flag("--no-cache", a.no_cache, "recompile even if an identical build is cached");
+  cmd->add_flag("--sanitize", a.sanitize,
+                "GPU only: also run one case per part under compute-sanitizer (memcheck, racecheck, synccheck, "
+                "initcheck) and report its findings by kernel and source line");
 }
 }  // namespace
 

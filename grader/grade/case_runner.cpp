@@ -58,7 +58,8 @@ std::string CaseRun::with_diagnostics(std::string text) const {
 }
 
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-                         const fs::path& work, const json& extra, double time_limit_s) {
+                         const fs::path& work, const json& extra, double time_limit_s,
+                         const std::vector<std::string>& wrapper) {
   CaseRun run;
   run.dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
   fs::create_directories(run.dir);
@@ -77,7 +78,9 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   const std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
       {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
-  run.child = run_child({program.string(), "--request", (run.dir / "request.json").string()}, env, limit);
+  std::vector<std::string> argv = wrapper;
+  argv.insert(argv.end(), {program.string(), "--request", (run.dir / "request.json").string()});
+  run.child = run_child(argv, env, limit);
 
   // The emulator's findings, in its own words.
   std::ifstream diag(diag_path);

@@ -26,10 +26,12 @@ struct CaseRun {
   std::string with_diagnostics(std::string text) const;
 };
 
-// `extra` is merged into the request (e.g. "timing", "recheck"); `time_limit_s` 0 means the part's.
+// `extra` is merged into the request (e.g. "timing", "recheck"); `time_limit_s` 0 means the part's;
+// `wrapper` runs the program under another (compute-sanitizer --tool ...).
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c,
                          const std::filesystem::path& program, const std::filesystem::path& work,
-                         const nlohmann::json& extra = nlohmann::json::object(), double time_limit_s = 0);
+                         const nlohmann::json& extra = nlohmann::json::object(), double time_limit_s = 0,
+                         const std::vector<std::string>& wrapper = {});
 
 // Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
 // outputs; one message per problem, none when all match.

@@ -13,6 +13,7 @@
 #include "grade/dataset_cache.hpp"
 #include "grade/harness_build.hpp"
 #include "grade/performance.hpp"
+#include "grade/sanitize.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
@@ -108,10 +109,17 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   g.backend = toolchain::backend_name(o.backend);
   g.hidden_visibility = o.hidden_visibility.empty() ? lab.hidden_visibility : o.hidden_visibility;
   const bool speed = scores_speed(o);
+  if (o.sanitize && o.backend != toolchain::Backend::cuda) {
+    throw std::runtime_error("--sanitize runs compute-sanitizer on a GPU (--backend cuda); on the emulator use "
+                             "--race-check with `gpulab run`, or read the emulator's own findings in the report");
+  }
   double unscored_points = 0;
   for (const PartSpec& p : lab.parts) {
     if (!o.only_parts.empty() && std::find(o.only_parts.begin(), o.only_parts.end(), p.name) == o.only_parts.end()) continue;
-    PartResult pr{p.name, p.signature(), 0, p.correctness_points(), {}, {}};
+    PartResult pr;
+    pr.name = p.name;
+    pr.signature = p.signature();
+    pr.max_score = p.correctness_points();
     if (p.performance && speed) pr.max_score = p.points;
     if (p.performance && !speed) unscored_points += p.performance->points;
     g.parts.push_back(std::move(pr));
@@ -174,6 +182,13 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         all_passed &= cr.passed;
         pr.score += cr.score;
         pr.cases.push_back(std::move(cr));
+      }
+      if (o.sanitize) {
+        const SanitizerResult s = sanitize_part(part, manifests.front(), built.executable, fs::path(work) / "sanitize");
+        pr.sanitized = true;
+        pr.sanitizer_case = s.case_label;
+        pr.sanitizer_findings = s.findings;
+        if (!s.problem.empty()) pr.sanitizer_findings.insert(pr.sanitizer_findings.begin(), s.problem);
       }
       if (part.performance && speed) {
         pr.performance = scorer.measure(part, built.executable, all_passed);

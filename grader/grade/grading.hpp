@@ -24,6 +24,7 @@ struct GradeOptions {
   std::string hidden_visibility;    // overrides lab.json's (e.g. "visible" for a regrade)
   bool use_cache = true;
   bool race_check = true;               // emulator: run the public cases in the race-checking build
+  bool sanitize = false;                // cuda: also run a committed case per part under compute-sanitizer
   std::vector<std::string> only_parts;  // empty: all parts
 };
 
@@ -68,6 +69,9 @@ struct PartResult {
   double max_score = 0;
   std::vector<CaseResult> cases;
   std::optional<PerformanceResult> performance;  // absent when the lab scores no speed for this part
+  bool sanitized = false;                        // ran under compute-sanitizer (--sanitize)
+  std::string sanitizer_case;                    // which case
+  std::vector<std::string> sanitizer_findings;   // one line each (kernel, source line, threads); no effect on the score
 };
 
 struct GradeResult {

@@ -235,4 +235,37 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   return r;
 }
 
+Calibration PerformanceScorer::calibrate(const PartSpec& part) {
+  const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
+  if (!fs::exists(source)) throw std::runtime_error("calibrating needs the reference solution " + source.string());
+  const toolchain::BuildResult built =
+      toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache));
+  if (!built.ok) throw std::runtime_error("the reference does not compile:\n" + built.compiler_output);
+  const DatasetCase& timed = find_case(part, "timed");
+  const CaseRun run = run_harness_case(part, manifest(), timed, built.executable, work_ / ("calibrate-" + part.name),
+                                       {{"timing", timing_request()}, {"copy_bandwidth", true}});
+  std::vector<std::string> wrong = run.failure.empty() ? compare_case_outputs(part, manifest(), timed, run.dir, "output_")
+                                                       : std::vector<std::string>{run.failure};
+  if (!wrong.empty()) throw std::runtime_error("the reference failed the " + timed.label() + ": " + join(wrong));
+  Calibration c;
+  c.device = run.result.value("device", json::object()).value("name", std::string("this device"));
+  c.case_label = timed.label();
+  const json& t = run.result.at("timing");
+  c.seconds = t.value("median_s", 0.0);
+  c.spread = t.value("spread", 0.0);
+  c.runs = t.value("runs", 0);
+  const PerformanceSpec& spec = *part.performance;
+  c.rate_unit = spec.work == "bytes" ? "GB/s" : "GFLOP/s";
+  c.rate = c.seconds > 0 ? performance_work(spec, part) / c.seconds / 1e9 : 0;
+  c.copy_bandwidth = run.result.value("copy_bandwidth_bytes_per_s", 0.0);
+  if (spec.work == "bytes" && c.copy_bandwidth > 0) {
+    c.bandwidth_fraction = c.rate * 1e9 / c.copy_bandwidth;
+    // The same shape as the speed-ratio thresholds, in units of the reference's own fraction.
+    for (const ScorePoint& p : spec.thresholds) {
+      c.proposed_bandwidth_thresholds.push_back({std::round(p.x * c.bandwidth_fraction * 100) / 100, p.fraction});
+    }
+  }
+  return c;
+}
+
 }  // namespace gpulab::grade

@@ -16,12 +16,28 @@
 
 namespace gpulab::grade {
 
+// The reference's speed on this device, for `gpulab calibrate`.
+struct Calibration {
+  std::string device;
+  std::string case_label;
+  double seconds = 0;
+  double spread = 0;
+  int runs = 0;
+  std::string rate_unit;
+  double rate = 0;
+  double copy_bandwidth = 0;      // bytes/s
+  double bandwidth_fraction = 0;  // memory-bound parts
+  std::vector<ScorePoint> proposed_bandwidth_thresholds;  // scaled from the reference's fraction
+};
+
 class PerformanceScorer {
  public:
   PerformanceScorer(const LabSpec& lab, const GradeOptions& options, std::filesystem::path work);
 
   // `correct`: every correctness case of the part passed (speed is scored only then).
   PerformanceResult measure(const PartSpec& part, const std::filesystem::path& program, bool correct);
+  // Times the reference on the timed case (no cache); throws std::runtime_error when it cannot.
+  Calibration calibrate(const PartSpec& part);
 
  private:
   const Manifest& manifest();

@@ -44,6 +44,15 @@ json gradescope_results(const GradeResult& g) {
                      {"status", r.status == "failed" ? "failed" : "passed"}, {"output", r.feedback},
                      {"visibility", "visible"}});
   }
+  for (const PartResult& p : g.parts) {
+    if (!p.sanitized) continue;
+    std::string text = "compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on " + p.sanitizer_case + ": ";
+    if (p.sanitizer_findings.empty()) text += "nothing found";
+    for (const std::string& f : p.sanitizer_findings) text += "\n" + f;
+    tests.push_back({{"name", p.name + ": compute-sanitizer"}, {"score", 0}, {"max_score", 0},
+                     {"status", p.sanitizer_findings.empty() ? "passed" : "failed"}, {"output", text},
+                     {"visibility", "visible"}});
+  }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
   if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
   return {{"score", round2(g.score)},
@@ -87,6 +96,7 @@ json detailed_results(const GradeResult& g) {
       if (r.rate_unit == "GB/s") part["performance"]["gbps"] = r.rate;
       else part["performance"]["gflops"] = r.rate;
     }
+    if (p.sanitized) part["sanitizer"] = {{"case", p.sanitizer_case}, {"findings", p.sanitizer_findings}};
     parts.push_back(part);
   }
   return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
@@ -130,6 +140,11 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
       std::string f = r.feedback;
       for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");
       s += "      " + f + "\n";
+    }
+    if (p.sanitized) {
+      s += std::string("  ") + (p.sanitizer_findings.empty() ? green : red) + "compute-sanitizer" + reset + " on " +
+           p.sanitizer_case + ": " + (p.sanitizer_findings.empty() ? "nothing found" : "") + "\n";
+      for (const std::string& f : p.sanitizer_findings) s += "      " + f + "\n";
     }
     s += "  " + std::string(bold) + "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score) + reset + "\n";
   }

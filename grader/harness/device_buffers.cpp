@@ -8,26 +8,31 @@
 namespace gpulab::harness {
 namespace {
 #ifdef GPULAB_EMULATOR
-constexpr size_t kGuard = 0;
+constexpr size_t kGuardBytes = 0;
 #else
-constexpr size_t kGuard = 64 * 1024;
+constexpr size_t kGuardBytes = 64 * 1024;
 #endif
-constexpr unsigned char kGuardByte = 0xA5;
+// Output guards hold a pattern a stray write is unlikely to repeat; input guards hold
+// all bits set (NaN as floats, -1 as integers, 255 as bytes), so a kernel that reads
+// past its input gets values that spoil its result instead of harmless near-zeros.
+unsigned char guard_byte(const DeviceBuffer& b) { return b.role == "input" ? 0xFF : 0xA5; }
 
 std::string cuda_message(cudaError_t e) {
   return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
 }
 }  // namespace
 
-std::string allocate_buffer(DeviceBuffer& b) {
+std::string allocate_buffer(DeviceBuffer& b, bool guard_zones) {
   b.bytes = b.host.byte_size();
-  const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&b.base), b.bytes + 2 * kGuard);
+  b.guard = guard_zones ? kGuardBytes : 0;
+  const size_t guard = b.guard;
+  const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&b.base), b.bytes + 2 * guard);
   if (e != cudaSuccess) return "cudaMalloc of " + std::to_string(b.bytes) + " bytes: " + cuda_message(e);
-  b.data = b.base + kGuard;
-  if (kGuard) {
-    std::vector<unsigned char> pattern(kGuard, kGuardByte);
-    cudaMemcpy(b.base, pattern.data(), kGuard, cudaMemcpyHostToDevice);
-    cudaMemcpy(b.data + b.bytes, pattern.data(), kGuard, cudaMemcpyHostToDevice);
+  b.data = b.base + guard;
+  if (guard) {
+    std::vector<unsigned char> pattern(guard, guard_byte(b));
+    cudaMemcpy(b.base, pattern.data(), guard, cudaMemcpyHostToDevice);
+    cudaMemcpy(b.data + b.bytes, pattern.data(), guard, cudaMemcpyHostToDevice);
   }
   if (b.role == "input") {
     cudaMemcpy(b.data, b.host.data(), b.bytes, cudaMemcpyHostToDevice);
@@ -59,19 +64,20 @@ void inspect_after_call(std::vector<DeviceBuffer>& buffers, nlohmann::json& resu
     } else if (b.bytes) {
       std::memcpy(b.host.data(), now.data(), b.bytes);
     }
-    if (!kGuard) continue;
-    std::vector<unsigned char> before(kGuard), after(kGuard);
-    cudaMemcpy(before.data(), b.base, kGuard, cudaMemcpyDeviceToHost);
-    cudaMemcpy(after.data(), b.data + b.bytes, kGuard, cudaMemcpyDeviceToHost);
-    for (size_t i = 0; i < kGuard; ++i) {
-      if (after[i] != kGuardByte) {
+    const size_t guard = b.guard;
+    if (!guard) continue;
+    std::vector<unsigned char> before(guard), after(guard);
+    cudaMemcpy(before.data(), b.base, guard, cudaMemcpyDeviceToHost);
+    cudaMemcpy(after.data(), b.data + b.bytes, guard, cudaMemcpyDeviceToHost);
+    for (size_t i = 0; i < guard; ++i) {
+      if (after[i] != guard_byte(b)) {
         overruns.push_back({{"buffer", b.name}, {"where", "after"}, {"offset", i}});
         break;
       }
     }
-    for (size_t i = kGuard; i-- > 0;) {
-      if (before[i] != kGuardByte) {
-        overruns.push_back({{"buffer", b.name}, {"where", "before"}, {"offset", kGuard - i}});
+    for (size_t i = guard; i-- > 0;) {
+      if (before[i] != guard_byte(b)) {
+        overruns.push_back({{"buffer", b.name}, {"where", "before"}, {"offset", guard - i}});
         break;
       }
     }

@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
       b.host = gpulab::NdArray(gpulab::parse_dtype(p.at("dtype")), p.at("shape").get<std::vector<size_t>>());
       b.zero_initial = p.value("initial", "poison") == "zero";
     }
-    const std::string error = gpulab::harness::allocate_buffer(b);
+    const std::string error = gpulab::harness::allocate_buffer(b, !request.value("no_guard_zones", false));
     if (!error.empty()) return fail(result, result_path, "harness_error", error);
     call.pointers.push_back(b.data);
     call.sizes.push_back(0);

@@ -84,6 +84,7 @@ fs::path project_root() {
 }
 
 std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
+std::string nvcc_path() { return GPULAB_NVCC; }
 
 fs::path cache_directory() {
   if (const char* env = std::getenv("GPULAB_CACHE"); env && *env) return env;

@@ -38,14 +38,20 @@ GradeResult sample(const std::string& visibility = "after_due_date") {
   g.backend = "emu";
   g.compiled = true;
   g.hidden_visibility = visibility;
-  PartResult tiled{"tiled", "void matmul(const float* a, const float* b, float* c, int m, int n, int k)", 0, 90, {}};
+  PartResult tiled;
+  tiled.name = "tiled";
+  tiled.signature = "void matmul(const float* a, const float* b, float* c, int m, int n, int k)";
+  tiled.max_score = 90;
   tiled.cases.push_back(make_case("tiled", "tiled-tiny-1", "dataset 1 (k=1, m=1, n=1)", false, true, 30, ""));
   tiled.cases.push_back(make_case("tiled", "tiled-odd-1", "dataset 2 (k=29, m=37, n=53)", false, false, 30,
                                   "c[1][2] = 9.25, expected 5.5; 1 of 1961 wrong"));
   tiled.cases.push_back(
       make_case("tiled", "tiled-tiny-1", "hidden dataset 1 (k=1, m=1, n=1)", true, true, 30, ""));
   tiled.score = 60;
-  PartResult naive{"naive", "void naive(const float* a, float* c, int n)", 0, 10.0 / 3.0, {}};
+  PartResult naive;
+  naive.name = "naive";
+  naive.signature = "void naive(const float* a, float* c, int n)";
+  naive.max_score = 10.0 / 3.0;
   naive.cases.push_back(make_case("naive", "naive-x-1", "dataset 1 (n=5)", false, true, 10.0 / 3.0,
                                   "correct, but the emulator reported:\n  emulator: something"));
   naive.score = 10.0 / 3.0;

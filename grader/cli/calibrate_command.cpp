@@ -1,0 +1,77 @@
+// `gpulab calibrate <lab>`: times the reference on the timed case of every
+// part with speed points, on this machine's GPU, and prints what lab.json
+// could say: the reference's speed and spread, and bandwidth thresholds (the
+// student-kit fallback) scaled from the reference's fraction of this GPU's
+// copy bandwidth.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "grade/grading.hpp"
+#include "grade/performance.hpp"
+
+namespace gpulab::cli {
+
+void add_calibrate_command(CLI::App& app, Action& action) {
+  struct Args {
+    std::string lab;
+    std::string backend = "cuda";
+    std::vector<std::string> parts;
+  };
+  auto a = std::make_shared<Args>();
+  CLI::App* cmd = app.add_subcommand("calibrate", "Time the reference on this GPU and propose lab.json's speed thresholds");
+  cmd->add_option("lab", a->lab, "the lab (a folder of assignments/)")->required();
+  cmd->add_option("--part", a->parts, "only this part (repeatable)");
+  cmd->add_option("--backend", a->backend, "cuda (default), or emu to try the method on the CPU")
+      ->check(CLI::IsMember({"emu", "cuda"}));
+  cmd->callback([a, &action] {
+    action = [a] {
+      const LabSpec lab = grade::load_lab(a->lab);
+      grade::GradeOptions o;
+      o.backend = toolchain::parse_backend(a->backend);
+      char tmpl[] = "/tmp/gpulab-calibrate-XXXXXX";
+      const char* work = mkdtemp(tmpl);
+      if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
+      grade::PerformanceScorer scorer(lab, o, work);
+      nlohmann::json proposal = nlohmann::json::object();
+      int measured = 0;
+      for (const PartSpec& part : lab.parts) {
+        if (!a->parts.empty() && std::find(a->parts.begin(), a->parts.end(), part.name) == a->parts.end()) continue;
+        if (!part.performance) {
+          std::printf("part %s: lab.json gives it no speed points; nothing to calibrate\n", part.name.c_str());
+          continue;
+        }
+        const grade::Calibration c = scorer.calibrate(part);
+        ++measured;
+        std::printf("part %s on %s, %s: reference median %.4f ms over %d runs (spread %.1f%%), %.1f %s",
+                    part.name.c_str(), c.device.c_str(), c.case_label.c_str(), c.seconds * 1e3, c.runs, c.spread * 100,
+                    c.rate, c.rate_unit.c_str());
+        if (c.copy_bandwidth > 0 && c.rate_unit == "GB/s") {
+          std::printf(" = %.0f%% of the copy bandwidth (%.0f GB/s)", c.bandwidth_fraction * 100, c.copy_bandwidth / 1e9);
+        }
+        std::printf("\n");
+        if (c.spread > 0.05) {
+          std::printf("  the runs spread by %.0f%%: thresholds finer than that mean little on this machine\n",
+                      c.spread * 100);
+        }
+        nlohmann::json pairs = nlohmann::json::array();
+        for (const ScorePoint& p : c.proposed_bandwidth_thresholds) pairs.push_back({p.x, p.fraction});
+        if (!pairs.empty()) proposal[part.name] = {{"bandwidth_thresholds", pairs}};
+      }
+      if (!proposal.empty()) {
+        std::printf("\nProposed for lab.json (each part's \"performance\"; the speed-ratio \"thresholds\" need no "
+                    "calibration, they are relative to the reference):\n%s\n",
+                    proposal.dump(2).c_str());
+      }
+      std::error_code ec;
+      std::filesystem::remove_all(work, ec);
+      return measured > 0 || a->parts.empty() ? 0 : 1;
+    };
+  });
+}
+
+}  // namespace gpulab::cli
