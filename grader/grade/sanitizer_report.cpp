@@ -54,6 +54,12 @@ void parse_location(const std::string& text, SanitizerFinding& f) {
   f.kernel = trim(name);
 }
 
+// "and Read access at k(int *)+0xb0 in /x/f.cu:15 [384 hazards]" -> "and Read access at f.cu:15 [384 hazards]"
+std::string simplify_locations(const std::string& text) {
+  static const std::regex loc(R"( at [^ ].*?\+0x[0-9a-fA-F]+ in (?:[^ ]*/)?([^ /]+:[0-9]+))");
+  return std::regex_replace(text, loc, " at $1");
+}
+
 bool is_headline(const std::string& body) {
   if (body.empty() || body[0] == ' ') return false;
   for (const char* skip : {"COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY", "LEAK SUMMARY", "Program hit",
@@ -72,6 +78,10 @@ std::vector<SanitizerFinding> parse_sanitizer_output(const std::string& tool, co
   for (std::string line; std::getline(in, line);) {
     if (!starts_with(line, kPrefix)) continue;
     const std::string body = line.substr(kPrefix.size());
+    if (!body.empty() && body[0] != ' ' && !is_headline(body)) {
+      current = nullptr;  // a summary or an API error: what follows belongs to no finding
+      continue;
+    }
     if (is_headline(body)) {
       found.push_back(SanitizerFinding{});
       current = &found.back();
@@ -98,8 +108,8 @@ std::vector<SanitizerFinding> parse_sanitizer_output(const std::string& tool, co
       parse_location(item.substr(3), *current);
     } else if (starts_with(item, "by thread ")) {
       current->where = item.substr(3);
-    } else if (current->detail.empty() && !starts_with(item, "Device Frame")) {
-      current->detail = item;
+    } else if (!starts_with(item, "Device Frame")) {
+      current->detail += (current->detail.empty() ? "" : " ") + simplify_locations(item);
     }
   }
   // Collapse repeats: the same problem from many threads is one finding.

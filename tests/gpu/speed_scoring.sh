@@ -35,7 +35,7 @@ grade() {  # grade NAME FILE [extra options]
   shift 2
   "$gpulab" grade reduction "$file" --backend cuda --part int --no-hidden --format json --out "$out/$name.json" "$@" \
     >"$out/$name.log" 2>&1
-  echo "== $name: score $(sed -n 's/^ "score": \(.*\),$/\1/p' "$out/$name.json" | head -1), speed $(perf_status "$out/$name.json") ratio $(perf_field "$out/$name.json" ratio)"
+  echo "== $name: score $(sed -n 's/^  "score": \(.*\),$/\1/p' "$out/$name.json" | head -1), speed $(perf_status "$out/$name.json") ratio $(perf_field "$out/$name.json" ratio)"
 }
 
 grade reference "$root/reference/reduction/reduction.cu"
