@@ -17,6 +17,7 @@ struct GradeArgs {
   std::string submission;
   std::string backend = "auto";
   std::string performance = "auto";
+  std::string arch = "sm_90";
   std::string format = "gradescope";
   std::string out;
   std::string visibility;
@@ -43,6 +44,7 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.use_cache = !a.no_cache;
   o.only_parts = a.parts;
   o.sanitize = a.sanitize;
+  o.cuda_arch = a.arch;
   o.performance = a.performance == "on"    ? grade::PerformanceMode::on
                   : a.performance == "off" ? grade::PerformanceMode::off
                                            : grade::PerformanceMode::automatic;
@@ -56,6 +58,7 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
   cmd->add_option("--backend", a.backend, "auto (GPU if present, else emulator), emu or cuda")
       ->check(CLI::IsMember({"auto", "emu", "cuda"}));
   cmd->add_option("--part", a.parts, "grade only this part (repeatable)");
+  cmd->add_option("--arch", a.arch, "GPU architecture for the cuda backend (default sm_90: H100, H200)");
   cmd->add_option("--performance", a.performance,
                   "score speed: auto (on a GPU only), on (also on the emulator, which times the CPU), off")
       ->check(CLI::IsMember({"auto", "on", "off"}));

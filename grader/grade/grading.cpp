@@ -134,7 +134,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   std::string hidden_dir;
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 
-  const toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache);
+  const toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache, o.cuda_arch);
   const toolchain::BuildResult built = toolchain::build_program(submission, b);
   g.compile_output = built.compiler_output;
   g.compiled = built.ok;

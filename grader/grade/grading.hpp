@@ -19,6 +19,7 @@ enum class PerformanceMode { automatic, on, off };
 struct GradeOptions {
   toolchain::Backend backend = toolchain::Backend::emu;
   PerformanceMode performance = PerformanceMode::automatic;
+  std::string cuda_arch = "sm_90";  // cuda backend: the GPU architecture to compile for
   bool include_large = true;        // the public cases too large to commit, generated from the public seed
   bool include_hidden = true;       // when the hidden seed's environment variable is set
   std::string hidden_visibility;    // overrides lab.json's (e.g. "visible" for a regrade)

@@ -19,9 +19,11 @@ std::string write_binding(const LabSpec& lab) {
   return file.string();
 }
 
-toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Backend backend, bool use_cache) {
+toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Backend backend, bool use_cache,
+                                              const std::string& cuda_arch) {
   toolchain::BuildOptions b;
   b.backend = backend;
+  b.cuda_arch = cuda_arch;
   b.use_cache = use_cache;
   const fs::path grader_dir = toolchain::project_root() / "grader";
   b.include_dirs = {grader_dir.string()};

@@ -9,7 +9,8 @@
 
 namespace gpulab::grade {
 
-toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Backend backend, bool use_cache);
+toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Backend backend, bool use_cache,
+                                              const std::string& cuda_arch = "sm_90");
 std::string write_binding(const LabSpec& lab);  // the generated binding's file, in the cache (by content hash)
 
 }  // namespace gpulab::grade

@@ -87,7 +87,7 @@ double PerformanceScorer::reference_seconds(const PartSpec& part, const std::str
   if (!fs::exists(source)) return 0;
   if (!reference_program_) {
     const toolchain::BuildResult built =
-        toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache));
+        toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch));
     if (!built.ok) {
       problem = "the reference solution does not compile on this installation:\n" + built.compiler_output;
       reference_program_ = fs::path();
@@ -239,7 +239,7 @@ Calibration PerformanceScorer::calibrate(const PartSpec& part) {
   const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
   if (!fs::exists(source)) throw std::runtime_error("calibrating needs the reference solution " + source.string());
   const toolchain::BuildResult built =
-      toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache));
+      toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch));
   if (!built.ok) throw std::runtime_error("the reference does not compile:\n" + built.compiler_output);
   const DatasetCase& timed = find_case(part, "timed");
   const CaseRun run = run_harness_case(part, manifest(), timed, built.executable, work_ / ("calibrate-" + part.name),
