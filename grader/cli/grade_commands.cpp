@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "grade/grading.hpp"
 #include "grade/reports.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace gpulab::cli {
 namespace {
@@ -23,6 +24,7 @@ struct GradeArgs {
   bool no_large = false;
   bool no_hidden = false;
   bool no_cache = false;
+  bool no_sandbox = false;
 };
 
 toolchain::Backend choose_backend(const std::string& name) {
@@ -39,6 +41,7 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.include_hidden = !a.no_hidden && !student_view;
   o.hidden_visibility = a.visibility;
   o.use_cache = !a.no_cache;
+  o.sandbox = !a.no_sandbox;
   o.only_parts = a.parts;
   for (const std::string& p : a.parts) lab.part(p);  // a clear error for a misspelt part
   return grade::grade_submission(lab, a.submission, o);
@@ -52,6 +55,9 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
   cmd->add_option("--part", a.parts, "grade only this part (repeatable)");
   cmd->add_flag("--no-large", a.no_large, "skip the large public cases (faster)");
   cmd->add_flag("--no-cache", a.no_cache, "recompile even if an identical build is cached");
+  cmd->add_flag("--no-sandbox", a.no_sandbox,
+                "compile and run the submission without the bubblewrap sandbox (only where the machine itself is a "
+                "throw-away container; see docs/security.md)");
 }
 }  // namespace
 
@@ -67,7 +73,13 @@ void add_grade_commands(CLI::App& app, Action& action) {
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   grade_cmd->callback([g, &action] {
     action = [g] {
-      const grade::GradeResult r = run_grading(*g, false);
+      grade::GradeResult r;
+      try {
+        r = run_grading(*g, false);
+      } catch (const sandbox::SandboxUnavailable& e) {
+        std::fprintf(stderr, "gpulab: %s\n", e.what());
+        return 5;
+      }
       std::string text;
       if (g->format == "gradescope") text = grade::gradescope_results(r).dump(2) + "\n";
       else if (g->format == "json") text = grade::detailed_results(r).dump(2) + "\n";
@@ -98,7 +110,13 @@ void add_grade_commands(CLI::App& app, Action& action) {
   add_common(test_cmd, *t);
   test_cmd->callback([t, &action] {
     action = [t] {
-      const grade::GradeResult r = run_grading(*t, true);
+      grade::GradeResult r;
+      try {
+        r = run_grading(*t, true);
+      } catch (const sandbox::SandboxUnavailable& e) {
+        std::fprintf(stderr, "gpulab: %s\n", e.what());
+        return 5;
+      }
       std::fputs(grade::text_report(r, isatty(STDOUT_FILENO), true).c_str(), stdout);
       return r.compiled && r.score >= r.max_score - 1e-9 ? 0 : 1;
     };

@@ -12,6 +12,7 @@
 
 #include "child_process.hpp"
 #include "compare.hpp"
+#include "submission_runner.hpp"
 #include "data/dataset.hpp"
 #include "harness/binding_generator.hpp"
 #include "toolchain/content_hash.hpp"
@@ -78,6 +79,18 @@ std::string read_text(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+// The number of elements a case moves (inputs and outputs), to compare the sizes of cases.
+size_t case_size(const PartSpec& part, const DatasetCase& c) {
+  size_t n = 0;
+  for (const ParamSpec& p : part.params) {
+    if (p.role == ParamRole::size) continue;
+    size_t elements = 1;
+    for (size_t d : p.resolve_shape(c.sizes)) elements *= d;
+    n += elements;
+  }
+  return n;
+}
+
 std::string signal_name(int sig) {
   switch (sig) {
     case 11: return "segmentation fault: an invalid memory access";
@@ -90,10 +103,11 @@ std::string signal_name(int sig) {
 }
 
 void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const DatasetCase& c,
-              const fs::path& program, const fs::path& work, CaseResult& out) {
+              const fs::path& program, const fs::path& work, const SubmissionRunner& runner, CaseResult& out) {
   const fs::path dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
   fs::create_directories(dir);
   json params = json::array();
+  std::vector<fs::path> inputs;  // the only dataset files the child sees
   for (const ParamSpec& p : part.params) {
     json pj = {{"name", p.name}};
     if (p.role == ParamRole::size) {
@@ -104,6 +118,7 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
       if (!f) throw DatasetError((m.directory / "manifest.json").string() + ": case " + c.id + " has no input '" + p.name + "'");
       pj["role"] = "input";
       pj["file"] = fs::absolute(m.directory / f->file).string();
+      inputs.push_back(pj["file"].get<std::string>());
     } else {
       pj["role"] = "output";
       pj["dtype"] = dtype_name(p.dtype);
@@ -123,8 +138,16 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
   const std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
       {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
-  const ChildResult child = run_child({program.string(), "--request", (dir / "request.json").string()}, env, limit);
+  const sandbox::ResolvedLimits limits = runner.limits(part.limits);
+  const ChildResult child = runner.run_case(program, {"--request", (dir / "request.json").string()}, dir, inputs, env, limits);
   out.seconds = child.seconds;
+  out.timed_out = child.timed_out;
+  std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl"};
+  for (const ParamSpec& p : part.params) read_back.push_back("output_" + p.name + ".npy");
+  if (const std::string bad = check_child_files(dir, read_back); !bad.empty()) {
+    out.feedback = bad;
+    return;
+  }
 
   // The emulator's findings, in its own words. A data race fails the case even when
   // this run's outputs happen to be right: on a GPU the same code loses updates.
@@ -141,6 +164,7 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
         ++hidden_count;
       }
       if (d.value("kind", "") == "data-race" && race.empty()) race = d.at("message").get<std::string>();
+      if (d.value("kind", "") == "watchdog") out.timed_out = true;
     } catch (const json::exception&) {
     }
   }
@@ -155,10 +179,15 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
                                     " s (an endless loop, a deadlock, or far too slow)");
     return;
   }
+  if (const std::string why = limit_feedback(child, limits); !why.empty()) {
+    out.feedback = with_diagnostics(why);
+    return;
+  }
   if (!fs::exists(result_path)) {
     std::string why = child.signal ? "crashed (" + signal_name(child.signal) + ")"
                                    : "ended (exit code " + std::to_string(child.exit_code) +
                                          ") before the harness could check the outputs: does your code call exit()?";
+    if (out.timed_out) why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
     std::string tail = child.output.size() > 2000 ? child.output.substr(child.output.size() - 2000) : child.output;
     out.feedback = with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
     return;
@@ -257,6 +286,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
     g.max_score += p.points;
   }
 
+  const SubmissionRunner runner(o.sandbox, o.backend);  // refuses here if the sandbox cannot run
   std::string hidden_dir;
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 
@@ -273,6 +303,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
       b.extra_sources.push_back(grader_dir / f);
     }
   }
+  b.run_compiler = runner.compile_runner(lab);
+  const auto compile_start = std::chrono::steady_clock::now();
   const toolchain::BuildResult built = toolchain::build_program(submission, b);
   g.compile_output = built.compiler_output;
   g.compiled = built.ok;
@@ -285,6 +317,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
     const toolchain::BuildResult race_built = toolchain::build_program(submission, rb);
     if (race_built.ok) race_program = race_built.executable;
   }
+  g.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compile_start).count();
   if (built.ok) {
     char tmpl[] = "/tmp/gpulab-grade-XXXXXX";
     const char* work = mkdtemp(tmpl);
@@ -304,6 +337,10 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
                            lab.lab + " --public`");
       }
       const double each = part.points / static_cast<double>(cases.size());
+      // After a time-out, cases at least as large are not run: they would time out too, and a
+      // hang must cost about one time limit per part, not one per case.
+      std::string timed_out;  // the label of the smallest case that timed out
+      size_t timed_out_size = 0;
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -313,7 +350,17 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         cr.label = (m->hidden ? "hidden " : "") + c->label();
         cr.max_score = each;
         const bool checked = !race_program.empty() && !m->hidden && c->is_public;
-        run_case(lab, part, *m, *c, checked ? race_program : built.executable, work, cr);
+        const size_t size = case_size(part, *c);
+        if (!timed_out.empty() && size >= timed_out_size) {
+          cr.feedback = "not run: " + timed_out + " of this part timed out, and this case is at least as large";
+          pr.cases.push_back(std::move(cr));
+          continue;
+        }
+        run_case(lab, part, *m, *c, checked ? race_program : built.executable, work, runner, cr);
+        if (cr.timed_out && (timed_out.empty() || size < timed_out_size)) {
+          timed_out = cr.label;
+          timed_out_size = size;
+        }
         if (cr.passed) cr.score = each;
         pr.score += cr.score;
         pr.cases.push_back(std::move(cr));

@@ -18,6 +18,7 @@ struct GradeOptions {
   std::string hidden_visibility;    // overrides lab.json's (e.g. "visible" for a regrade)
   bool use_cache = true;
   bool race_check = true;               // emulator: run the public cases in the race-checking build
+  bool sandbox = true;                  // compile and run in the sandbox (docs/security.md); false: --no-sandbox
   std::vector<std::string> only_parts;  // empty: all parts
 };
 
@@ -31,6 +32,7 @@ struct CaseResult {
   double score = 0;
   double max_score = 0;
   double seconds = 0;
+  bool timed_out = false;                // the run hit the wall-clock limit (or the emulator's watchdog)
   std::string feedback;                  // why it failed, in words; empty when passed
   std::vector<std::string> diagnostics;  // the emulator's findings during this case
 };
@@ -55,10 +57,12 @@ struct GradeResult {
   double score = 0;
   double max_score = 0;
   double seconds = 0;
+  double compile_seconds = 0;
 };
 
 // Finds assignments/<lab>/lab.json under the project root; LabSpecError if absent.
 LabSpec load_lab(const std::string& lab);
+// Throws sandbox::SandboxUnavailable when options.sandbox is set and bubblewrap cannot run here.
 GradeResult grade_submission(const LabSpec& lab, const std::filesystem::path& submission, const GradeOptions& options);
 
 }  // namespace gpulab::grade
