@@ -141,7 +141,7 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
   const sandbox::ResolvedLimits limits = runner.limits(part.limits);
   const ChildResult child = runner.run_case(program, {"--request", (dir / "request.json").string()}, dir, inputs, env, limits);
   out.seconds = child.seconds;
-  out.timed_out = child.timed_out;
+  out.stopped_by = child.timed_out ? "the time limit" : limit_name(child);
   std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl"};
   for (const ParamSpec& p : part.params) read_back.push_back("output_" + p.name + ".npy");
   if (const std::string bad = check_child_files(dir, read_back); !bad.empty()) {
@@ -164,7 +164,7 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
         ++hidden_count;
       }
       if (d.value("kind", "") == "data-race" && race.empty()) race = d.at("message").get<std::string>();
-      if (d.value("kind", "") == "watchdog") out.timed_out = true;
+      if (d.value("kind", "") == "watchdog") out.stopped_by = "the emulator's watchdog";
     } catch (const json::exception&) {
     }
   }
@@ -187,7 +187,7 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
     std::string why = child.signal ? "crashed (" + signal_name(child.signal) + ")"
                                    : "ended (exit code " + std::to_string(child.exit_code) +
                                          ") before the harness could check the outputs: does your code call exit()?";
-    if (out.timed_out) why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
+    if (!out.stopped_by.empty()) why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
     std::string tail = child.output.size() > 2000 ? child.output.substr(child.output.size() - 2000) : child.output;
     out.feedback = with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
     return;
@@ -337,10 +337,10 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
                            lab.lab + " --public`");
       }
       const double each = part.points / static_cast<double>(cases.size());
-      // After a time-out, cases at least as large are not run: they would time out too, and a
-      // hang must cost about one time limit per part, not one per case.
-      std::string timed_out;  // the label of the smallest case that timed out
-      size_t timed_out_size = 0;
+      // After a run is stopped by a limit, cases at least as large are not run: they would be
+      // stopped too, and a hang must cost about one time limit per part, not one per case.
+      std::string stopped, stopped_by;  // the smallest case a limit stopped, and the limit
+      size_t stopped_size = 0;
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -351,15 +351,17 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         cr.max_score = each;
         const bool checked = !race_program.empty() && !m->hidden && c->is_public;
         const size_t size = case_size(part, *c);
-        if (!timed_out.empty() && size >= timed_out_size) {
-          cr.feedback = "not run: " + timed_out + " of this part timed out, and this case is at least as large";
+        if (!stopped.empty() && size >= stopped_size) {
+          cr.feedback = "not run: " + stopped + " of this part was stopped by " + stopped_by +
+                        ", and this case is at least as large";
           pr.cases.push_back(std::move(cr));
           continue;
         }
         run_case(lab, part, *m, *c, checked ? race_program : built.executable, work, runner, cr);
-        if (cr.timed_out && (timed_out.empty() || size < timed_out_size)) {
-          timed_out = cr.label;
-          timed_out_size = size;
+        if (!cr.stopped_by.empty() && (stopped.empty() || size < stopped_size)) {
+          stopped = cr.label;
+          stopped_by = cr.stopped_by;
+          stopped_size = size;
         }
         if (cr.passed) cr.score = each;
         pr.score += cr.score;

@@ -32,7 +32,7 @@ struct CaseResult {
   double score = 0;
   double max_score = 0;
   double seconds = 0;
-  bool timed_out = false;                // the run hit the wall-clock limit (or the emulator's watchdog)
+  std::string stopped_by;                // the limit that stopped the run ("the time limit", ...), if one did
   std::string feedback;                  // why it failed, in words; empty when passed
   std::vector<std::string> diagnostics;  // the emulator's findings during this case
 };

@@ -125,6 +125,22 @@ ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vecto
   return run_child(command, full_env, o);
 }
 
+namespace {
+bool out_of_memory(const ChildResult& r) {
+  const bool said = r.output.find("std::bad_alloc") != std::string::npos ||
+                    r.output.find("cannot reserve") != std::string::npos;
+  return said && (r.signal == SIGABRT || r.signal == SIGSEGV || r.exit_code != 0);
+}
+}  // namespace
+
+std::string limit_name(const ChildResult& r) {
+  if (r.output_exceeded) return "the output limit";
+  if (r.signal == SIGXCPU) return "the CPU time limit";
+  if (r.signal == SIGXFSZ) return "the file size limit";
+  if (out_of_memory(r)) return "the memory limit";
+  return "";
+}
+
 std::string limit_feedback(const ChildResult& r, const sandbox::ResolvedLimits& l) {
   if (r.sandbox_failed) {
     return "the sandbox could not start this run, a problem of the grading machine and not of your code "
@@ -141,9 +157,7 @@ std::string limit_feedback(const ChildResult& r, const sandbox::ResolvedLimits& 
   if (r.signal == SIGXFSZ) {
     return "tried to write a file larger than " + number(l.file_size_mb) + " MiB (the file size limit) and was stopped";
   }
-  const bool no_memory = r.output.find("std::bad_alloc") != std::string::npos ||
-                         r.output.find("cannot reserve") != std::string::npos;
-  if (no_memory && (r.signal == SIGABRT || r.signal == SIGSEGV || r.exit_code != 0)) {
+  if (out_of_memory(r)) {
     return "ran out of memory: a process may use about " + number(l.memory_mb) +
            " MiB (the memory limit); an allocation beyond it fails";
   }

@@ -43,7 +43,9 @@ class SubmissionRunner {
   toolchain::Backend backend_;
 };
 
-// Why a run ended early in words, when a limit (other than wall time) ended it; "" otherwise.
+// The limit (other than wall time) that ended a run: "the output limit", "the memory limit", ...; "" if none.
+std::string limit_name(const ChildResult& child);
+// Why a run ended early in words, when such a limit ended it or the sandbox could not start it; "" otherwise.
 std::string limit_feedback(const ChildResult& child, const sandbox::ResolvedLimits& limits);
 
 // The files the grader reads back from a case's folder must be plain files the child wrote, not

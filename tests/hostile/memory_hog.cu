@@ -1,0 +1,15 @@
+// Hostile: host code that allocates (and touches) memory until it runs out.
+// Expected: the memory limit stops it; part "int" scores 0, "out of memory".
+#include <vector>
+
+#include "hostile_common.cuh"
+
+void reduce_sum_int(const int* in, int* out, int n) {
+  std::vector<char*> blocks;
+  for (;;) {
+    char* p = new char[64 << 20];
+    std::memset(p, 1, 64 << 20);
+    blocks.push_back(p);
+  }
+  hostile_correct_int(in, out, n);
+}
