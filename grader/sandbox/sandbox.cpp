@@ -104,6 +104,12 @@ std::unique_ptr<Sandbox> Sandbox::open() {
   fs::remove_all(check_dir, ec);
   if (r.exit_code != 0 || r.signal != 0 || !wrote) {
     std::string said = r.output.empty() ? "(nothing)" : r.output;
+    if (r.exit_code == 127 && r.output.empty()) {
+      said = "nothing: it could not be executed" +
+             std::string(box->switch_user_ ? " by the user 'nobody', which the sandbox runs as when gpulab runs as "
+                                             "root (it must be executable by others, in folders others may enter)"
+                                           : "");
+    }
     while (!said.empty() && said.back() == '\n') said.pop_back();
     throw SandboxUnavailable("the sandbox cannot start here: " + box->bwrap_ + " " +
                              (r.timed_out ? "did not finish within 30 s" : "exited with status " + std::to_string(r.exit_code)) +
