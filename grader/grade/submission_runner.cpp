@@ -73,6 +73,7 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
     sandbox::SandboxPolicy p = sandbox::compile_policy(box->system(), job.build_dir, job.reads);
     p.command = job.argv;
     const ChildResult r = box->run(p, limits, limits.compile_s, false);
+    box->take_back(job.build_dir);
     toolchain::ProcessResult out;
     out.output = r.output;
     if (r.timed_out) {

@@ -5,10 +5,10 @@ namespace gpulab::sandbox {
 
 std::vector<std::string> bwrap_command(const std::string& bwrap, const SandboxPolicy& p, int info_fd) {
   std::vector<std::string> a = {bwrap,
-                                "--unshare-all",     // user, pid, net, ipc, uts, cgroup: no network, no other processes
-                                "--unshare-user",    // explicit, so that --disable-userns applies
-                                "--disable-userns",  // no nested namespaces (no way around the limits set inside)
+                                "--unshare-all",   // user, pid, net, ipc, uts, cgroup: no network, no other processes
+                                "--unshare-user",  // explicit, so that --disable-userns applies
                                 "--die-with-parent", "--new-session", "--clearenv"};
+  if (p.no_nested_namespaces) a.insert(a.begin() + 3, "--disable-userns");  // no namespaces inside the sandbox
   if (info_fd >= 0) a.insert(a.end(), {"--info-fd", std::to_string(info_fd)});
   for (const auto& [k, v] : p.env) a.insert(a.end(), {"--setenv", k, v});
   a.insert(a.end(), {"--proc", "/proc", "--dev", "/dev"});

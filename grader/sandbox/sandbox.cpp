@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
@@ -51,6 +52,16 @@ struct Staged {
   std::string at;
   bool is_dir;
 };
+
+// `bwrap --version` prints "bubblewrap 0.8.0"; --disable-userns came with 0.8.
+bool bwrap_at_least_0_8(const std::string& bwrap) {
+  grade::ChildOptions o;
+  o.time_limit_s = 10;
+  const grade::ChildResult r = grade::run_child({bwrap, "--version"}, {}, o);
+  int major = 0, minor = 0;
+  if (std::sscanf(r.output.c_str(), "bubblewrap %d.%d", &major, &minor) != 2) return false;
+  return major > 0 || minor >= 8;
+}
 }  // namespace
 
 std::string find_bwrap() {
@@ -79,6 +90,7 @@ std::unique_ptr<Sandbox> Sandbox::open() {
                              kHowToProceed);
   }
   box->system_ = SystemView::of_this_machine();
+  box->disable_userns_ = bwrap_at_least_0_8(box->bwrap_);
   if (geteuid() == 0) {
     box->switch_user_ = true;
     const passwd* nobody = getpwnam("nobody");
@@ -129,11 +141,22 @@ void Sandbox::hand_over(const fs::path& dir) const {
   if (switch_user_) (void)!chown(dir.c_str(), uid_, gid_);
 }
 
+void Sandbox::take_back(const fs::path& dir) const {
+  if (!switch_user_) return;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    (void)!lchown(it->path().c_str(), geteuid(), getegid());
+  }
+  (void)!lchown(dir.c_str(), geteuid(), getegid());
+}
+
 grade::ChildResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limits, double wall_s,
                                 bool stop_at_output_cap) const {
   std::vector<std::string> command = prlimit_prefix(prlimit_, limits);
   command.insert(command.end(), policy.command.begin(), policy.command.end());
   policy.command = command;
+  policy.no_nested_namespaces = disable_userns_;
 
   std::vector<Staged> staged;
   if (switch_user_) {

@@ -39,6 +39,9 @@ class Sandbox {
 
   // Lets the sandbox's user write `dir` (a no-op unless the sandbox runs as another user).
   void hand_over(const std::filesystem::path& dir) const;
+  // Gives `dir` and what the sandbox wrote in it back to the grader's user (after a compile,
+  // so that the cached build cannot be changed by that other user later).
+  void take_back(const std::filesystem::path& dir) const;
 
   bool runs_as_other_user() const { return switch_user_; }
   const SystemView& system() const { return system_; }
@@ -50,6 +53,7 @@ class Sandbox {
   std::string prlimit_;
   SystemView system_;
   bool switch_user_ = false;  // running as root: the sandbox runs as `nobody`
+  bool disable_userns_ = true;  // this bwrap knows --disable-userns (0.8 and later)
   uid_t uid_ = 0;
   gid_t gid_ = 0;
   std::filesystem::path stage_;  // where a root grader stages the sandbox's files (an empty folder)

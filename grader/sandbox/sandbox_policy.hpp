@@ -39,6 +39,7 @@ struct SandboxPolicy {
   std::map<std::string, std::string> env;   // the whole environment inside
   std::filesystem::path working_dir;
   std::vector<std::string> command;         // what runs inside, limits prefix included
+  bool no_nested_namespaces = true;         // bwrap --disable-userns (bubblewrap 0.8 and later)
 };
 
 // A harness run: it may write `work_dir` only; it reads the program and the input files.

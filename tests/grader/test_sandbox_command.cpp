@@ -55,6 +55,8 @@ TEST_CASE("sandbox command: a run sees its inputs, its program and its folder, n
   }
   CHECK_FALSE(has(a, {"--share-net"}));
   CHECK(has(a, {"--info-fd", "7"}));
+  p.no_nested_namespaces = false;  // bubblewrap before 0.8 does not know the option
+  CHECK_FALSE(has(bwrap_command("/usr/bin/bwrap", p, 7), {"--disable-userns"}));
   // System read-only, a fresh /proc and /dev, a private size-limited /tmp.
   CHECK(has(a, {"--ro-bind", "/usr", "/usr"}));
   CHECK(has(a, {"--ro-bind", "/opt/toolchain", "/opt/toolchain"}));
