@@ -270,8 +270,10 @@ int main(int argc, char** argv) {
   if (port && listener < 0) check(false, "port " + std::to_string(port) + " on 127.0.0.1 is free for the test to listen on");
 
   const fs::path results = work / "results.json";
+  // Two emulator workers whatever the machine, so that the small process and memory limits fit.
   const std::map<std::string, std::string> env = {{"GPULAB_HOME", home.string()}, {"GPULAB_CACHE", cache.string()},
-                                                  {"HOME", user_home.string()}, {"GPULAB_HIDDEN_SEED", secret}};
+                                                  {"HOME", user_home.string()}, {"GPULAB_HIDDEN_SEED", secret},
+                                                  {"GPULAB_EMU_WORKERS", "2"}};
   const std::vector<std::string> grade = {gpulab, "grade", lab, submission.string(), "--no-large", "--no-hidden",
                                           "--format", "json", "--out", results.string()};
   std::printf("grading %s (limits %s)\n", name.c_str(), limits.dump().c_str());
