@@ -187,7 +187,7 @@ void run_case(const LabSpec& lab, const PartSpec& part, const Manifest& m, const
     std::string why = child.signal ? "crashed (" + signal_name(child.signal) + ")"
                                    : "ended (exit code " + std::to_string(child.exit_code) +
                                          ") before the harness could check the outputs: does your code call exit()?";
-    if (!out.stopped_by.empty()) why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
+    if (out.stopped_by == "the emulator's watchdog") why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
     std::string tail = child.output.size() > 2000 ? child.output.substr(child.output.size() - 2000) : child.output;
     out.feedback = with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
     return;
