@@ -1,15 +1,18 @@
 // Tests of what a sandbox exposes (grader/sandbox/sandbox_policy,
 // bwrap_command): the bubblewrap command line of a run and of a compile, on a
 // made-up machine with and without GPU device nodes (there is no GPU here, so
-// the /dev/nvidia* binds are checked on the command line).
+// the /dev/nvidia* binds are checked on the command line), and the files a
+// compile job names for its sandbox.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
+#include "grader_test_support.hpp"
 #include "sandbox/bwrap_command.hpp"
 #include "sandbox/sandbox_policy.hpp"
+#include "toolchain/toolchain.hpp"
 
 using gpulab::sandbox::bwrap_command;
 using gpulab::sandbox::SystemView;
@@ -143,4 +146,37 @@ TEST_CASE("sandbox command: this machine's view has /usr, and /etc only in parts
     CHECK(e != "/etc/shadow");
     CHECK(e != "/etc/passwd");
   }
+}
+
+TEST_CASE("sandbox command: a compile job lists the submission's own headers, not files outside its folder",
+          "[sandbox]") {
+  gpulab_test::TempDir root, cache;
+  gpulab_test::ScopedEnv env_cache("GPULAB_CACHE", cache.path().string());
+  std::filesystem::create_directories(root / "course/submissions/alice");
+  gpulab_test::write_file(root / "course/secret.h", "int secret = 42;\n");
+  gpulab_test::write_file(root / "course/submissions/alice/helper.cuh", "#include \"../../secret.h\"\n");
+  gpulab_test::write_file(root / "course/submissions/alice/sub.cu",
+                          "#include \"helper.cuh\"\n#include \"../../secret.h\"\nint main() { return 0; }\n");
+  gpulab::toolchain::BuildOptions o;
+  o.use_cache = false;
+  o.include_dirs = {"/srv/course/grader"};
+  gpulab::toolchain::CompileJob seen;
+  o.run_compiler = [&](const gpulab::toolchain::CompileJob& job) {
+    seen = job;
+    return gpulab::toolchain::ProcessResult{1, "not compiled in this test"};
+  };
+  const auto r = gpulab::toolchain::build_program(root / "course/submissions/alice/sub.cu", o);
+  CHECK_FALSE(r.ok);
+  CHECK(r.compiler_output == "not compiled in this test");
+  std::vector<std::string> reads;
+  for (const auto& p : seen.reads) reads.push_back(p.string());
+  INFO(Catch::Detail::stringify(reads));
+  const auto listed = [&](const std::string& p) { return std::find(reads.begin(), reads.end(), p) != reads.end(); };
+  CHECK(listed((root / "course/submissions/alice/sub.cu").string()));
+  CHECK(listed((root / "course/submissions/alice/helper.cuh").string()));
+  CHECK_FALSE(mentions(reads, "secret.h"));  // outside the submission's folder: the compile fails instead
+  CHECK(listed("/srv/course/grader"));
+  CHECK(mentions(reads, "libgpulab_emu"));
+  CHECK(seen.build_dir.string().rfind(cache.path().string(), 0) == 0);
+  CHECK(has(seen.argv, {"-o", (seen.build_dir / "program").string()}));
 }
