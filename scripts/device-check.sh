@@ -28,8 +28,9 @@ for lab_json in assignments/*/lab.json; do
     src=$who/$lab/$lab.cu
     report=$(mktemp)
     "$gpulab" grade "$lab" "$src" --backend cuda --format text --out "$report" 2>"$report.err"
+    rc=$?
     how=""
-    if [ $? -eq 5 ]; then  # the sandbox cannot start on this machine: trusted code, so grade without it
+    if [ $rc -eq 5 ]; then  # the sandbox cannot start on this machine: trusted code, so grade without it
       head -1 "$report.err" >>"$out/device.txt"
       "$gpulab" grade "$lab" "$src" --backend cuda --format text --no-sandbox --out "$report" 2>"$report.err"
       how=" (without the sandbox)"
