@@ -78,6 +78,18 @@ TEST_CASE("sandbox run: the folder is writable, the rest of the machine is not t
   CHECK(r.output.find("GPULAB_CACHE") == std::string::npos);  // nothing of the grader's environment
 }
 
+TEST_CASE("sandbox run: the sandbox of a GPU run starts (here with no device nodes) and sees /sys", "[sandbox]") {
+  TempDir work;
+  gpulab_test::write_file(work / "program", "");
+  auto p = gpulab::sandbox::run_policy(sandbox().system(), work / "program", work.path(), {}, true);
+  p.command = {"/bin/sh", "-c", "ls /sys/bus >/dev/null && echo sys-ok"};
+  sandbox().hand_over(work.path());
+  const auto r = sandbox().run(p, resolve({}, true, 2, 2), 20, true);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output == "sys-ok\n");
+}
+
 TEST_CASE("sandbox run: a time-out ends every process of the sandbox before run() returns", "[sandbox]") {
   TempDir work;
   // Background sleepers, one in a session of its own: a process group kill would miss it.
