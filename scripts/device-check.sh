@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: checks every lab's reference and skeleton with
-# the cuda backend, and the programs whose output was recorded on a GPU.
+# the cuda backend (in the sandbox where bubblewrap can start there, which
+# also checks the sandbox on a GPU), and the programs whose output was
+# recorded on a GPU.
 # Prepare here with `bash scripts/device-check.sh --prepare` (copies a stripped
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
@@ -26,7 +28,14 @@ for lab_json in assignments/*/lab.json; do
     src=$who/$lab/$lab.cu
     report=$(mktemp)
     "$gpulab" grade "$lab" "$src" --backend cuda --format text --out "$report" 2>"$report.err"
-    echo "$lab $who: $(grep '^score' "$report" || tail -1 "$report.err")"
+    rc=$?
+    how=""
+    if [ $rc -eq 5 ]; then  # the sandbox cannot start on this machine: trusted code, so grade without it
+      head -1 "$report.err" >>"$out/device.txt"
+      "$gpulab" grade "$lab" "$src" --backend cuda --format text --no-sandbox --out "$report" 2>"$report.err"
+      how=" (without the sandbox)"
+    fi
+    echo "$lab $who$how: $(grep '^score' "$report" || tail -1 "$report.err")"
     { echo "=== $lab $who"; cat "$report" "$report.err"; } >>"$out/labs.txt"  # one file: few come back
     rm -f "$report" "$report.err"
   done

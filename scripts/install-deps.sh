@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs everything gpulab needs to build and test on Debian/Ubuntu (as root, or through sudo).
 # CUDA is optional: with nvcc on PATH or in /usr/local/cuda the `cuda` backend is built too.
+# bubblewrap (bwrap) and util-linux (prlimit) are the sandbox submissions are graded in (docs/security.md).
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build git
   catch2 nlohmann-json3-dev libcli11-dev libboost-context-dev
-  bubblewrap libfmt-dev libtbb-dev libssl-dev
+  bubblewrap util-linux libfmt-dev libtbb-dev libssl-dev
 )
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

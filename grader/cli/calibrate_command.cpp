@@ -13,6 +13,7 @@
 #include "commands.hpp"
 #include "grade/grading.hpp"
 #include "grade/performance.hpp"
+#include "grade/submission_runner.hpp"
 
 namespace gpulab::cli {
 
@@ -36,7 +37,9 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       char tmpl[] = "/tmp/gpulab-calibrate-XXXXXX";
       const char* work = mkdtemp(tmpl);
       if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
-      grade::PerformanceScorer scorer(lab, o, work);
+      // The reference is the course's own code: it runs without the sandbox.
+      const grade::SubmissionRunner runner(false, o.backend);
+      grade::PerformanceScorer scorer(lab, o, work, runner);
       nlohmann::json proposal = nlohmann::json::object();
       int measured = 0;
       for (const PartSpec& part : lab.parts) {

@@ -1,5 +1,8 @@
 // `gpulab grade` (the instructor's/Gradescope's view: a score and a results
 // file) and `gpulab test` (the student's view: a coloured table with hints).
+// Both run the submission in the sandbox; where it cannot start, `grade`
+// refuses (exit 5) unless --no-sandbox is given, while `test`, which runs a
+// student's own code for them, goes on without it and says so.
 #include <unistd.h>
 
 #include <cstdio>
@@ -9,6 +12,7 @@
 #include "commands.hpp"
 #include "grade/grading.hpp"
 #include "grade/reports.hpp"
+#include "sandbox/sandbox.hpp"
 
 namespace gpulab::cli {
 namespace {
@@ -26,6 +30,7 @@ struct GradeArgs {
   bool no_hidden = false;
   bool no_cache = false;
   bool sanitize = false;
+  bool no_sandbox = false;
 };
 
 toolchain::Backend choose_backend(const std::string& name) {
@@ -42,6 +47,7 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.include_hidden = !a.no_hidden && !student_view;
   o.hidden_visibility = a.visibility;
   o.use_cache = !a.no_cache;
+  o.sandbox = !a.no_sandbox;
   o.only_parts = a.parts;
   o.sanitize = a.sanitize;
   o.cuda_arch = a.arch;
@@ -67,6 +73,9 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
   cmd->add_flag("--sanitize", a.sanitize,
                 "GPU only: also run one case per part under compute-sanitizer (memcheck, racecheck, synccheck, "
                 "initcheck) and report its findings by kernel and source line");
+  cmd->add_flag("--no-sandbox", a.no_sandbox,
+                "compile and run the submission without the bubblewrap sandbox (only where the machine itself is a "
+                "throw-away container; see docs/security.md)");
 }
 }  // namespace
 
@@ -82,7 +91,13 @@ void add_grade_commands(CLI::App& app, Action& action) {
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   grade_cmd->callback([g, &action] {
     action = [g] {
-      const grade::GradeResult r = run_grading(*g, false);
+      grade::GradeResult r;
+      try {
+        r = run_grading(*g, false);
+      } catch (const sandbox::SandboxUnavailable& e) {
+        std::fprintf(stderr, "gpulab: %s\n", e.what());
+        return 5;
+      }
       std::string text;
       if (g->format == "gradescope") text = grade::gradescope_results(r).dump(2) + "\n";
       else if (g->format == "json") text = grade::detailed_results(r).dump(2) + "\n";
@@ -113,7 +128,18 @@ void add_grade_commands(CLI::App& app, Action& action) {
   add_common(test_cmd, *t);
   test_cmd->callback([t, &action] {
     action = [t] {
-      const grade::GradeResult r = run_grading(*t, true);
+      grade::GradeResult r;
+      try {
+        r = run_grading(*t, true);
+      } catch (const sandbox::SandboxUnavailable& e) {
+        // A student testing their own code: run it as they would run it themselves, with the limits.
+        const std::string why = e.what();
+        std::fprintf(stderr, "gpulab: note: testing without the sandbox, which cannot start here (%s); "
+                             "`gpulab grade` refuses instead. See docs/security.md.\n",
+                     why.substr(0, why.find('\n')).c_str());
+        t->no_sandbox = true;
+        r = run_grading(*t, true);
+      }
       std::fputs(grade::text_report(r, isatty(STDOUT_FILENO), true).c_str(), stdout);
       return r.compiled && r.score >= r.max_score - 1e-9 ? 0 : 1;
     };

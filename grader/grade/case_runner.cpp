@@ -58,8 +58,8 @@ std::string CaseRun::with_diagnostics(std::string text) const {
 }
 
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-                         const fs::path& work, const json& extra, double time_limit_s,
-                         const std::vector<std::string>& wrapper) {
+                         const fs::path& work, const SubmissionRunner& runner, const json& extra, double time_limit_s,
+                         const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs) {
   CaseRun run;
   run.dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
   fs::create_directories(run.dir);
@@ -67,20 +67,46 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   const fs::path diag_path = run.dir / "diagnostics.jsonl";
   fs::remove(result_path);
   fs::remove(diag_path);
+  const json params = request_params(part, m, c);
+  std::vector<fs::path> inputs = more_inputs;  // the only dataset files the child sees
+  for (const json& p : params)
+    if (p.at("role") == "input") inputs.push_back(p.at("file").get<std::string>());
   json request = {{"part", part.name},
-                  {"params", request_params(part, m, c)},
+                  {"params", params},
                   {"output_dir", run.dir.string()},
                   {"result", result_path.string()}};
   request.update(extra);
   std::ofstream(run.dir / "request.json") << request.dump(1);
 
-  const double limit = time_limit_s > 0 ? time_limit_s : part.time_limit_s;
+  sandbox::ResolvedLimits limits = runner.limits(part.limits);
+  if (time_limit_s > 0) {
+    limits.cpu_s = std::max(limits.cpu_s, limits.cpu_s / limits.wall_s * time_limit_s);
+    limits.wall_s = time_limit_s;
+  }
+  const double limit = limits.wall_s;
   const std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
       {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
-  std::vector<std::string> argv = wrapper;
-  argv.insert(argv.end(), {program.string(), "--request", (run.dir / "request.json").string()});
-  run.child = run_child(argv, env, limit);
+  std::vector<std::string> args{"--request", (run.dir / "request.json").string()};
+  fs::path executable = program;
+  if (!wrapper.empty()) {  // e.g. compute-sanitizer --tool memcheck PROGRAM --request ...
+    executable = wrapper.front();
+    args.insert(args.begin(), program.string());
+    args.insert(args.begin(), wrapper.begin() + 1, wrapper.end());
+    inputs.push_back(program);
+  }
+  run.child = runner.run_case(executable, args, run.dir, inputs, env, limits);
+  run.stopped_by = run.child.timed_out ? "the time limit" : limit_name(run.child);
+  // What the grader reads back must be plain files the child wrote (not links to expected outputs).
+  std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl"};
+  for (const ParamSpec& p : part.params) {
+    read_back.push_back("output_" + p.name + ".npy");
+    read_back.push_back("recheck_" + p.name + ".npy");
+  }
+  if (const std::string bad = check_child_files(run.dir, read_back); !bad.empty()) {
+    run.failure = bad;
+    return run;
+  }
 
   // The emulator's findings, in its own words.
   std::ifstream diag(diag_path);
@@ -91,6 +117,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
       if (run.diagnostics.size() < 3) run.diagnostics.push_back(d.at("message").get<std::string>());
       else ++hidden_count;
       if (d.value("kind", "") == "data-race" && run.race.empty()) run.race = d.at("message").get<std::string>();
+      if (d.value("kind", "") == "watchdog") run.stopped_by = "the emulator's watchdog";
     } catch (const json::exception&) {
     }
   }
@@ -101,10 +128,17 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                                        " s (an endless loop, a deadlock, or far too slow)");
     return run;
   }
+  if (const std::string why = limit_feedback(run.child, limits); !why.empty()) {
+    run.failure = run.with_diagnostics(why);
+    return run;
+  }
   if (!fs::exists(result_path)) {
-    const std::string why = run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
-                                             : "ended (exit code " + std::to_string(run.child.exit_code) +
-                                                   ") before the harness could check the outputs: does your code call exit()?";
+    std::string why = run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
+                                       : "ended (exit code " + std::to_string(run.child.exit_code) +
+                                             ") before the harness could check the outputs: does your code call exit()?";
+    if (run.stopped_by == "the emulator's watchdog") {
+      why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
+    }
     const std::string& out = run.child.output;
     const std::string tail = out.size() > 2000 ? out.substr(out.size() - 2000) : out;
     run.failure = run.with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);

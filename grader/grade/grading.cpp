@@ -14,6 +14,7 @@
 #include "grade/harness_build.hpp"
 #include "grade/performance.hpp"
 #include "grade/sanitize.hpp"
+#include "grade/submission_runner.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
@@ -52,11 +53,24 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
   return out;
 }
 
+// The number of elements a case moves (inputs and outputs), to compare the sizes of cases.
+size_t case_size(const PartSpec& part, const DatasetCase& c) {
+  size_t n = 0;
+  for (const ParamSpec& p : part.params) {
+    if (p.role == ParamRole::size) continue;
+    size_t elements = 1;
+    for (size_t d : p.resolve_shape(c.sizes)) elements *= d;
+    n += elements;
+  }
+  return n;
+}
+
 void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-              const fs::path& work, CaseResult& out) {
-  const CaseRun run = run_harness_case(part, m, c, program, work);
+              const fs::path& work, const SubmissionRunner& runner, CaseResult& out) {
+  const CaseRun run = run_harness_case(part, m, c, program, work, runner);
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;
+  out.stopped_by = run.stopped_by;
   if (!run.failure.empty()) {
     out.feedback = run.failure;
     return;
@@ -131,10 +145,13 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
                          "(--backend cuda); this " + g.backend + " run grades correctness only.";
   }
 
+  const SubmissionRunner runner(o.sandbox, o.backend);  // refuses here if the sandbox cannot run
   std::string hidden_dir;
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 
-  const toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache, o.cuda_arch);
+  toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache, o.cuda_arch);
+  b.run_compiler = runner.compile_runner(lab);
+  const auto compile_start = std::chrono::steady_clock::now();
   const toolchain::BuildResult built = toolchain::build_program(submission, b);
   g.compile_output = built.compiler_output;
   g.compiled = built.ok;
@@ -147,11 +164,12 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
     const toolchain::BuildResult race_built = toolchain::build_program(submission, rb);
     if (race_built.ok) race_program = race_built.executable;
   }
+  g.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compile_start).count();
   if (built.ok) {
     char tmpl[] = "/tmp/gpulab-grade-XXXXXX";
     const char* work = mkdtemp(tmpl);
     if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
-    PerformanceScorer scorer(lab, o, fs::path(work) / "speed");
+    PerformanceScorer scorer(lab, o, fs::path(work) / "speed", runner);
     for (PartResult& pr : g.parts) {
       const PartSpec& part = lab.part(pr.name);
       std::vector<std::pair<const Manifest*, const DatasetCase*>> cases;
@@ -168,6 +186,10 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
       }
       const double each = part.correctness_points() / static_cast<double>(cases.size());
       bool all_passed = true;
+      // After a run is stopped by a limit, cases at least as large are not run: they would be
+      // stopped too, and a hang must cost about one time limit per part, not one per case.
+      std::string stopped, stopped_by;  // the smallest case a limit stopped, and the limit
+      size_t stopped_size = 0;
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -177,14 +199,28 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         cr.label = (m->hidden ? "hidden " : "") + c->label();
         cr.max_score = each;
         const bool checked = !race_program.empty() && !m->hidden && c->is_public;
-        run_case(part, *m, *c, checked ? race_program : built.executable, work, cr);
+        const size_t size = case_size(part, *c);
+        if (!stopped.empty() && size >= stopped_size) {
+          cr.feedback = "not run: " + stopped + " of this part was stopped by " + stopped_by +
+                        ", and this case is at least as large";
+          all_passed = false;
+          pr.cases.push_back(std::move(cr));
+          continue;
+        }
+        run_case(part, *m, *c, checked ? race_program : built.executable, work, runner, cr);
+        if (!cr.stopped_by.empty() && (stopped.empty() || size < stopped_size)) {
+          stopped = cr.label;
+          stopped_by = cr.stopped_by;
+          stopped_size = size;
+        }
         if (cr.passed) cr.score = each;
         all_passed &= cr.passed;
         pr.score += cr.score;
         pr.cases.push_back(std::move(cr));
       }
       if (o.sanitize) {
-        const SanitizerResult s = sanitize_part(part, manifests.front(), built.executable, fs::path(work) / "sanitize");
+        const SanitizerResult s =
+            sanitize_part(part, manifests.front(), built.executable, fs::path(work) / "sanitize", runner);
         pr.sanitized = true;
         pr.sanitizer_case = s.case_label;
         pr.sanitizer_findings = s.findings;

@@ -26,6 +26,7 @@ struct GradeOptions {
   bool use_cache = true;
   bool race_check = true;               // emulator: run the public cases in the race-checking build
   bool sanitize = false;                // cuda: also run a committed case per part under compute-sanitizer
+  bool sandbox = true;                  // compile and run in the sandbox (docs/security.md); false: --no-sandbox
   std::vector<std::string> only_parts;  // empty: all parts
 };
 
@@ -39,6 +40,7 @@ struct CaseResult {
   double score = 0;
   double max_score = 0;
   double seconds = 0;
+  std::string stopped_by;                // the limit that stopped the run ("the time limit", ...), if one did
   std::string feedback;                  // why it failed, in words; empty when passed
   std::vector<std::string> diagnostics;  // the emulator's findings during this case
 };
@@ -88,10 +90,12 @@ struct GradeResult {
   double max_score = 0;
   double seconds = 0;
   std::string performance_note;  // why speed was not scored in this run, if it was not
+  double compile_seconds = 0;
 };
 
 // Finds assignments/<lab>/lab.json under the project root; LabSpecError if absent.
 LabSpec load_lab(const std::string& lab);
+// Throws sandbox::SandboxUnavailable when options.sandbox is set and bubblewrap cannot run here.
 GradeResult grade_submission(const LabSpec& lab, const std::filesystem::path& submission, const GradeOptions& options);
 
 }  // namespace gpulab::grade

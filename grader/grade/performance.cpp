@@ -67,8 +67,9 @@ std::string describe_thresholds(const std::vector<ScorePoint>& points, const cha
   return s + " (linear in between)";
 }
 
-PerformanceScorer::PerformanceScorer(const LabSpec& lab, const GradeOptions& options, fs::path work)
-    : lab_(lab), options_(options), work_(std::move(work)) {}
+PerformanceScorer::PerformanceScorer(const LabSpec& lab, const GradeOptions& options, fs::path work,
+                                     const SubmissionRunner& runner)
+    : lab_(lab), options_(options), work_(std::move(work)), runner_(runner) {}
 
 const Manifest& PerformanceScorer::manifest() {
   if (!manifest_) manifest_ = cached_public_datasets(lab_, Selection::performance);
@@ -86,8 +87,9 @@ double PerformanceScorer::reference_seconds(const PartSpec& part, const std::str
   const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
   if (!fs::exists(source)) return 0;
   if (!reference_program_) {
-    const toolchain::BuildResult built =
-        toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch));
+    toolchain::BuildOptions b = harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch);
+    b.run_compiler = runner_.compile_runner(lab_);
+    const toolchain::BuildResult built = toolchain::build_program(source, b);
     if (!built.ok) {
       problem = "the reference solution does not compile on this installation:\n" + built.compiler_output;
       reference_program_ = fs::path();
@@ -114,7 +116,7 @@ double PerformanceScorer::reference_seconds(const PartSpec& part, const std::str
     return cached.value("seconds", 0.0);
   }
   const DatasetCase& timed = find_case(part, "timed");
-  const CaseRun run = run_harness_case(part, manifest(), timed, *reference_program_, work_ / "reference",
+  const CaseRun run = run_harness_case(part, manifest(), timed, *reference_program_, work_ / "reference", runner_,
                                        {{"timing", timing_request()}, {"copy_bandwidth", true}});
   std::vector<std::string> wrong = run.failure.empty() ? compare_case_outputs(part, manifest(), timed, run.dir, "output_")
                                                        : std::vector<std::string>{run.failure};
@@ -139,7 +141,7 @@ double PerformanceScorer::copy_bandwidth(const PartSpec& part, const fs::path& p
   if (cached.is_object() && cached.value("copy_bandwidth", 0.0) > 0) return copy_bandwidth_ = cached["copy_bandwidth"];
   // No reference run measured it: the harness measures it without calling the submission.
   const CaseRun run = run_harness_case(part, manifest(), find_case(part, "timed"), program, work_ / "copy-bandwidth",
-                                       {{"probe_device", true}});
+                                       runner_, {{"probe_device", true}});
   copy_bandwidth_ = run.failure.empty() ? run.result.value("copy_bandwidth_bytes_per_s", 0.0) : 0.0;
   if (copy_bandwidth_ > 0) write_json_file(cache, {{"copy_bandwidth", copy_bandwidth_}});
   return copy_bandwidth_;
@@ -159,11 +161,14 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   const DatasetCase& recheck = find_case(part, "recheck");
   r.case_label = timed.label();
   json fresh = json::object();
+  std::vector<fs::path> fresh_files;
   for (const ParamSpec& p : part.params) {
-    if (p.role == ParamRole::input) fresh[p.name] = fs::absolute(manifest().directory / recheck.file("input", p.name)->file).string();
+    if (p.role != ParamRole::input) continue;
+    fresh_files.push_back(fs::absolute(manifest().directory / recheck.file("input", p.name)->file));
+    fresh[p.name] = fresh_files.back().string();
   }
-  const CaseRun run = run_harness_case(part, manifest(), timed, program, work_ / "performance",
-                                       {{"timing", timing_request()}, {"recheck", fresh}});
+  const CaseRun run = run_harness_case(part, manifest(), timed, program, work_ / "performance", runner_,
+                                       {{"timing", timing_request()}, {"recheck", fresh}}, 0, {}, fresh_files);
   if (!run.failure.empty()) {
     r.status = "failed";
     r.feedback = "the " + timed.label() + " failed: " + run.failure;
@@ -238,12 +243,13 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
 Calibration PerformanceScorer::calibrate(const PartSpec& part) {
   const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
   if (!fs::exists(source)) throw std::runtime_error("calibrating needs the reference solution " + source.string());
-  const toolchain::BuildResult built =
-      toolchain::build_program(source, harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch));
+  toolchain::BuildOptions b = harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch);
+  b.run_compiler = runner_.compile_runner(lab_);
+  const toolchain::BuildResult built = toolchain::build_program(source, b);
   if (!built.ok) throw std::runtime_error("the reference does not compile:\n" + built.compiler_output);
   const DatasetCase& timed = find_case(part, "timed");
   const CaseRun run = run_harness_case(part, manifest(), timed, built.executable, work_ / ("calibrate-" + part.name),
-                                       {{"timing", timing_request()}, {"copy_bandwidth", true}});
+                                       runner_, {{"timing", timing_request()}, {"copy_bandwidth", true}});
   std::vector<std::string> wrong = run.failure.empty() ? compare_case_outputs(part, manifest(), timed, run.dir, "output_")
                                                        : std::vector<std::string>{run.failure};
   if (!wrong.empty()) throw std::runtime_error("the reference failed the " + timed.label() + ": " + join(wrong));

@@ -13,6 +13,7 @@
 
 #include "data/dataset.hpp"
 #include "grading.hpp"
+#include "submission_runner.hpp"
 
 namespace gpulab::grade {
 
@@ -32,7 +33,9 @@ struct Calibration {
 
 class PerformanceScorer {
  public:
-  PerformanceScorer(const LabSpec& lab, const GradeOptions& options, std::filesystem::path work);
+  // Runs (and the reference's compile) go through `runner`, which must outlive the scorer.
+  PerformanceScorer(const LabSpec& lab, const GradeOptions& options, std::filesystem::path work,
+                    const SubmissionRunner& runner);
 
   // `correct`: every correctness case of the part passed (speed is scored only then).
   PerformanceResult measure(const PartSpec& part, const std::filesystem::path& program, bool correct);
@@ -49,6 +52,7 @@ class PerformanceScorer {
   const LabSpec& lab_;
   GradeOptions options_;
   std::filesystem::path work_;
+  const SubmissionRunner& runner_;
   std::optional<Manifest> manifest_;
   std::optional<std::filesystem::path> reference_program_;
   double copy_bandwidth_ = 0;  // measured along with a reference run

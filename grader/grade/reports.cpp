@@ -102,7 +102,8 @@ json detailed_results(const GradeResult& g) {
   return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
           {"submission", g.submission}, {"backend", g.backend}, {"compiled", g.compiled},
           {"compile_output", g.compile_output}, {"score", g.score}, {"max_score", g.max_score},
-          {"seconds", g.seconds}, {"performance_note", g.performance_note}, {"parts", parts}};
+          {"seconds", g.seconds}, {"compile_seconds", g.compile_seconds}, {"performance_note", g.performance_note},
+          {"parts", parts}};
 }
 
 std::string text_report(const GradeResult& g, bool colour, bool hints) {

@@ -29,7 +29,7 @@ fs::path compute_sanitizer_path() {
 }
 
 SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, const fs::path& program,
-                              const fs::path& work) {
+                              const fs::path& work, const SubmissionRunner& runner) {
   SanitizerResult r;
   // The committed case with the most elements: small enough for the slow tools, big enough for several blocks.
   const DatasetCase* chosen = nullptr;
@@ -56,7 +56,7 @@ SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, c
   }
   for (const char* tool : {"memcheck", "racecheck", "synccheck", "initcheck"}) {
     const CaseRun run = run_harness_case(part, committed, *chosen, program, work / (std::string("sanitize-") + tool),
-                                         {{"no_guard_zones", true}}, std::max(120.0, 4 * part.time_limit_s),
+                                         runner, {{"no_guard_zones", true}}, std::max(120.0, 4 * part.time_limit_s),
                                          {sanitizer.string(), "--tool", tool, "--print-limit", "200"});
     for (const SanitizerFinding& f : parse_sanitizer_output(tool, run.child.output)) r.findings.push_back(describe_finding(f));
     if (run.child.timed_out) r.findings.push_back(std::string(tool) + ": did not finish in time; its findings may be incomplete");

@@ -11,6 +11,7 @@
 
 #include "data/dataset.hpp"
 #include "grading.hpp"
+#include "submission_runner.hpp"
 
 namespace gpulab::grade {
 
@@ -21,7 +22,7 @@ struct SanitizerResult {
 };
 
 SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, const std::filesystem::path& program,
-                              const std::filesystem::path& work);
+                              const std::filesystem::path& work, const SubmissionRunner& runner);
 std::filesystem::path compute_sanitizer_path();  // next to nvcc, else on PATH; empty when absent
 
 }  // namespace gpulab::grade

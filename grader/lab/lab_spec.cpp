@@ -99,12 +99,21 @@ FamilySpec parse_family(const json& j, const PartSpec& part, const Ctx& c) {
   return f;
 }
 
-PartSpec parse_part_fields(const json& j, const Ctx& c, double default_limit);
+// A "limits" object on top of `inherited`, with errors that name where it is.
+sandbox::ResourceLimits parse_limits_at(const json& j, const sandbox::ResourceLimits& inherited, const Ctx& c) {
+  try {
+    return sandbox::parse_limits(j, inherited);
+  } catch (const std::invalid_argument& e) {
+    c.fail(e.what());
+  }
+}
+
+PartSpec parse_part_fields(const json& j, const Ctx& c, const sandbox::ResourceLimits& lab_limits);
 
 // nlohmann's type errors (e.g. "public": "no") become errors that name the file and part.
-PartSpec parse_part(const json& j, const Ctx& c, double default_limit) {
+PartSpec parse_part(const json& j, const Ctx& c, const sandbox::ResourceLimits& lab_limits) {
   try {
-    return parse_part_fields(j, c, default_limit);
+    return parse_part_fields(j, c, lab_limits);
   } catch (const json::exception& e) {
     const bool named = j.is_object() && j.contains("name") && j["name"].is_string();
     (named ? c.sub("part '" + j["name"].get<std::string>() + "'") : c)
@@ -112,13 +121,21 @@ PartSpec parse_part(const json& j, const Ctx& c, double default_limit) {
   }
 }
 
-PartSpec parse_part_fields(const json& j, const Ctx& c, double default_limit) {
+PartSpec parse_part_fields(const json& j, const Ctx& c, const sandbox::ResourceLimits& lab_limits) {
   PartSpec p;
   p.name = need_string(j, "name", c);
   const Ctx pc = c.sub("part '" + p.name + "'");
   p.points = need_number(j, "points", pc);
   p.function = need_string(j, "function", pc);
-  p.time_limit_s = j.value("time_limit_s", default_limit);
+  p.limits = lab_limits;
+  if (j.contains("time_limit_s")) p.limits.wall_s = need_number(j, "time_limit_s", pc);
+  if (j.contains("limits")) {
+    if (j.at("limits").is_object() && j.at("limits").contains("compile_s")) {
+      pc.fail("limit 'compile_s' is lab-wide: put it in the lab's \"limits\", not a part's");
+    }
+    p.limits = parse_limits_at(j.at("limits"), p.limits, pc.sub("limits"));
+  }
+  p.time_limit_s = p.limits.wall_s;
   const json& params = need(j, "params", pc);
   if (!params.is_array() || params.empty()) pc.fail("params must be a non-empty list");
   std::set<std::string> names;
@@ -213,6 +230,9 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   lab.version = j.value("version", "1");
   lab.public_seed = j.value("public_seed", 1ull);
   lab.time_limit_s = j.value("time_limit_s", 30.0);
+  lab.limits.wall_s = lab.time_limit_s;
+  if (j.contains("limits")) lab.limits = parse_limits_at(j.at("limits"), lab.limits, c.sub("limits"));
+  lab.time_limit_s = lab.limits.wall_s;
   if (j.contains("hidden")) {
     lab.hidden_seed_env = j.at("hidden").value("seed_env", lab.hidden_seed_env);
     lab.hidden_visibility = j.at("hidden").value("visibility", lab.hidden_visibility);
@@ -221,7 +241,7 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   if (!parts.is_array() || parts.empty()) c.fail("parts must be a non-empty list");
   std::set<std::string> names;
   for (const json& p : parts) {
-    lab.parts.push_back(parse_part(p, c, lab.time_limit_s));
+    lab.parts.push_back(parse_part(p, c, lab.limits));
     if (!names.insert(lab.parts.back().name).second) c.fail("two parts are named '" + lab.parts.back().name + "'");
   }
   return lab;

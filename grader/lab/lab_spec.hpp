@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "data/nd_array.hpp"
+#include "sandbox/resource_limits.hpp"
 
 namespace gpulab {
 
@@ -73,7 +74,8 @@ struct PartSpec {
   std::vector<ParamSpec> params;
   CheckSpec check;
   std::vector<FamilySpec> datasets;
-  double time_limit_s = 0;
+  double time_limit_s = 0;          // the wall-clock limit of one run (= limits.wall_s)
+  sandbox::ResourceLimits limits;   // the lab's "limits" with this part's own on top
   std::optional<PerformanceSpec> performance;
 
   double correctness_points() const { return points - (performance ? performance->points : 0); }
@@ -87,6 +89,7 @@ struct LabSpec {
   std::string version;
   unsigned long long public_seed = 1;
   double time_limit_s = 30;
+  sandbox::ResourceLimits limits;  // lab-wide "limits" (compile_s applies to the compile)
   std::string hidden_seed_env = "GPULAB_HIDDEN_SEED";
   std::string hidden_visibility = "after_due_date";
   std::vector<PartSpec> parts;

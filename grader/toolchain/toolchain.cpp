@@ -40,17 +40,36 @@ std::string file_stamp(const char* path) {
   return std::string(path) + "@" + std::to_string(t.time_since_epoch().count()) + ":" + std::to_string(size);
 }
 
-// Local headers a source includes with quotes, so that editing one invalidates the cache.
-void hash_local_includes(ContentHash& h, const fs::path& source, const std::string& text, int depth = 0) {
+// Local headers a source includes with quotes (found next to the including file), recursively.
+void find_local_includes(const fs::path& source, const std::string& text, std::vector<std::pair<fs::path, std::string>>& out,
+                         int depth = 0) {
   if (depth > 8) return;
   static const std::regex include_re(R"re(#\s*include\s*"([^"]+)")re");
   for (std::sregex_iterator it(text.begin(), text.end(), include_re), end; it != end; ++it) {
     const fs::path header = source.parent_path() / (*it)[1].str();
     std::error_code ec;
     if (!fs::is_regular_file(header, ec)) continue;
-    const std::string content = read_file(header);
-    h.add(header.string()).add(content);
-    hash_local_includes(h, header, content, depth + 1);
+    out.emplace_back(header, read_file(header));
+    find_local_includes(header, out.back().second, out, depth + 1);
+  }
+}
+
+// So that editing a local header invalidates the cache.
+void hash_local_includes(ContentHash& h, const fs::path& source, const std::string& text) {
+  std::vector<std::pair<fs::path, std::string>> headers;
+  find_local_includes(source, text, headers);
+  for (const auto& [header, content] : headers) h.add(header.string()).add(content);
+}
+
+// What a sandboxed compile of `source` may read of its neighbours: its local headers inside its own folder.
+void add_local_headers(std::vector<fs::path>& reads, const fs::path& source, const std::string& text) {
+  std::vector<std::pair<fs::path, std::string>> headers;
+  find_local_includes(source, text, headers);
+  const fs::path folder = source.parent_path().lexically_normal();
+  for (const auto& entry : headers) {
+    const fs::path h = fs::absolute(entry.first).lexically_normal();
+    const auto rel = h.lexically_relative(folder);
+    if (!rel.empty() && *rel.begin() != "..") reads.push_back(h);
   }
 }
 
@@ -181,7 +200,21 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     return result;
   }
   fs::remove(result.executable, ec);
-  const ProcessResult p = run_process(argv);
+  CompileJob job{argv, dir, {}};
+  if (options.run_compiler) {
+    for (size_t i = 0; i < sources.size(); ++i) {
+      job.reads.push_back(sources[i]);
+      if (i == 0) add_local_headers(job.reads, sources[i], texts[i]);
+    }
+    for (const auto& inc : options.include_dirs) job.reads.push_back(inc);
+    for (const auto& lib : options.link_inputs) job.reads.push_back(lib);
+    if (options.backend == Backend::emu) {
+      job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
+      job.reads.push_back(GPULAB_EMU_LIBRARY);
+      if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
+    }
+  }
+  const ProcessResult p = options.run_compiler ? options.run_compiler(job) : run_process(argv);
   result.compiler_output = p.output;
   result.ok = p.exit_code == 0 && fs::is_regular_file(result.executable, ec);
   return result;

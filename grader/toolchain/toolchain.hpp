@@ -4,8 +4,11 @@
 // submission costs nothing.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include "process.hpp"
 
 namespace gpulab::toolchain {
 
@@ -14,6 +17,14 @@ Backend parse_backend(const std::string& name);  // "emu" | "cuda"; throws std::
 const char* backend_name(Backend b);
 bool cuda_backend_available();  // built with nvcc support and nvcc is present
 bool race_check_available();    // this build has the emulator's checking runtime
+
+// One compiler run, with what it touches, so that a caller can run it in a sandbox.
+struct CompileJob {
+  std::vector<std::string> argv;
+  std::filesystem::path build_dir;             // the only folder the compiler writes
+  std::vector<std::filesystem::path> reads;    // the files and folders it reads, besides the system's
+};
+using CompileRunner = std::function<ProcessResult(const CompileJob&)>;
 
 struct BuildOptions {
   Backend backend = Backend::emu;
@@ -24,6 +35,7 @@ struct BuildOptions {
   std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
   std::vector<std::string> link_flags;   // passed to the compiler driver when linking (e.g. -Xlinker ...)
   bool use_cache = true;
+  CompileRunner run_compiler;  // unset: the compiler runs directly
 };
 
 struct BuildResult {

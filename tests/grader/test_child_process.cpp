@@ -163,3 +163,30 @@ TEST_CASE("child: output cut in the read that reaches the cap still gets the not
   const bool has_note = r.output.find("[output truncated at 1 KiB]") != std::string::npos;
   CHECK(has_note);
 }
+
+TEST_CASE("child: with the options, the environment is only what is given and output past the cap stops it",
+          "[child]") {
+  gpulab_test::ScopedEnv grader_secret("GPULAB_UNIT_SECRET", std::string("s3cret"));
+  gpulab::grade::ChildOptions o;
+  o.time_limit_s = 10;
+  o.clear_environment = true;
+  const auto env = run_child({"/usr/bin/env"}, {{"ONLY", "this"}}, o);
+  CHECK(env.output == "ONLY=this\n");
+
+  o.output_cap = 1024;
+  o.stop_at_output_cap = true;
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = run_child({"/usr/bin/yes"}, {}, o);
+  CHECK(r.output_exceeded);
+  CHECK_FALSE(r.timed_out);
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5.0);
+  CHECK_THAT(r.output, Catch::EndsWith("[output truncated at 1 KiB]\n"));
+
+  o.before_exec = [](std::string& message) {
+    message = "cannot get ready";
+    return false;
+  };
+  const auto refused = run_child({"/bin/true"}, {}, o);
+  CHECK(refused.exit_code == 126);
+  CHECK_THAT(refused.output, Catch::Contains("cannot get ready"));
+}

@@ -1,0 +1,183 @@
+// SubmissionRunner: sandboxed or direct compiles and runs, and the words for
+// runs that a limit or the sandbox ended.
+#include "submission_runner.hpp"
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+#include "sandbox/sandbox.hpp"
+#include "sandbox/sandbox_policy.hpp"
+
+namespace gpulab::grade {
+namespace fs = std::filesystem;
+namespace {
+unsigned cpu_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// The emulator runs blocks on $GPULAB_EMU_WORKERS threads, else one per core.
+unsigned emulator_workers() {
+  if (const char* env = std::getenv("GPULAB_EMU_WORKERS")) {
+    const int v = std::atoi(env);
+    if (v >= 1 && v <= 256) return static_cast<unsigned>(v);
+  }
+  return cpu_cores();
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", x);
+  return buf;
+}
+}  // namespace
+
+SubmissionRunner::SubmissionRunner(bool sandboxed, toolchain::Backend backend) : backend_(backend) {
+  if (sandboxed) box_ = sandbox::Sandbox::open();
+}
+
+SubmissionRunner::~SubmissionRunner() = default;
+
+sandbox::ResolvedLimits SubmissionRunner::limits(const sandbox::ResourceLimits& l) const {
+  return sandbox::resolve(l, backend_ == toolchain::Backend::cuda, cpu_cores(), emulator_workers());
+}
+
+toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) const {
+  if (!box_) return {};
+  const sandbox::Sandbox* box = box_.get();
+  sandbox::ResolvedLimits limits = this->limits(lab.limits);
+  limits.cpu_s = limits.compile_s * cpu_cores();
+  return [box, limits](const toolchain::CompileJob& job) {
+    if (box->runs_as_other_user()) {
+      for (const fs::path& f : job.reads) {
+        struct stat st {};
+        if (stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH)) {
+          throw std::runtime_error("'" + f.string() + "' is not readable by other users, and the sandbox runs as "
+                                   "'nobody' because gpulab runs as root: make it readable (chmod o+r) or grade as "
+                                   "an ordinary user");
+        }
+      }
+    }
+    box->hand_over(job.build_dir);
+    sandbox::SandboxPolicy p = sandbox::compile_policy(box->system(), job.build_dir, job.reads);
+    p.command = job.argv;
+    const ChildResult r = box->run(p, limits, limits.compile_s, false);
+    box->take_back(job.build_dir);
+    toolchain::ProcessResult out;
+    out.output = r.output;
+    if (r.timed_out) {
+      out.exit_code = 124;
+      out.output += "\ngpulab: the compiler was stopped after " + number(limits.compile_s) +
+                    " s (the lab's compile time limit, limits.compile_s)\n";
+    } else {
+      out.exit_code = r.signal ? 128 + r.signal : r.exit_code;
+    }
+    return out;
+  };
+}
+
+ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vector<std::string>& args,
+                                       const fs::path& work_dir, const std::vector<fs::path>& inputs,
+                                       const std::map<std::string, std::string>& env,
+                                       const sandbox::ResolvedLimits& limits) const {
+  std::vector<std::string> command{program.string()};
+  command.insert(command.end(), args.begin(), args.end());
+  if (box_) {
+    box_->hand_over(work_dir);
+    sandbox::SandboxPolicy p =
+        sandbox::run_policy(box_->system(), program, work_dir, inputs, backend_ == toolchain::Backend::cuda);
+    p.command = command;
+    for (const auto& [k, v] : env) p.env[k] = v;
+    ChildResult r = box_->run(p, limits, limits.wall_s, true);
+    // bwrap reports its own failures as "bwrap: ..." with status 1, gpulab's staging with 126.
+    if ((r.exit_code == 1 && starts_with(r.output, "bwrap: ")) ||
+        (r.exit_code == 126 && starts_with(r.output, "gpulab: cannot"))) {
+      r.sandbox_failed = true;
+    }
+    return r;
+  }
+  ChildOptions o;
+  o.time_limit_s = limits.wall_s;
+  o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
+  o.stop_at_output_cap = true;
+  o.clear_environment = true;
+  o.before_exec = [limits](std::string& message) {
+    if (sandbox::apply_rlimits(limits, false)) return true;
+    message = "gpulab: cannot set the resource limits";
+    return false;
+  };
+  std::map<std::string, std::string> full_env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"},
+                                                 {"HOME", work_dir.string()}, {"TMPDIR", "/tmp"}};
+  for (const char* k : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "GPULAB_EMU_WORKERS"}) {
+    if (const char* v = std::getenv(k)) full_env[k] = v;
+  }
+  for (const auto& [k, v] : env) full_env[k] = v;
+  return run_child(command, full_env, o);
+}
+
+namespace {
+bool out_of_memory(const ChildResult& r) {
+  const bool said = r.output.find("std::bad_alloc") != std::string::npos ||
+                    r.output.find("cannot reserve") != std::string::npos;
+  return said && (r.signal == SIGABRT || r.signal == SIGSEGV || r.exit_code != 0);
+}
+}  // namespace
+
+std::string limit_name(const ChildResult& r) {
+  if (r.output_exceeded) return "the output limit";
+  if (r.signal == SIGXCPU) return "the CPU time limit";
+  if (r.signal == SIGXFSZ) return "the file size limit";
+  if (out_of_memory(r)) return "the memory limit";
+  return "";
+}
+
+std::string limit_feedback(const ChildResult& r, const sandbox::ResolvedLimits& l) {
+  if (r.sandbox_failed) {
+    return "the sandbox could not start this run, a problem of the grading machine and not of your code "
+           "(please report it): " + r.output.substr(0, 500);
+  }
+  if (r.output_exceeded) {
+    return "printed more than " + number(l.output_kb) + " KiB to stdout/stderr (the output limit) and was stopped: "
+           "remove debugging output, especially printf in kernels and loops. It began with:\n" + r.output.substr(0, 400);
+  }
+  if (r.signal == SIGXCPU) {
+    return "used more than " + number(l.cpu_s) + " s of CPU time (the CPU time limit) and was stopped: an endless "
+           "loop, or far too much work";
+  }
+  if (r.signal == SIGXFSZ) {
+    return "tried to write a file larger than " + number(l.file_size_mb) + " MiB (the file size limit) and was stopped";
+  }
+  if (out_of_memory(r)) {
+    return "ran out of memory: a process may use about " + number(l.memory_mb) +
+           " MiB (the memory limit); an allocation beyond it fails";
+  }
+  return "";
+}
+
+std::string check_child_files(const fs::path& dir, const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    const fs::path p = dir / name;
+    struct stat st {};
+    if (lstat(p.c_str(), &st) != 0) continue;  // missing files are reported where they are needed
+    if (S_ISLNK(st.st_mode)) {
+      std::error_code ec;
+      return "'" + name + "' in the case's folder is a symbolic link (to " + fs::read_symlink(p, ec).string() +
+             "), not a file the harness wrote: the grader does not follow links the program leaves behind";
+    }
+    if (!S_ISREG(st.st_mode)) return "'" + name + "' in the case's folder is not a plain file";
+  }
+  return "";
+}
+
+}  // namespace gpulab::grade

@@ -1,0 +1,55 @@
+// How the grading loop starts a submission's compiles and runs: in the
+// sandbox (the default) or, with --no-sandbox, directly. Either way each
+// run gets the part's limits, a cleared environment and a capped output; the
+// sandbox adds the isolation of docs/security.md.
+#pragma once
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "lab/lab_spec.hpp"
+#include "sandbox/resource_limits.hpp"
+#include "toolchain/toolchain.hpp"
+
+namespace gpulab::sandbox {
+class Sandbox;
+}
+
+namespace gpulab::grade {
+
+class SubmissionRunner {
+ public:
+  // With `sandboxed`, throws sandbox::SandboxUnavailable where bubblewrap cannot run.
+  SubmissionRunner(bool sandboxed, toolchain::Backend backend);
+  ~SubmissionRunner();
+
+  sandbox::ResolvedLimits limits(const sandbox::ResourceLimits& l) const;
+
+  // For BuildOptions::run_compiler; empty without the sandbox (the compiler then runs directly).
+  toolchain::CompileRunner compile_runner(const LabSpec& lab) const;
+
+  // Runs the harness for one case. It may write `work_dir` only and read `inputs` and `program`.
+  ChildResult run_case(const std::filesystem::path& program, const std::vector<std::string>& args,
+                       const std::filesystem::path& work_dir, const std::vector<std::filesystem::path>& inputs,
+                       const std::map<std::string, std::string>& env, const sandbox::ResolvedLimits& limits) const;
+
+  bool sandboxed() const { return box_ != nullptr; }
+
+ private:
+  std::unique_ptr<sandbox::Sandbox> box_;
+  toolchain::Backend backend_;
+};
+
+// The limit (other than wall time) that ended a run: "the output limit", "the memory limit", ...; "" if none.
+std::string limit_name(const ChildResult& child);
+// Why a run ended early in words, when such a limit ended it or the sandbox could not start it; "" otherwise.
+std::string limit_feedback(const ChildResult& child, const sandbox::ResolvedLimits& limits);
+
+// The files the grader reads back from a case's folder must be plain files the child wrote, not
+// symbolic links (to an expected output, say), FIFOs or devices: "" when they are, else why not.
+std::string check_child_files(const std::filesystem::path& dir, const std::vector<std::string>& names);
+
+}  // namespace gpulab::grade
