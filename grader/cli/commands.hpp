@@ -11,5 +11,6 @@ void add_run_command(CLI::App& app, Action& action);
 void add_rewrite_command(CLI::App& app, Action& action);
 void add_grade_commands(CLI::App& app, Action& action);  // grade, test
 void add_datagen_command(CLI::App& app, Action& action);  // datagen, contract
+void add_bench_command(CLI::App& app, Action& action);
 
 }  // namespace gpulab::cli

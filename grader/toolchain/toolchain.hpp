@@ -23,6 +23,11 @@ struct BuildOptions {
   std::vector<std::string> include_dirs;
   std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
   bool use_cache = true;
+  // cuda only: build a shared library (for dlopen) instead of a program, and the
+  // libraries to link by name (e.g. "cublas", "dl"). Either one links the CUDA
+  // runtime dynamically, so a program and the libraries it loads share one runtime.
+  bool shared_library = false;
+  std::vector<std::string> libraries;
 };
 
 struct BuildResult {
