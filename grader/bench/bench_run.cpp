@@ -65,6 +65,10 @@ BenchReport run_bench(const BenchOptions& o) {
                              "nvcc; run it on a machine with the CUDA toolkit and an NVIDIA GPU (the emulator's "
                              "timings say nothing about a GPU)");
   }
+  if (!o.build_only && std::system("nvidia-smi -L >/dev/null 2>&1") != 0) {
+    throw std::runtime_error("gpulab bench measures on an NVIDIA GPU, and none is visible here (`nvidia-smi -L` "
+                             "fails); run it on the GPU machine (--build-only compiles without one)");
+  }
   const LabSpec lab = grade::load_lab(o.lab);
   const BenchSpec spec = load_bench_spec(lab);
   BenchReport report;
@@ -130,6 +134,10 @@ BenchReport run_bench(const BenchOptions& o) {
     }
     const bool checks = !(bi.role == "baseline" && !spec.baseline_computes_output);
     impls.push_back({{"name", bi.impl.name}, {"library", r.executable.string()}, {"check", checks}, {"timed", bi.shown}});
+  }
+  if (o.build_only) {
+    report.result = {{"built", impls}, {"program", main_build.executable.string()}};
+    return report;
   }
 
   char tmpl[] = "/tmp/gpulab-bench-XXXXXX";

@@ -22,6 +22,7 @@ struct BenchOptions {
   std::string arch = "sm_90";
   bool use_cache = true;
   unsigned long long seed = 1;
+  bool build_only = false;         // compile everything, measure nothing (no GPU needed)
 };
 
 struct BenchImplementation {

@@ -20,6 +20,7 @@ struct BenchArgs {
   bool variants = false;
   bool no_reference = false;
   bool no_cache = false;
+  bool build_only = false;
   std::string arch = "sm_90";
   std::string format = "text";
   std::string out;
@@ -43,8 +44,15 @@ int run(const BenchArgs& a, const std::string& command) {
   o.arch = a.arch;
   o.use_cache = !a.no_cache;
   o.seed = a.seed;
+  o.build_only = a.build_only;
   for (const std::string& s : a.sizes) o.sizes.push_back(bench::parse_size_override(s));
   const bench::BenchReport r = bench::run_bench(o);
+  if (a.build_only) {
+    for (const auto& i : r.result.at("built")) std::printf("%s: %s\n", i.at("name").get<std::string>().c_str(),
+                                                           i.at("library").get<std::string>().c_str());
+    std::printf("bench program: %s\n", r.result.at("program").get<std::string>().c_str());
+    return 0;
+  }
   std::string text;
   if (a.format == "json") {
     nlohmann::json j = r.result;
@@ -100,6 +108,7 @@ void add_bench_command(CLI::App& app, Action& action) {
   cmd->add_option("--arch", a->arch, "GPU architecture to compile for (default sm_90)");
   cmd->add_option("--seed", a->seed, "seed of the generated inputs (default 1)");
   cmd->add_flag("--no-cache", a->no_cache, "recompile even if an identical build is cached");
+  cmd->add_flag("--build-only", a->build_only, "only compile the implementations and the bench program (no GPU needed)");
   cmd->callback([a, cmd, &action] {
     std::string command = "gpulab bench " + a->lab;
     for (const auto& f : a->files) command += " " + f;
