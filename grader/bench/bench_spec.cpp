@@ -117,6 +117,12 @@ BenchSpec parse_bench_spec(const LabSpec& lab, const json& lab_json) {
     for (const json& c : pj.at("cases")) bp.cases.push_back(parse_case(c, *part, pw));
     s.parts.push_back(std::move(bp));
   }
+  // In the order of lab.json's "parts" (a JSON object has no order of its own).
+  std::vector<BenchPartSpec> ordered;
+  for (const PartSpec& p : lab.parts)
+    for (BenchPartSpec& bp : s.parts)
+      if (bp.part == p.name) ordered.push_back(std::move(bp));
+  s.parts = std::move(ordered);
   return s;
 }
 
