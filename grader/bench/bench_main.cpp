@@ -273,6 +273,11 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
               verdict = "fail";
               message = "output '" + ob.name + "': " + std::to_string(c.bad) + " of " + std::to_string(ob.count) +
                         " elements differ from the checker's, the first at index " + std::to_string(c.first_bad);
+              if (!exact) {
+                char worst_text[64];
+                std::snprintf(worst_text, sizeof worst_text, "; the worst is %.3g times the float bound", c.worst);
+                message += worst_text;
+              }
             }
           }
         }

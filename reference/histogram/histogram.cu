@@ -7,7 +7,9 @@
 //     atomics of one warp instruction then go to 32 different addresses in 32
 //     different banks, whatever the bytes are: no serialization on equal bins,
 //     no bank conflicts. (Threads of different warps share a column, so the
-//     increments stay atomic.)
+//     increments stay atomic.) The text part, with only 7 bins, gives each
+//     warp its own table, so that warps do not queue on the same 7 x 32
+//     counters.
 //   * Runs of equal bytes count at once: when all 16 bytes a lane loaded are
 //     equal it adds 16 with one atomic, and when that holds for the whole warp
 //     with one value, lane 0 adds 16 x 32 (all-equal input costs one atomic per
@@ -30,6 +32,10 @@ constexpr int LANES = 32;
 constexpr unsigned FULL_MASK = 0xffffffffu;
 constexpr int TEXT_BINS = 7;    // a-d, e-h, i-l, m-p, q-t, u-x, y-z
 constexpr int BYTE_BINS = 256;  // one per byte value
+// Text has so few bins that a block's warps would keep hitting the same few
+// counters (atomics on one address serialize): there, every warp gets its own
+// table (7 x 32 counters); the 256-bin table (32 KB) is shared by the block.
+constexpr int TEXT_COPIES = HIST_BLOCK / LANES;
 
 // The bin of a byte, or -1 when the byte is not counted. TEXT: lower-case
 // letters only, four letters per bin; the subtraction is unsigned, so every
@@ -62,14 +68,18 @@ __device__ __forceinline__ void count_word(unsigned* hist, int lane, unsigned w)
   count<TEXT>(hist, lane, w >> 24, 1);
 }
 
-template <bool TEXT, int BINS>
+// COPIES private tables per block, warp w using table w % COPIES.
+template <bool TEXT, int BINS, int COPIES>
 __global__ void __launch_bounds__(HIST_BLOCK) histogram_kernel(const unsigned char* __restrict__ data,
                                                                unsigned int* bins, size_t n) {
-  __shared__ unsigned int hist[BINS * LANES];
-  const int lane = threadIdx.x % LANES;
+  __shared__ unsigned int tables[COPIES * BINS * LANES];
+  __shared__ unsigned int totals[BINS];
+  const int lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
+  unsigned int* hist = tables + (warp % COPIES) * BINS * LANES;
 
-  // 1. Zero the private histogram (shared memory starts with garbage).
-  for (int i = threadIdx.x; i < BINS * LANES; i += blockDim.x) hist[i] = 0;
+  // 1. Zero the private histograms (shared memory starts with garbage).
+  for (int i = threadIdx.x; i < COPIES * BINS * LANES; i += blockDim.x) tables[i] = 0;
+  for (int i = threadIdx.x; i < BINS; i += blockDim.x) totals[i] = 0;
   __syncthreads();
 
   // 2. Count. The bytes before the first 16-byte boundary are counted one by one.
@@ -112,13 +122,17 @@ __global__ void __launch_bounds__(HIST_BLOCK) histogram_kernel(const unsigned ch
   if (tail + tid < n) count<TEXT>(hist, lane, data[tail + tid], 1);
   __syncthreads();
 
-  // 3. Merge: each bin's 32 columns, then one global atomic per bin and block
+  // 3. Merge: a warp sums one row of 32 columns with shuffles and adds it to
+  //    the block's total of that bin; then one global atomic per bin and block
   //    (skipped for empty bins).
-  for (int b = threadIdx.x; b < BINS; b += blockDim.x) {
-    unsigned int sum = 0;
-    for (int l = 0; l < LANES; ++l) sum += hist[b * LANES + (l + b) % LANES];  // staggered: no bank conflicts
-    if (sum != 0) atomicAdd(&bins[b], sum);
+  for (int row = warp; row < COPIES * BINS; row += HIST_BLOCK / LANES) {
+    unsigned int v = tables[row * LANES + lane];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(FULL_MASK, v, offset);
+    if (lane == 0 && v != 0) atomicAdd(&totals[row % BINS], v);
   }
+  __syncthreads();
+  for (int b = threadIdx.x; b < BINS; b += blockDim.x)
+    if (totals[b] != 0) atomicAdd(&bins[b], totals[b]);
 }
 
 static int histogram_blocks(size_t n) {
@@ -140,11 +154,11 @@ static int histogram_blocks(size_t n) {
 
 void histogram_text(const char* text, unsigned int* bins, size_t n) {
   if (n == 0) return;
-  histogram_kernel<true, TEXT_BINS><<<histogram_blocks(n), HIST_BLOCK>>>(
+  histogram_kernel<true, TEXT_BINS, TEXT_COPIES><<<histogram_blocks(n), HIST_BLOCK>>>(
       reinterpret_cast<const unsigned char*>(text), bins, n);
 }
 
 void histogram_bytes(const unsigned char* data, unsigned int* bins, size_t n) {
   if (n == 0) return;
-  histogram_kernel<false, BYTE_BINS><<<histogram_blocks(n), HIST_BLOCK>>>(data, bins, n);
+  histogram_kernel<false, BYTE_BINS, 1><<<histogram_blocks(n), HIST_BLOCK>>>(data, bins, n);
 }

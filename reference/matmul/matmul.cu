@@ -33,7 +33,7 @@
 
 namespace {
 
-constexpr int BLOCK_K = 8;   // depth of the a and b tiles per step
+constexpr int BLOCK_K = 16;  // depth of the a and b tiles per step
 constexpr int THREAD_M = 8;  // rows of c per thread
 constexpr int THREAD_N = 8;  // columns of c per thread
 

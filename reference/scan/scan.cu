@@ -10,11 +10,13 @@
 //   1. Each block takes the next tile number from a global counter (atomicAdd),
 //      so tiles start in order whatever order the GPU schedules blocks in: a
 //      block only ever waits for tiles that started before it (no deadlock).
-//   2. It loads its tile (SCAN_THREADS x SCAN_ITEMS consecutive elements, each
-//      thread SCAN_ITEMS consecutive ones as 16-byte vector loads), each thread
-//      scans its own elements sequentially in registers (thread coarsening),
-//      and the block scans the threads' totals with warp shuffles: one warp scan
-//      per warp, then one over the warp totals (two barriers in all).
+//   2. It loads its tile of SCAN_THREADS x SCAN_ITEMS elements with coalesced
+//      16-byte vector loads: each warp owns a stretch of 32 x SCAN_ITEMS
+//      consecutive elements and reads it in rounds of 512 contiguous bytes, a
+//      lane taking 4 consecutive elements per round. Each lane scans its 4
+//      elements in registers, a warp scan with shuffles (no shared memory)
+//      combines the lanes of a round, the rounds are chained by their totals,
+//      and one more scan over the warps' totals covers the block.
 //   3. Decoupled look-back: the block publishes its tile total ("aggregate",
 //      flag A) at once, then warp 0 looks at the 32 preceding tiles together:
 //      if one of them has published its inclusive prefix (flag P), the
@@ -24,8 +26,8 @@
 //      lets later tiles stop their look-back here. Value and flag share one
 //      64-bit word, written and read in one access, so a reader never sees a
 //      flag without its value.
-//   4. Each thread adds the tile's prefix and the prefix of the earlier threads
-//      to its scanned elements and stores them (16-byte vector stores).
+//   4. Each lane adds the tile's prefix and everything before its 4 elements
+//      in the tile, and stores them (coalesced 16-byte vector stores).
 // The tile states live in a buffer allocated once and reset with one
 // cudaMemsetAsync per call.
 //
@@ -120,33 +122,50 @@ __global__ void __launch_bounds__(SCAN_THREADS) single_pass_scan(const T* __rest
   if (t == 0) tile_s = atomicAdd(counter, 1u);
   __syncthreads();
   const unsigned tile = tile_s;
-  const long long first = static_cast<long long>(tile) * SCAN_TILE + static_cast<long long>(t) * SCAN_ITEMS;
 
-  // 2. This thread's SCAN_ITEMS consecutive elements (zeros past the end).
-  T x[SCAN_ITEMS];
+  // 2. Each warp owns WARP_ELEMS consecutive elements of the tile, read as
+  //    GROUPS rounds of one 16-byte vector per lane: in round j lane l holds the
+  //    4 consecutive elements starting at j * 128 + l * 4 of the warp's stretch,
+  //    so every load and store instruction of the warp touches 512 contiguous
+  //    bytes (fully coalesced).
+  constexpr int GROUPS = SCAN_ITEMS / 4;
+  constexpr int WARP_ELEMS = 32 * SCAN_ITEMS;
+  const long long warp_base = static_cast<long long>(tile) * SCAN_TILE + static_cast<long long>(warp) * WARP_ELEMS;
   const bool full = static_cast<long long>(tile + 1) * SCAN_TILE <= n;
-  if (full && vector_ok) {
-    const V* src = reinterpret_cast<const V*>(in + first);
+  T x[GROUPS][4];
 #pragma unroll
-    for (int q = 0; q < SCAN_ITEMS / 4; ++q) {
-      const V v = src[q];
-      x[4 * q] = v.x;
-      x[4 * q + 1] = v.y;
-      x[4 * q + 2] = v.z;
-      x[4 * q + 3] = v.w;
+  for (int j = 0; j < GROUPS; ++j) {
+    const long long first = warp_base + j * 128 + lane * 4;
+    if (full && vector_ok) {
+      const V v = *reinterpret_cast<const V*>(in + first);
+      x[j][0] = v.x;
+      x[j][1] = v.y;
+      x[j][2] = v.z;
+      x[j][3] = v.w;
+    } else {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) x[j][e] = first + e < n ? in[first + e] : T(0);
     }
-  } else {
-#pragma unroll
-    for (int k = 0; k < SCAN_ITEMS; ++k) x[k] = first + k < n ? in[first + k] : T(0);
   }
-  // Sequential inclusive scan of the thread's own elements.
-#pragma unroll
-  for (int k = 1; k < SCAN_ITEMS; ++k) x[k] += x[k - 1];
 
-  // Block-wide exclusive scan of the thread totals: warp scans, then a scan of the warp sums.
-  const T total = x[SCAN_ITEMS - 1];
-  const T warp_incl = warp_inclusive_scan(total, lane);
-  if (lane == 31) warp_sums[warp] = warp_incl;
+  // Scan within the warp: each lane scans its 4 elements of a round, a warp
+  // scan of the lanes' round totals gives each lane the sum of the earlier
+  // lanes, and the rounds are chained by the warp's total of each round.
+  T before_in_warp[GROUPS];  // the warp's elements before this lane's 4 of round j
+  T warp_total = T(0);
+#pragma unroll
+  for (int j = 0; j < GROUPS; ++j) {
+#pragma unroll
+    for (int e = 1; e < 4; ++e) x[j][e] += x[j][e - 1];
+    const T incl = warp_inclusive_scan(x[j][3], lane);
+    T excl = __shfl_up_sync(FULL_MASK, incl, 1);
+    if (lane == 0) excl = T(0);
+    before_in_warp[j] = warp_total + excl;
+    warp_total += __shfl_sync(FULL_MASK, incl, 31);
+  }
+
+  // Block-wide: an exclusive scan of the warp totals.
+  if (lane == 0) warp_sums[warp] = warp_total;
   __syncthreads();
   if (warp == 0) {
     T s = lane < SCAN_WARPS ? warp_sums[lane] : T(0);
@@ -166,24 +185,25 @@ __global__ void __launch_bounds__(SCAN_THREADS) single_pass_scan(const T* __rest
   }
   __syncthreads();
 
-  // 4. Everything before this thread's first element, then the stores.
-  T warp_excl = __shfl_up_sync(FULL_MASK, warp_incl, 1);
-  if (lane == 0) warp_excl = T(0);
-  const T before = tile_prefix_s + (warp > 0 ? warp_sums[warp - 1] : T(0)) + warp_excl;
-  T y[SCAN_ITEMS];
+  // 4. Add everything before each element and store.
+  const T warp_prefix = tile_prefix_s + (warp > 0 ? warp_sums[warp - 1] : T(0));
 #pragma unroll
-  for (int k = 0; k < SCAN_ITEMS; ++k) {
-    if (EXCLUSIVE) y[k] = k == 0 ? before : before + x[k - 1];
-    else y[k] = before + x[k];
-  }
-  if (full && vector_ok) {
-    V* dst = reinterpret_cast<V*>(out + first);
+  for (int j = 0; j < GROUPS; ++j) {
+    const T before = warp_prefix + before_in_warp[j];
+    T y[4];
 #pragma unroll
-    for (int q = 0; q < SCAN_ITEMS / 4; ++q) dst[q] = V{y[4 * q], y[4 * q + 1], y[4 * q + 2], y[4 * q + 3]};
-  } else {
+    for (int e = 0; e < 4; ++e) {
+      if (EXCLUSIVE) y[e] = e == 0 ? before : before + x[j][e - 1];
+      else y[e] = before + x[j][e];
+    }
+    const long long first = warp_base + j * 128 + lane * 4;
+    if (full && vector_ok) {
+      *reinterpret_cast<V*>(out + first) = V{y[0], y[1], y[2], y[3]};
+    } else {
 #pragma unroll
-    for (int k = 0; k < SCAN_ITEMS; ++k)
-      if (first + k < n) out[first + k] = y[k];
+      for (int e = 0; e < 4; ++e)
+        if (first + e < n) out[first + e] = y[e];
+    }
   }
 }
 
