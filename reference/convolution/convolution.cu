@@ -15,7 +15,7 @@
 //     window of input values read from shared memory into registers, instead
 //     of re-reading each value once per output that uses it. 1-D: 4 consecutive
 //     outputs from one 16-byte-vector window; 2-D: 2 adjacent columns x 8 rows,
-//     each input row of the window read once (as 8-byte vectors) and
+//     each input row of the window read once (as vectors) and
 //     multiplied into every output row that uses it.
 // Tunables are the named constants below.
 #include <cuda_runtime.h>
@@ -42,8 +42,11 @@ constexpr int CONV2_COLS = 2;
 constexpr int CONV2_ROWS = 8;
 constexpr int CONV2_TILE_X = CONV2_BX * CONV2_COLS;  // 64
 constexpr int CONV2_TILE_Y = CONV2_BY * CONV2_ROWS;  // 64
-// Shared tile row length: the tile and its halo, even (8-byte vectors).
-constexpr int CONV2_SHARED_X = CONV2_TILE_X + MAX_MASK_WIDTH + 1;
+// Threads read their window rows from shared memory as vectors of CONV2_VEC
+// floats (consecutive lanes, consecutive vectors: no bank conflicts).
+constexpr int CONV2_VEC = CONV2_COLS >= 4 ? 4 : 2;
+// Shared tile row length: the tile and its halo, rounded up to whole vectors.
+constexpr int CONV2_SHARED_X = CONV2_TILE_X + 16;
 
 // The mask: read by every thread in the same order, never written by a kernel.
 // 1-D uses the first mask_width entries, 2-D the first mask_width^2 (row-major).
@@ -98,8 +101,13 @@ __global__ void __launch_bounds__(CONV2_BX * CONV2_BY)
 conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, int width, bool vector_load) {
   constexpr int R = W / 2;
   constexpr int IN_H = CONV2_TILE_Y + W - 1;  // shared rows in use
-  constexpr int IN_W = CONV2_TILE_X + W - 1;  // shared columns in use
-  constexpr int PAIRS = (CONV2_COLS + W - 1 + 1) / 2;  // 8-byte vectors per window row
+  constexpr int IN_W = CONV2_TILE_X + W - 1;  // shared columns the outputs need
+  // A window row is read as vectors of CONV2_VEC floats (8 or 16 bytes).
+  constexpr int VECS_PER_ROW = (CONV2_COLS + W - 1 + CONV2_VEC - 1) / CONV2_VEC;
+  // Shared columns loaded: the tile and its halo, and as far as the last
+  // thread's last window vector reaches (so no vector reads unset cells).
+  constexpr int IN_W_LOAD = CONV2_TILE_X - CONV2_COLS + CONV2_VEC * VECS_PER_ROW;
+  static_assert(IN_W_LOAD >= IN_W && IN_W_LOAD <= CONV2_SHARED_X, "the shared tile must hold every window");
   __shared__ __align__(16) float tile[CONV2_TILE_Y + MAX_MASK_WIDTH - 1][CONV2_SHARED_X];
 
   // Load the tile with its halo; ghost cells are 0.
@@ -110,9 +118,9 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
     // Rows of whole 16-byte vectors: col0 is a multiple of 64 and width of 4,
     // so the vector starting at column col0 - 8 + 4v is aligned and lies all
     // inside the row or all outside it. Vectors V0..V1 cover the tile's
-    // columns col0 - R .. col0 + TILE_X + R - 1; consecutive threads take
+    // columns col0 - R .. col0 - R + IN_W_LOAD - 1; consecutive threads take
     // consecutive vectors of a row (coalesced), and keep the cells in the tile.
-    constexpr int V0 = (8 - R) / 4, V1 = (8 - R + IN_W - 1) / 4, VECS = V1 - V0 + 1;
+    constexpr int V0 = (8 - R) / 4, V1 = (8 - R + IN_W_LOAD - 1) / 4, VECS = V1 - V0 + 1;
     for (int s = tid; s < IN_H * VECS; s += CONV2_BX * CONV2_BY) {
       const int tr = s / VECS, v = V0 + s - tr * VECS;
       const int gr = row0 - R + tr, g0 = col0 - 8 + 4 * v;
@@ -124,12 +132,12 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
       const float cells[4] = {x.x, x.y, x.z, x.w};
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        if (tc + e >= 0 && tc + e < IN_W) tile[tr][tc + e] = cells[e];
+        if (tc + e >= 0 && tc + e < IN_W_LOAD) tile[tr][tc + e] = cells[e];
     }
   } else {
     // Any width: cell by cell, consecutive threads taking consecutive cells of a row.
-    for (int s = tid; s < IN_H * IN_W; s += CONV2_BX * CONV2_BY) {
-      const int tr = s / IN_W, tc = s - tr * IN_W;
+    for (int s = tid; s < IN_H * IN_W_LOAD; s += CONV2_BX * CONV2_BY) {
+      const int tr = s / IN_W_LOAD, tc = s - tr * IN_W_LOAD;
       const int gr = row0 - R + tr, gc = col0 - R + tc;
       tile[tr][tc] = (gr >= 0 && gr < height && gc >= 0 && gc < width)
                          ? in[static_cast<size_t>(gr) * width + gc] : 0.0f;
@@ -148,12 +156,21 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
     for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] = 0.0f;
 #pragma unroll
   for (int k = 0; k < CONV2_ROWS + W - 1; ++k) {
-    float win[2 * PAIRS];
+    float win[CONV2_VEC * VECS_PER_ROW];
 #pragma unroll
-    for (int v = 0; v < PAIRS; ++v) {
-      const float2 x = *reinterpret_cast<const float2*>(&tile[tr0 + k][tc0 + 2 * v]);
-      win[2 * v] = x.x;
-      win[2 * v + 1] = x.y;
+    for (int v = 0; v < VECS_PER_ROW; ++v) {
+      const float* cell = &tile[tr0 + k][tc0 + CONV2_VEC * v];
+      if (CONV2_VEC == 4) {
+        const float4 x = *reinterpret_cast<const float4*>(cell);
+        win[4 * v] = x.x;
+        win[4 * v + 1] = x.y;
+        win[4 * v + 2] = x.z;
+        win[4 * v + 3] = x.w;
+      } else {
+        const float2 x = *reinterpret_cast<const float2*>(cell);
+        win[2 * v] = x.x;
+        win[2 * v + 1] = x.y;
+      }
     }
 #pragma unroll
     for (int i = 0; i < CONV2_ROWS; ++i) {
@@ -172,11 +189,15 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
     const int row = row0 + tr0 + i;
     if (row >= height) break;
     float* dst = out + static_cast<size_t>(row) * width + col;
-    if (col + 1 < width && (reinterpret_cast<uintptr_t>(dst) % 8) == 0) {
-      *reinterpret_cast<float2*>(dst) = make_float2(acc[i][0], acc[i][1]);
-    } else {
-      if (col < width) dst[0] = acc[i][0];
-      if (col + 1 < width) dst[1] = acc[i][1];
+    const bool pairs = (reinterpret_cast<uintptr_t>(dst) % 8) == 0;
+#pragma unroll
+    for (int e = 0; e < CONV2_COLS; e += 2) {
+      if (pairs && col + e + 1 < width) {
+        *reinterpret_cast<float2*>(dst + e) = make_float2(acc[i][e], acc[i][e + 1]);
+      } else {
+        if (col + e < width) dst[e] = acc[i][e];
+        if (col + e + 1 < width) dst[e + 1] = acc[i][e + 1];
+      }
     }
   }
 }
