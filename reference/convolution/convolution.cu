@@ -7,8 +7,8 @@
 //     every mask loop is unrolled and every mask value is a constant-memory
 //     operand of the multiply-add itself (no load instruction for it).
 //   * Large tiles (thread coarsening): a block computes 4096 outputs in 1-D and
-//     a 64 x 64 patch in 2-D, so the halo adds little (for a 7 x 7 mask in 2-D,
-//     70 x 70 cells are read for 64 x 64 outputs) and each input cell comes from
+//     a 32 x 128 patch in 2-D, so the halo adds little (for a 7 x 7 mask in 2-D,
+//     38 x 134 cells are read for 32 x 128 outputs) and each input cell comes from
 //     device memory about once.
 //   * Tiles are loaded with 16-byte vector loads where the rows allow it.
 //   * Register reuse: a thread computes several neighbouring outputs from one
@@ -36,12 +36,12 @@ constexpr int CONV1_SHARED = CONV1_TILE + 4 * CONV1_WINDOW_VECS;
 
 // 2-D: CONV2_BX x CONV2_BY threads; each computes CONV2_COLS adjacent columns
 // in CONV2_ROWS rows: a CONV2_TILE_X x CONV2_TILE_Y output tile per block.
-constexpr int CONV2_BX = 32;
-constexpr int CONV2_BY = 8;
+constexpr int CONV2_BX = 64;
+constexpr int CONV2_BY = 4;
 constexpr int CONV2_COLS = 2;
 constexpr int CONV2_ROWS = 8;
-constexpr int CONV2_TILE_X = CONV2_BX * CONV2_COLS;  // 64
-constexpr int CONV2_TILE_Y = CONV2_BY * CONV2_ROWS;  // 64
+constexpr int CONV2_TILE_X = CONV2_BX * CONV2_COLS;  // 128
+constexpr int CONV2_TILE_Y = CONV2_BY * CONV2_ROWS;  // 32
 // Threads read their window rows from shared memory as vectors of CONV2_VEC
 // floats (consecutive lanes, consecutive vectors: no bank conflicts).
 constexpr int CONV2_VEC = CONV2_COLS >= 4 ? 4 : 2;
@@ -115,7 +115,7 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
   const int col0 = blockIdx.x * CONV2_TILE_X;
   const int tid = threadIdx.y * CONV2_BX + threadIdx.x;
   if (vector_load) {
-    // Rows of whole 16-byte vectors: col0 is a multiple of 64 and width of 4,
+    // Rows of whole 16-byte vectors: col0 is a multiple of 4 and so is width,
     // so the vector starting at column col0 - 8 + 4v is aligned and lies all
     // inside the row or all outside it. Vectors V0..V1 cover the tile's
     // columns col0 - R .. col0 - R + IN_W_LOAD - 1; consecutive threads take
