@@ -129,14 +129,26 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
   const std::string part = cs.at("part");
   const uint64_t seed = request.value("seed", 1ull);
   std::vector<Buffer> buffers;
-  Call call, abs_call;
+  // Device memory of this case, freed however the case ends.
+  struct Release {
+    std::vector<Buffer>& b;
+    ~Release() {
+      for (Buffer& x : b) {
+        if (x.data) cudaFree(x.data);
+        if (x.want) cudaFree(x.want);
+        if (x.scale) cudaFree(x.scale);
+      }
+    }
+  } release{buffers};
+  Call call;
   for (const json& p : cs.at("params")) {
     if (p.at("role") == "size") {
       call.pointers.push_back(nullptr);
       call.sizes.push_back(p.at("value").get<long long>());
       continue;
     }
-    Buffer b;
+    buffers.emplace_back();  // owned by `release` from here on
+    Buffer& b = buffers.back();
     b.name = p.at("name");
     b.role = p.at("role");
     b.dtype = gpulab::parse_dtype(p.at("dtype"));
@@ -154,15 +166,7 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
     }
     call.pointers.push_back(b.data);
     call.sizes.push_back(0);
-    buffers.push_back(std::move(b));
   }
-  auto free_all = [&] {
-    for (Buffer& b : buffers) {
-      cudaFree(b.data);
-      if (b.want) cudaFree(b.want);
-      if (b.scale) cudaFree(b.scale);
-    }
-  };
 
   json rows = json::array();
   const bool exact = cs.at("exact");
@@ -294,7 +298,6 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
     }
     rows.push_back(row);
   }
-  free_all();
   return rows;
 }
 
