@@ -40,7 +40,7 @@ TEST_CASE("size expressions evaluate products, sums and log2 over a case's sizes
   CHECK_THROWS_WITH(evaluate_size_expression("m $ n", s), Catch::Contains("character 3"));
 }
 
-TEST_CASE("--sizes takes NAME=VALUE pairs and rejects anything else with an example") {
+TEST_CASE("size overrides (--sizes) take NAME=VALUE pairs and reject anything else with an example") {
   CHECK(parse_size_override("n=1048576") == std::map<std::string, long long>{{"n", 1048576}});
   CHECK(parse_size_override("m=1,n=2,k=3") == std::map<std::string, long long>{{"m", 1}, {"n", 2}, {"k", 3}});
   for (const char* bad : {"", "n", "n=", "=4", "n=4x", "n=0", "n=-3", "n=4,", "4096"}) {
@@ -95,7 +95,7 @@ TEST_CASE("bench cases resolve to the issue's sizes, byte counts, operations and
   CHECK(c2[1].tolerance == Approx(2 * 4 * 49 * std::ldexp(1.0, -24)));
 }
 
-TEST_CASE("--sizes overrides the sizes it names in the parts that have them") {
+TEST_CASE("a size override (--sizes) replaces the sizes it names in the parts that have them") {
   const gpulab::LabSpec conv = lab("convolution");
   const BenchSpec cb = load_bench_spec(conv);
   // 'width' and 'mask_width' exist in both parts; 'height' only in 2d.
