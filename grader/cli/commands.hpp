@@ -12,5 +12,6 @@ void add_rewrite_command(CLI::App& app, Action& action);
 void add_grade_commands(CLI::App& app, Action& action);  // grade, test
 void add_datagen_command(CLI::App& app, Action& action);  // datagen, contract
 void add_calibrate_command(CLI::App& app, Action& action);
+void add_bench_command(CLI::App& app, Action& action);
 
 }  // namespace gpulab::cli

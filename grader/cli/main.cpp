@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   gpulab::cli::add_grade_commands(app, action);
   gpulab::cli::add_datagen_command(app, action);
   gpulab::cli::add_calibrate_command(app, action);
+  gpulab::cli::add_bench_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -142,11 +142,16 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   for (const auto& inc : options.include_dirs) hash.add(inc);
   for (const auto& lib : options.link_inputs) hash.add(file_stamp(lib.c_str()));
   for (const auto& flag : options.link_flags) hash.add(flag);
+  hash.add(options.shared_library ? "shared" : "program");
+  for (const auto& lib : options.libraries) hash.add("-l" + lib);
 
   const fs::path dir = cache_directory() / hash.hex();
   fs::create_directories(dir);
   BuildResult result;
-  result.executable = dir / "program";
+  result.executable = dir / (options.shared_library ? "library.so" : "program");
+  if (options.backend == Backend::emu && (options.shared_library || !options.libraries.empty())) {
+    throw std::runtime_error("shared libraries and linked libraries are built for the cuda backend only");
+  }
 
   std::vector<std::string> argv;
   if (options.backend == Backend::emu) {
@@ -184,11 +189,19 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     }
   } else {
     const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
-    argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", "static",
+    const bool dynamic = options.shared_library || !options.libraries.empty();
+    argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", dynamic ? "shared" : "static",
             "-gencode", "arch=compute_" + arch + ",code=sm_" + arch};
+    if (options.shared_library) argv.insert(argv.end(), {"-shared", "-Xcompiler", "-fPIC", "-Xlinker", "-Bsymbolic"});
+    if (dynamic) {
+      // The CUDA libraries next to nvcc, found at run time without LD_LIBRARY_PATH.
+      const fs::path lib_dir = fs::path(GPULAB_NVCC).parent_path().parent_path() / "lib64";
+      argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir.string()});
+    }
     for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
     for (const auto& s : sources) argv.push_back(s.string());
     argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
+    for (const auto& lib : options.libraries) argv.push_back("-l" + lib);
     argv.insert(argv.end(), {"-o", result.executable.string()});
   }
   result.command = quote_for_display(argv);

@@ -36,6 +36,11 @@ struct BuildOptions {
   std::vector<std::string> link_flags;   // passed to the compiler driver when linking (e.g. -Xlinker ...)
   bool use_cache = true;
   CompileRunner run_compiler;  // unset: the compiler runs directly
+  // cuda only: build a shared library (for dlopen) instead of a program, and the
+  // libraries to link by name (e.g. "cublas", "dl"). Either one links the CUDA
+  // runtime dynamically, so a program and the libraries it loads share one runtime.
+  bool shared_library = false;
+  std::vector<std::string> libraries;
 };
 
 struct BuildResult {

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: `gpulab bench` for the labs (with the course's
+# progression), then every reference graded with the cuda backend (the
+# gold-checked datasets, large ones included). Builds nothing here: prepare
+# with `bash scripts/device-bench.sh --prepare` (a stripped gpulab and the
+# libraries it needs, in .devbuild/, as device-check.sh does), carry the tree
+# to the GPU machine and run `bash scripts/device-bench.sh` from its root.
+# Results go to $OUT (bench-<lab>.md, Markdown tables; grade.txt; device.txt).
+# Environment: BENCH_LABS (default: all five), BENCH_ARGS (default --variants),
+# BENCH_EXTRA_DIR (files <lab>_*.cu there are timed too), BENCH_GRADE=0 skips grading.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--prepare" ]; then
+  mkdir -p .devbuild/lib
+  strip -o .devbuild/gpulab build/grader/cli/gpulab
+  cp -L /lib/x86_64-linux-gnu/libcrypto.so.3 .devbuild/lib/
+  echo "prepared .devbuild ($(du -sh .devbuild | cut -f1)); carry it to the device"
+  exit 0
+fi
+out=${OUT:-/tmp/device-bench}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
+export GPULAB_HOME=$PWD GPULAB_CACHE=${GPULAB_CACHE:-/tmp/gpulab-cache}
+gpulab=$PWD/.devbuild/gpulab
+labs=${BENCH_LABS:-"reduction scan histogram convolution matmul"}
+args=${BENCH_ARGS:---variants}
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader; nvcc --version | tail -1; date -u; } \
+  | tee "$out/device.txt"
+
+extra_files() {
+  [ -n "${BENCH_EXTRA_DIR:-}" ] && ls "$BENCH_EXTRA_DIR/$1"_*.cu 2>/dev/null
+  return 0
+}
+
+# Compile every lab's implementations at once (nvcc is the slow part; the machine has cores),
+# and the grading builds too (a grade of the small cases compiles what the full grade reuses).
+for lab in $labs; do
+  # shellcheck disable=SC2046,SC2086
+  "$gpulab" bench "$lab" $args $(extra_files "$lab") --build-only >"$out/build-$lab.log" 2>&1 &
+  if [ "${BENCH_GRADE:-1}" != 0 ]; then
+    "$gpulab" grade "$lab" "reference/$lab/$lab.cu" --backend cuda --no-large --no-hidden >/dev/null 2>&1 &
+  fi
+done
+wait
+status=0
+for lab in $labs; do
+  # shellcheck disable=SC2046,SC2086
+  timeout 420 "$gpulab" bench "$lab" $args $(extra_files "$lab") --format markdown --out "$out/bench-$lab.md" \
+    2>>"$out/bench-log.txt" || { echo "gpulab bench $lab: exit $?"; tail -5 "$out/build-$lab.log"; status=1; }
+  cat "$out/bench-$lab.md" 2>/dev/null
+done
+rm -f "$out"/build-*.log
+if [ "${BENCH_GRADE:-1}" != 0 ]; then
+  for lab in $labs; do
+    report=$(mktemp)
+    "$gpulab" grade "$lab" "reference/$lab/$lab.cu" --backend cuda --no-hidden --format text --out "$report" 2>/dev/null
+    echo "$lab reference, cuda backend: $(grep '^score' "$report" || echo 'no score')"
+    { echo "=== $lab"; cat "$report"; } >>"$out/grade.txt"
+    rm -f "$report"
+  done
+fi
+exit $status
