@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   gpulab::cli::add_rewrite_command(app, action);
   gpulab::cli::add_grade_commands(app, action);
   gpulab::cli::add_datagen_command(app, action);
+  gpulab::cli::add_batch_commands(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
