@@ -63,7 +63,6 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
                                           o.grade.only_parts.end())
       r.max_score += p.points;
 
-  const fs::path root = o.submissions;
   if (s.source.empty()) {
     r.status = "no_submission";
     r.message = s.problem;
@@ -71,7 +70,7 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
     r.failure_example = s.problem;
     r.failure_classes = {{"no_submission", s.problem}};
   } else {
-    r.source = fs::relative(s.source, root).generic_string();
+    r.source = fs::relative(s.source, s.location.parent_path()).generic_string();  // "alice/scan.cu"
     try {
       const PrebuildResult built = prebuild_submission(lab, s.source, o.grade);
       r.timing.compile_s = built.seconds;
