@@ -211,7 +211,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
         for (size_t i = 0; i < m.missing.size() && i < 10; ++i) names += (i ? ", " : "") + m.missing[i];
         if (m.missing.size() > 10) names += ", ...";
         std::fprintf(stderr,
-                     "gpulab: %zu student%s of the plan have no result (%s): a task failed or was cancelled; see "
+                     "gpulab: no result for %zu student%s of the plan (%s): a task failed or was cancelled; see "
                      "%s/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
                      m.missing.size(), m.missing.size() == 1 ? "" : "s", names.c_str(), target.c_str());
         return 1;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -156,6 +157,8 @@ void check_with_reference(const LabSpec& lab, const fs::path& dir, toolchain::Ba
 
   grade::GradeOptions o;
   o.backend = backend;
+  for (const DatasetCase& c : read_manifest(dir, false).cases)  // a folder may hold only some parts (--part)
+    if (std::find(o.only_parts.begin(), o.only_parts.end(), c.part) == o.only_parts.end()) o.only_parts.push_back(c.part);
   o.include_large = false;
   o.include_hidden = false;
   grade::GradeResult g;
