@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <thread>
@@ -108,8 +109,20 @@ int run_local(const BatchArgs& a, const LabSpec& lab) {
 
   batch::ProgressBar bar(stderr, isatty(STDERR_FILENO));
   batch::BatchObserver observer;
+  batch::Timing spent;  // summed over the submissions graded now
+  size_t timed = 0;
   observer.started = [&](size_t n, size_t done) { bar.started(n, done); };
-  observer.finished = [&](const batch::StudentRecord& r, bool skipped) { bar.finished(r, skipped); };
+  observer.finished = [&](const batch::StudentRecord& r, bool skipped) {
+    bar.finished(r, skipped);
+    if (skipped || r.source.empty()) return;
+    ++timed;
+    spent.compile_s += r.timing.compile_s;
+    spent.run_s += r.timing.run_s;
+    spent.compare_s += r.timing.compare_s;
+    spent.report_s += r.timing.report_s;
+    spent.total_s += r.timing.total_s;
+  };
+  const auto started = std::chrono::steady_clock::now();
   g_stop = false;
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);  // Slurm's scancel and time limit
@@ -131,6 +144,14 @@ int run_local(const BatchArgs& a, const LabSpec& lab) {
   std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
                sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
                errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
+  if (timed) {
+    const double n = static_cast<double>(timed);
+    std::fprintf(stderr,
+                 "time: %.1f s for %zu gradings with --jobs %u; per submission (mean): compile %.2f s, run %.2f s, "
+                 "compare %.2f s, report %.3f s, total %.2f s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), timed, o.jobs,
+                 spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
+  }
   if (!sharded) {
     std::fprintf(stderr, "results: %s/<student>.json, %s/gradebook.csv, %s/report.html\n", o.out.c_str(),
                  o.out.c_str(), o.out.c_str());
