@@ -83,8 +83,7 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
         if (stopping(stop)) return false;
         g = grade::grade_submission(lab, s.source, o.grade);
       }
-      const double grade_seconds = since(grade_start);
-      if (stopping(stop)) return false;
+      const double grade_seconds = since(grade_start);  // kept even if stopped meanwhile: it compiled before
       double run = 0;
       for (const grade::PartResult& p : g.parts)
         for (const grade::CaseResult& c : p.cases) run += c.seconds;

@@ -46,7 +46,8 @@ struct BatchOutcome {
 std::vector<const Submission*> shard_of(const Roster& roster, unsigned index, unsigned count);
 
 // Grades one submission and writes DIR/<student>.json and DIR/records/<student>.json.
-// Returns false (writing nothing) when `stop` was raised while it ran.
+// Returns false (writing nothing) when `stop` was raised before its grading started (while it
+// compiled: a compiler stopped by Ctrl-C must not count as the student's compile error).
 bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, const std::string& key,
                std::mutex* gpu_lane, const std::atomic<bool>* stop, StudentRecord& out);
 
