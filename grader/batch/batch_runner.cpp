@@ -148,6 +148,9 @@ BatchOutcome run_batch(const LabSpec& lab, const BatchOptions& o, const BatchObs
   if (observer.finished)
     for (const StudentRecord& r : done_before) observer.finished(r, true);
   if (pending.empty()) return outcome;
+  // The warm-up below needs a submission that is really graded (one with a .cu file).
+  const auto gradable = std::find_if(pending.begin(), pending.end(), [](const Pending& p) { return !p.s->source.empty(); });
+  if (gradable != pending.end()) std::rotate(pending.begin(), gradable, gradable + 1);
 
   prepare_lab_binding(lab);
   std::mutex gpu_lane;

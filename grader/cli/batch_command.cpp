@@ -99,6 +99,9 @@ int run_local(const BatchArgs& a, const LabSpec& lab) {
   o.out = a.out;
   o.jobs = a.jobs ? a.jobs : default_jobs();
   o.grade.backend = choose_backend(a.backend);
+  if (o.grade.backend == toolchain::Backend::cuda && !toolchain::cuda_backend_available()) {
+    throw std::runtime_error("--backend cuda needs nvcc, which this build of gpulab did not find; use --backend emu");
+  }
   o.grade.include_large = !a.no_large;
   o.grade.include_hidden = !a.no_hidden;
   o.grade.use_cache = !a.no_cache;

@@ -2,7 +2,7 @@
 # The student kit: the archive's listing holds skeletons, assignments, public
 # datasets and the grader, and no reference solution, project test, hidden
 # seed or hidden dataset; unpacked in a clean folder it builds on its own, and
-# its gpulab grades the skeleton (zero) and a correct solution (full marks).
+# its gpulab grades every skeleton (zero) and a correct solution (full marks).
 # Usage: student_kit_test.sh GPULAB PROJECT_ROOT WORK_DIR
 set -u
 gpulab=$1
@@ -51,10 +51,12 @@ kit="$work/clean/gpulab-kit"
 check "the kit builds on its own (see $work/build.log)" test -x "$kit/build/grader/cli/gpulab"
 
 cd "$kit" || exit 1
-./build/grader/cli/gpulab test histogram skeletons/histogram/histogram.cu --no-large >"$work/skeleton.txt" 2>&1
-rc=$?
-check "the skeleton is graded: it fails cleanly (exit 1, got $rc)" test $rc -eq 1
-check "the skeleton scores 0" grep -q 'score: 0 / 100' "$work/skeleton.txt"
+for lab in convolution histogram matmul reduction scan; do
+  ./build/grader/cli/gpulab test $lab skeletons/$lab/$lab.cu --no-large >"$work/skeleton-$lab.txt" 2>&1
+  rc=$?
+  check "$lab: the skeleton is graded and fails cleanly (exit 1, got $rc)" test $rc -eq 1
+  check "$lab: the skeleton scores 0" grep -q 'score: 0 / 100' "$work/skeleton-$lab.txt"
+done
 cp "$project/tests/labs/histogram/variants/privatized_sectioned.cu" "$work/mine.cu"
 ./build/grader/cli/gpulab test histogram "$work/mine.cu" --no-large >"$work/mine.txt" 2>&1
 rc=$?
