@@ -59,7 +59,11 @@ TEST_CASE("merge: refuses different gradings of one student and mixed labs", "[b
 
 TEST_CASE("shards: round robin over the sorted class, every student once", "[batch][slurm]") {
   gpulab::batch::Roster r;
-  for (const char* s : {"a", "b", "c", "d", "e"}) r.submissions.push_back({s});
+  for (const char* s : {"a", "b", "c", "d", "e"}) {
+    gpulab::batch::Submission one;
+    one.student = s;
+    r.submissions.push_back(one);
+  }
   std::vector<std::string> all;
   for (unsigned i = 0; i < 3; ++i)
     for (const auto* s : gpulab::batch::shard_of(r, i, 3)) all.push_back(std::to_string(i) + s->student);
