@@ -81,7 +81,9 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
         std::unique_lock<std::mutex> lane;
         if (gpu_lane) lane = std::unique_lock<std::mutex>(*gpu_lane);
         if (stopping(stop)) return false;
-        g = grade::grade_submission(lab, s.source, o.grade);
+        grade::GradeOptions go = o.grade;
+        go.use_cache = true;  // prebuild_submission honoured --no-cache; grading uses what it just built
+        g = grade::grade_submission(lab, s.source, go);
       }
       const double grade_seconds = since(grade_start);  // kept even if stopped meanwhile: it compiled before
       double run = 0;

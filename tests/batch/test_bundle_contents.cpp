@@ -24,7 +24,7 @@ std::set<std::string> destinations(const std::vector<gpulab::bundle::BundleFile>
 bool starts(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 }  // namespace
 
-TEST_CASE("student kit: skeletons, assignments, public data and the grader; no solutions", "[batch][bundle]") {
+TEST_CASE("student kit: skeletons, assignments, public data and the grader, no solutions", "[batch][bundle]") {
   const auto files = destinations(gpulab::bundle::student_kit_files(kRoot, {}));
   for (const char* lab : {"convolution", "histogram", "matmul", "reduction", "scan"}) {
     const std::string l = lab;
