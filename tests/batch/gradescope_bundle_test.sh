@@ -77,4 +77,5 @@ grade empty
 check "no .cu file: score 0 and why" grep -q 'No .cu file was submitted' empty.json
 
 echo "$failures failure(s)"
+if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi  # a build and a cache: hundreds of MB, kept only on failure
 exit $((failures > 0))
