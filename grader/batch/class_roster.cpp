@@ -27,7 +27,8 @@ std::vector<fs::path> files_of(const fs::path& location) {
       if (it->is_directory()) it.disable_recursion_pending();
       continue;
     }
-    if (it->is_regular_file()) files.push_back(fs::relative(it->path(), location));
+    // Symbolic links are not followed: a submission is what is inside its folder.
+    if (it->is_regular_file() && !it->is_symlink()) files.push_back(fs::relative(it->path(), location));
   }
   std::sort(files.begin(), files.end());
   return files;

@@ -35,6 +35,7 @@ TEST_CASE("roster: folders and .cu files, the file to grade", "[batch][roster]")
   write_file(d / "dave/report.pdf", "%PDF");
   write_file(d / "erin.cu", "// erin");
   fs::create_directories(d / ".git");
+  fs::create_symlink(d / "bob/scan.cu", d / "dave/scan.cu");  // a link out of the folder is not a submission
   write_file(d / "README.txt", "not a student");
 
   const auto r = discover_submissions(d.path(), "scan.cu");
