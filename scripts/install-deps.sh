@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Installs everything gpulab needs to build and test on Debian/Ubuntu (as root, or through sudo).
+# Installs what gpulab needs on Debian/Ubuntu (as root, or through sudo).
+#   install-deps.sh            everything: building, running, and the framework's own tests (CI)
+#   install-deps.sh --runtime  only building and running gpulab (a Gradescope autograder, a student kit)
 # CUDA is optional: with nvcc on PATH or in /usr/local/cuda the `cuda` backend is built too.
 # bubblewrap (bwrap) and util-linux (prlimit) are the sandbox submissions are graded in (docs/security.md).
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build git
-  catch2 nlohmann-json3-dev libcli11-dev libboost-context-dev
+  build-essential cmake ninja-build
+  nlohmann-json3-dev libcli11-dev libboost-context-dev
   bubblewrap util-linux libfmt-dev libtbb-dev libssl-dev
 )
+if [ "${1:-}" != "--runtime" ]; then
+  # Tests: Catch2; a PNG decoder for the report's screenshot test (zlib); a headless
+  # browser for that screenshot; a local Slurm for the batch-on-Slurm test.
+  packages+=(git catch2 zlib1g-dev chromium slurm-wlm)
+fi
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 missing=()

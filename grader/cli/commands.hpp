@@ -2,6 +2,9 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+
+#include "toolchain/toolchain.hpp"
 
 namespace gpulab::cli {
 
@@ -13,5 +16,11 @@ void add_grade_commands(CLI::App& app, Action& action);  // grade, test
 void add_datagen_command(CLI::App& app, Action& action);  // datagen, contract
 void add_calibrate_command(CLI::App& app, Action& action);
 void add_bench_command(CLI::App& app, Action& action);
+void add_batch_commands(CLI::App& app, Action& action);   // batch, merge
+void add_bundle_command(CLI::App& app, Action& action);   // bundle gradescope|student
+void add_validate_command(CLI::App& app, Action& action);
+
+// "auto": the cuda backend where it was built and nvidia-smi sees a GPU, else the emulator.
+toolchain::Backend choose_backend(const std::string& name);
 
 }  // namespace gpulab::cli

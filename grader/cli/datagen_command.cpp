@@ -3,6 +3,7 @@
 // `gpulab contract <lab>`: print the host functions a submission must define.
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "commands.hpp"
 #include "data/dataset.hpp"
@@ -41,6 +42,11 @@ void add_datagen_command(CLI::App& app, Action& action) {
       unsigned long long seed = a->seed ? a->seed : lab.public_seed;
       Selection which = a->large ? Selection::public_large : Selection::public_small;
       std::string out = a->out;
+      if (a->hidden && (a->seed || a->public_set || a->large)) {
+        std::fprintf(stderr, "gpulab: --hidden takes its seed from %s and makes every family; it does not go with "
+                     "--seed, --public or --large\n", lab.hidden_seed_env.c_str());
+        return 2;
+      }
       if (a->hidden) {
         const char* secret = std::getenv(lab.hidden_seed_env.c_str());
         if (!secret || !*secret) {
@@ -60,7 +66,10 @@ void add_datagen_command(CLI::App& app, Action& action) {
         std::filesystem::remove_all(out);
       }
       const Manifest m = generate_datasets(lab, seed, a->hidden, which, out, a->part);
-      std::printf("%zu cases of lab '%s' written to %s (seed %llu)\n", m.cases.size(), lab.lab.c_str(), out.c_str(), seed);
+      // The hidden seed is derived from the secret: printing it would give the hidden cases away.
+      const std::string seed_text = a->hidden ? "hidden seed from " + lab.hidden_seed_env : "seed " + std::to_string(seed);
+      std::printf("%zu cases of lab '%s' written to %s (%s)\n", m.cases.size(), lab.lab.c_str(), out.c_str(),
+                  seed_text.c_str());
       return 0;
     };
   });

@@ -33,12 +33,6 @@ struct GradeArgs {
   bool no_sandbox = false;
 };
 
-toolchain::Backend choose_backend(const std::string& name) {
-  if (name != "auto") return toolchain::parse_backend(name);
-  const bool gpu = toolchain::cuda_backend_available() && std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
-  return gpu ? toolchain::Backend::cuda : toolchain::Backend::emu;
-}
-
 grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   const LabSpec lab = grade::load_lab(a.lab);
   grade::GradeOptions o;
@@ -78,6 +72,12 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
                 "throw-away container; see docs/security.md)");
 }
 }  // namespace
+
+toolchain::Backend choose_backend(const std::string& name) {
+  if (name != "auto") return toolchain::parse_backend(name);
+  const bool gpu = toolchain::cuda_backend_available() && std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
+  return gpu ? toolchain::Backend::cuda : toolchain::Backend::emu;
+}
 
 void add_grade_commands(CLI::App& app, Action& action) {
   auto g = std::make_shared<GradeArgs>();

@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   gpulab::cli::add_datagen_command(app, action);
   gpulab::cli::add_calibrate_command(app, action);
   gpulab::cli::add_bench_command(app, action);
+  gpulab::cli::add_batch_commands(app, action);
+  gpulab::cli::add_bundle_command(app, action);
+  gpulab::cli::add_validate_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,6 +1,8 @@
 // Build options of harness programs (see harness_build.hpp).
 #include "grade/harness_build.hpp"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -15,7 +17,12 @@ std::string write_binding(const LabSpec& lab) {
   const fs::path dir = toolchain::cache_directory() / "bindings";
   fs::create_directories(dir);
   const fs::path file = dir / (lab.lab + "-" + toolchain::ContentHash().add(text).hex() + ".cpp");
-  if (!fs::exists(file)) std::ofstream(file) << text;
+  if (!fs::exists(file)) {
+    // Written aside and renamed into place: graders running in parallel never compile half a file.
+    const fs::path tmp = file.string() + ".tmp-" + std::to_string(getpid());
+    std::ofstream(tmp) << text;
+    fs::rename(tmp, file);
+  }
   return file.string();
 }
 

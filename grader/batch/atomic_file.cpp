@@ -1,0 +1,54 @@
+// write_file_atomically: temp file + fsync + rename(2), which POSIX makes atomic within one file system.
+#include "atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace gpulab::batch {
+
+void write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
+  static std::atomic<unsigned> counter{0};
+  const std::filesystem::path tmp =
+      target.string() + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++);
+  auto fail = [&](const char* what) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot write '" + target.string() + "' (" + what + ": " + why +
+                             "); check that its folder exists and is writable and the disk is not full");
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("create");
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ::close(fd);
+      fail("write");
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    fail("fsync");
+  }
+  if (::close(fd) != 0) fail("close");
+  if (::rename(tmp.c_str(), target.c_str()) != 0) fail("rename");
+}
+
+std::string read_whole_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read '" + path.string() + "': no such file or not readable");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace gpulab::batch

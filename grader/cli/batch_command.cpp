@@ -1,0 +1,248 @@
+// `gpulab batch <lab> <submissions> --out DIR`: grade a whole class (locally,
+// or as a Slurm job array with --slurm), and `gpulab merge DIR...`: combine
+// batch folders (Slurm shards) into one gradebook.csv and report.html.
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "batch/atomic_file.hpp"
+#include "batch/batch_runner.hpp"
+#include "batch/class_results.hpp"
+#include "batch/merge_batches.hpp"
+#include "batch/progress_bar.hpp"
+#include "commands.hpp"
+#include "report/class_reports.hpp"
+#include "slurm/slurm_job.hpp"
+
+namespace gpulab::cli {
+namespace fs = std::filesystem;
+
+namespace {
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop = true;
+  static const char msg[] =
+      "\ngpulab: stopping: the gradings in progress finish and are kept, nothing new starts "
+      "(press Ctrl-C again to quit at once; everything already graded is kept)\n";
+  (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+  std::signal(sig, SIG_DFL);  // a second signal ends the process
+}
+
+struct BatchArgs {
+  std::string lab, submissions, out, backend = "auto", shard, partition, gres, time_limit;
+  unsigned jobs = 0, shards = 4;
+  std::vector<std::string> parts;
+  bool no_large = false, no_hidden = false, regrade = false, no_cache = false, slurm = false;
+};
+
+unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+void parse_shard(const std::string& text, unsigned& index, unsigned& count) {
+  const size_t slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    index = static_cast<unsigned>(std::stoul(text.substr(0, slash)));
+    count = static_cast<unsigned>(std::stoul(text.substr(slash + 1)));
+  } catch (const std::exception&) {
+    throw std::runtime_error("--shard '" + text + "': expected I/K, e.g. 0/4 (shard I of K, counting from 0)");
+  }
+  if (count == 0 || index >= count) {
+    throw std::runtime_error("--shard '" + text + "': I must be between 0 and K-1");
+  }
+}
+
+// The options every Slurm task passes on to its own `gpulab batch`.
+std::vector<std::string> forwarded_args(const BatchArgs& a) {
+  std::vector<std::string> v;
+  if (a.backend != "auto") v.insert(v.end(), {"--backend", a.backend});
+  for (const std::string& p : a.parts) v.insert(v.end(), {"--part", p});
+  if (a.no_large) v.push_back("--no-large");
+  if (a.no_hidden) v.push_back("--no-hidden");
+  if (a.regrade) v.push_back("--regrade");
+  if (a.no_cache) v.push_back("--no-cache");
+  return v;
+}
+
+int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
+  const batch::Roster roster = batch::discover_submissions(a.submissions, lab.lab + ".cu");
+  slurm::SlurmRequest r;
+  r.lab = lab.lab;
+  r.gpulab = fs::read_symlink("/proc/self/exe");
+  r.submissions = fs::absolute(a.submissions).lexically_normal();
+  r.out = fs::absolute(a.out).lexically_normal();
+  r.shards = std::max(1u, std::min<unsigned>(a.shards, static_cast<unsigned>(roster.submissions.size())));
+  r.jobs = a.jobs ? a.jobs : 2;
+  r.partition = a.partition;
+  r.gres = a.gres;
+  r.time_limit = a.time_limit;
+  r.grade_args = forwarded_args(a);
+  for (const batch::Submission& s : roster.submissions) r.students.push_back(s.student);
+  const slurm::SlurmSubmission s = slurm::submit_to_slurm(r);
+  std::printf("submitted job array %s (%u tasks, %zu submissions) and merge job %s (starts when every task has ended)\n"
+              "watch: squeue -j %s,%s   logs: %s\n"
+              "results: %s/gradebook.csv and %s/report.html once job %s ends\n",
+              s.grade_job.c_str(), r.shards, r.students.size(), s.merge_job.c_str(), s.grade_job.c_str(),
+              s.merge_job.c_str(), (r.out / "slurm" / "logs").c_str(), r.out.c_str(), r.out.c_str(),
+              s.merge_job.c_str());
+  return 0;
+}
+
+int run_local(const BatchArgs& a, const LabSpec& lab) {
+  batch::BatchOptions o;
+  o.submissions = a.submissions;
+  o.out = a.out;
+  o.jobs = a.jobs ? a.jobs : default_jobs();
+  o.grade.backend = choose_backend(a.backend);
+  if (o.grade.backend == toolchain::Backend::cuda && !toolchain::cuda_backend_available()) {
+    throw std::runtime_error("--backend cuda needs nvcc, which this build of gpulab did not find; use --backend emu");
+  }
+  o.grade.include_large = !a.no_large;
+  o.grade.include_hidden = !a.no_hidden;
+  o.grade.use_cache = !a.no_cache;
+  o.grade.only_parts = a.parts;
+  o.regrade = a.regrade;
+  if (!a.shard.empty()) parse_shard(a.shard, o.shard_index, o.shard_count);
+  fs::create_directories(o.out);
+
+  batch::ProgressBar bar(stderr, isatty(STDERR_FILENO));
+  batch::BatchObserver observer;
+  batch::Timing spent;  // summed over the submissions graded now
+  size_t timed = 0;
+  observer.started = [&](size_t n, size_t done) { bar.started(n, done); };
+  observer.finished = [&](const batch::StudentRecord& r, bool skipped) {
+    bar.finished(r, skipped);
+    if (skipped || r.source.empty()) return;
+    ++timed;
+    spent.compile_s += r.timing.compile_s;
+    spent.run_s += r.timing.run_s;
+    spent.compare_s += r.timing.compare_s;
+    spent.report_s += r.timing.report_s;
+    spent.total_s += r.timing.total_s;
+  };
+  const auto started = std::chrono::steady_clock::now();
+  g_stop = false;
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);  // Slurm's scancel and time limit
+  const batch::BatchOutcome outcome = batch::run_batch(lab, o, observer, &g_stop);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  bar.close();
+  for (const std::string& w : outcome.roster.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
+
+  const bool sharded = o.shard_count > 1;
+  const batch::ClassResults c = batch::load_class_results(o.out, lab, a.parts, outcome.students);
+  size_t errors = 0, not_graded = 0, compile_errors = 0;
+  for (const batch::StudentEntry& e : c.students) {
+    errors += e.record.status == "grader_error";
+    not_graded += e.record.status == "missing";
+    compile_errors += e.record.status == "compile_error";
+  }
+  if (!sharded) report::write_class_reports(o.out, c);
+  std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
+               sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
+               errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
+  if (timed) {
+    const double n = static_cast<double>(timed);
+    std::fprintf(stderr,
+                 "time: %.1f s for %zu gradings with --jobs %u; per submission (mean): compile %.2f s, run %.2f s, "
+                 "compare %.2f s, report %.3f s, total %.2f s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), timed, o.jobs,
+                 spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
+  }
+  if (!sharded) {
+    std::fprintf(stderr, "results: %s/<student>.json, %s/gradebook.csv, %s/report.html\n", o.out.c_str(),
+                 o.out.c_str(), o.out.c_str());
+  }
+  if (outcome.interrupted) {
+    std::fprintf(stderr, "gpulab: interrupted; run the same command again to grade the rest\n");
+    return 130;
+  }
+  if (errors) {
+    std::fprintf(stderr, "gpulab: %zu submission%s could not be graded (see 'grader_error' in the gradebook); run the "
+                 "same command again to retry them\n", errors, errors == 1 ? "" : "s");
+    return 1;
+  }
+  return 0;
+}
+}  // namespace
+
+void add_batch_commands(CLI::App& app, Action& action) {
+  auto a = std::make_shared<BatchArgs>();
+  CLI::App* cmd = app.add_subcommand("batch", "Grade a whole class: one result per student, a gradebook and a report");
+  cmd->add_option("lab", a->lab, "the lab")->required();
+  cmd->add_option("submissions", a->submissions,
+                  "folder with one folder (or .cu file) per student, or Gradescope's unzipped export")
+      ->required()
+      ->check(CLI::ExistingDirectory);
+  cmd->add_option("--out", a->out, "where results, gradebook.csv and report.html go")->required();
+  cmd->add_option("--jobs,-j", a->jobs, "submissions compiled and graded at once (default: the number of cores)");
+  cmd->add_option("--backend", a->backend, "auto (GPU if present, else emulator), emu or cuda")
+      ->check(CLI::IsMember({"auto", "emu", "cuda"}));
+  cmd->add_option("--part", a->parts, "grade only this part (repeatable)");
+  cmd->add_flag("--no-large", a->no_large, "skip the large public cases (faster)");
+  cmd->add_flag("--no-hidden", a->no_hidden, "do not grade hidden cases even if the secret seed is set");
+  cmd->add_flag("--regrade", a->regrade, "grade every submission again, even those already graded and unchanged");
+  cmd->add_flag("--no-cache", a->no_cache, "recompile even if an identical build is cached");
+  cmd->add_option("--shard", a->shard, "grade only shard I of K (I/K, from 0); `gpulab merge` combines the shards");
+  cmd->add_flag("--slurm", a->slurm, "submit a Slurm job array (one task per shard) and a merge job, then return");
+  cmd->add_option("--partition", a->partition, "Slurm partition (with --slurm)");
+  cmd->add_option("--gres", a->gres, "Slurm generic resources per task, e.g. gpu:1 (with --slurm)");
+  cmd->add_option("--shards", a->shards, "number of Slurm tasks (with --slurm; default 4)");
+  cmd->add_option("--time", a->time_limit, "Slurm time limit per task, e.g. 01:00:00 (with --slurm)");
+  cmd->callback([a, &action] {
+    action = [a] {
+      const LabSpec lab = grade::load_lab(a->lab);
+      for (const std::string& p : a->parts) lab.part(p);
+      if (!a->slurm && (!a->partition.empty() || !a->gres.empty() || !a->time_limit.empty())) {
+        throw std::runtime_error("--partition, --gres and --time are Slurm options: add --slurm");
+      }
+      if (a->slurm && !a->shard.empty()) throw std::runtime_error("--shard and --slurm do not go together");
+      return a->slurm ? submit_slurm(*a, lab) : run_local(*a, lab);
+    };
+  });
+
+  auto dirs = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  CLI::App* merge = app.add_subcommand("merge", "Combine batch folders (e.g. Slurm shards) into one gradebook and report");
+  merge->add_option("dirs", *dirs, "batch --out folders")->required()->check(CLI::ExistingDirectory);
+  merge->add_option("--out", *out, "where the merged results go (default: the first folder)");
+  merge->callback([dirs, out, &action] {
+    action = [dirs, out] {
+      std::vector<fs::path> paths(dirs->begin(), dirs->end());
+      const fs::path target = out->empty() ? paths.front() : fs::path(*out);
+      const batch::MergeOutcome m = batch::merge_batches(paths, target);
+      const LabSpec lab = grade::load_lab(m.lab);
+      std::vector<std::string> parts;
+      for (const fs::path& d : paths) {
+        if (!fs::exists(batch::plan_path(d))) continue;
+        const nlohmann::json plan = nlohmann::json::parse(batch::read_whole_file(batch::plan_path(d)));
+        const std::vector<std::string> args = plan.value("grade_args", std::vector<std::string>{});
+        for (size_t i = 0; i + 1 < args.size(); ++i)
+          if (args[i] == "--part") parts.push_back(args[i + 1]);
+      }
+      const batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
+      report::write_class_reports(target, c);
+      std::printf("merged %zu students of lab '%s' into %s (gradebook.csv, report.html)\n", m.students.size(),
+                  m.lab.c_str(), target.c_str());
+      if (!m.missing.empty()) {
+        std::string names;
+        for (size_t i = 0; i < m.missing.size() && i < 10; ++i) names += (i ? ", " : "") + m.missing[i];
+        if (m.missing.size() > 10) names += ", ...";
+        std::fprintf(stderr,
+                     "gpulab: no result for %zu student%s of the plan (%s): a task failed or was cancelled; see "
+                     "%s/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
+                     m.missing.size(), m.missing.size() == 1 ? "" : "s", names.c_str(), target.c_str());
+        return 1;
+      }
+      return 0;
+    };
+  });
+}
+
+}  // namespace gpulab::cli

@@ -1,0 +1,70 @@
+// `gpulab bundle gradescope <lab> --out autograder.zip` and
+// `gpulab bundle student --out kit.tar.gz`: the packages instructors hand to
+// Gradescope and to students.
+#include <cstdio>
+#include <cstdlib>
+
+#include "bundle/gradescope_bundle.hpp"
+#include "bundle/student_kit.hpp"
+#include "commands.hpp"
+#include "grade/grading.hpp"
+
+namespace gpulab::cli {
+
+void add_bundle_command(CLI::App& app, Action& action) {
+  CLI::App* bundle = app.add_subcommand("bundle", "Package the Gradescope autograder or the student kit");
+  bundle->require_subcommand(1);
+
+  struct GradescopeArgs {
+    std::string lab, out = "autograder.zip", backend = "auto";
+    bool no_large = false, no_hidden = false;
+  };
+  auto g = std::make_shared<GradescopeArgs>();
+  CLI::App* gs = bundle->add_subcommand("gradescope", "Gradescope's autograder.zip for one lab");
+  gs->add_option("lab", g->lab, "the lab")->required();
+  gs->add_option("--out", g->out, "the zip to write (default autograder.zip)");
+  gs->add_option("--backend", g->backend, "backend on Gradescope: auto (GPU if present, else emulator), emu or cuda")
+      ->check(CLI::IsMember({"auto", "emu", "cuda"}));
+  gs->add_flag("--no-large", g->no_large, "do not grade the large public cases");
+  gs->add_flag("--no-hidden", g->no_hidden, "do not include the hidden seed even if it is set");
+  gs->callback([g, &action] {
+    action = [g] {
+      const LabSpec lab = grade::load_lab(g->lab);
+      bundle::GradescopeOptions o;
+      o.backend = g->backend;
+      if (g->no_large) o.grade_args.push_back("--no-large");
+      const char* secret = std::getenv(lab.hidden_seed_env.c_str());
+      if (!g->no_hidden && secret && *secret) o.hidden_seed = secret;
+      bundle::write_gradescope_bundle(toolchain::project_root(), lab, o, g->out);
+      std::printf("wrote %s: upload it as the autograder of lab '%s' (Ubuntu 22.04 base image)\n", g->out.c_str(),
+                  lab.lab.c_str());
+      if (o.hidden_seed.empty()) {
+        std::printf("no hidden cases: %s is not set (set it to grade hidden cases on Gradescope)\n",
+                    lab.hidden_seed_env.c_str());
+      } else {
+        std::printf("it holds the hidden seed from %s (file hidden-seed): keep %s private\n",
+                    lab.hidden_seed_env.c_str(), g->out.c_str());
+      }
+      return 0;
+    };
+  });
+
+  struct KitArgs {
+    std::string out = "gpulab-kit.tar.gz";
+    std::vector<std::string> labs;
+  };
+  auto k = std::make_shared<KitArgs>();
+  CLI::App* kit = bundle->add_subcommand("student", "The student kit: skeletons, assignments, public datasets, grader");
+  kit->add_option("--out", k->out, "the .tar.gz to write (default gpulab-kit.tar.gz)");
+  kit->add_option("--lab", k->labs, "only this lab (repeatable; default: every lab)");
+  kit->callback([k, &action] {
+    action = [k] {
+      for (const std::string& l : k->labs) grade::load_lab(l);  // a clear error for a misspelt lab
+      bundle::write_student_kit(toolchain::project_root(), k->labs, k->out);
+      std::printf("wrote %s (no reference solutions, hidden seeds or hidden datasets)\n", k->out.c_str());
+      return 0;
+    };
+  });
+}
+
+}  // namespace gpulab::cli

@@ -1,0 +1,56 @@
+// gradebook_csv.
+#include "gradebook_csv.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace gpulab::report {
+using nlohmann::json;
+
+namespace {
+std::string number(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", std::round(x * 100.0) / 100.0);
+  return buf;
+}
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string gradebook_csv(const batch::ClassResults& c) {
+  std::string s = "student";
+  for (const batch::PartColumn& p : c.parts) s += "," + csv_field(p.name + " (" + number(p.points) + ")");
+  s += ",total,max_total,status,failure_class,names,emails,sid,submission_id,source\r\n";
+  double max_total = 0;
+  for (const batch::PartColumn& p : c.parts) max_total += p.points;
+  for (const batch::StudentEntry& e : c.students) {
+    const batch::StudentRecord& r = e.record;
+    s += csv_field(r.student);
+    for (const batch::PartColumn& p : c.parts) {
+      std::string cell = r.status == "compile_error" || r.status == "no_submission" ? "0" : "";
+      if (e.result) {
+        for (const json& part : e.result->value("parts", json::array()))
+          if (part.value("name", "") == p.name) cell = number(part.value("score", 0.0));
+      }
+      s += "," + cell;
+    }
+    const bool scored = r.status == "graded" || r.status == "compile_error" || r.status == "no_submission";
+    std::string names, emails, sids;
+    for (const batch::Submitter& p : r.submitters) {
+      names += (names.empty() ? "" : "; ") + p.name;
+      emails += (emails.empty() ? "" : "; ") + p.email;
+      sids += (sids.empty() ? "" : "; ") + p.sid;
+    }
+    s += "," + (scored ? number(r.score) : std::string()) + "," + number(max_total) + "," + csv_field(r.status) + "," +
+         csv_field(r.failure_class) + "," + csv_field(names) + "," + csv_field(emails) + "," + csv_field(sids) + "," +
+         csv_field(r.submission_id) + "," + csv_field(r.source) + "\r\n";
+  }
+  return s;
+}
+
+}  // namespace gpulab::report

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Gradescope's autograder, run the way Gradescope runs it: `gpulab bundle
+# gradescope` makes autograder.zip; it is unpacked into a temporary stand-in
+# for /autograder (GPULAB_AUTOGRADER_ROOT); setup.sh builds gpulab there
+# (GPULAB_SKIP_INSTALL=1: the packages are already installed, nothing is
+# apt-get installed) and checks the reference; run_autograder grades
+# submissions from submission/ into results/results.json, whose schema is checked.
+# Usage: gradescope_bundle_test.sh GPULAB JSON_CHECK WORK_DIR PROJECT_ROOT
+set -u
+gpulab=$1
+json_check=$2
+work=$3
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+check() {
+  local what=$1
+  shift
+  if "$@"; then echo "ok: $what"; else fail "$what"; fi
+}
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+project=$4
+
+GPULAB_HIDDEN_SEED=bundle-test-secret "$gpulab" bundle gradescope histogram --out autograder.zip --no-large >bundle.log 2>&1
+check "bundle written" test -s autograder.zip
+check "the bundle says it holds the hidden seed" grep -q 'keep autograder.zip private' bundle.log
+
+ag="$work/root/autograder"
+mkdir -p "$ag/source" "$ag/submission"
+(cd "$ag/source" && cmake -E tar xf "$work/autograder.zip")
+check "setup.sh at the root, executable" test -x "$ag/source/setup.sh"
+check "run_autograder at the root, executable" test -x "$ag/source/run_autograder"
+check "the hidden seed is private" test "$(stat -c %a "$ag/source/hidden-seed")" = 600
+check "only this lab" test ! -e "$ag/source/assignments/matmul"
+
+export GPULAB_AUTOGRADER_ROOT="$ag"
+unset GPULAB_HOME GPULAB_CACHE GPULAB_HIDDEN_SEED
+GPULAB_SKIP_INSTALL=1 bash "$ag/source/setup.sh" >setup.log 2>&1
+rc=$?
+check "setup.sh builds gpulab and checks the reference (rc $rc; see $work/setup.log)" test $rc -eq 0
+check "setup.sh says the reference scores full marks" grep -q 'the reference of histogram scores full marks' setup.log
+check "gpulab was built inside the autograder" test -x "$ag/source/build/grader/cli/gpulab"
+
+grade() {  # grade NAME: run_autograder from /autograder as Gradescope does, keep results as NAME.json
+  rm -rf "$ag/results"
+  (cd "$ag" && bash source/run_autograder) >"$1.log" 2>&1
+  local rc=$?
+  check "$1: run_autograder exits 0 (got $rc)" test $rc -eq 0
+  cp "$ag/results/results.json" "$1.json" 2>/dev/null
+  "$json_check" gradescope "$1.json" >"$1.summary"
+  check "$1: results.json follows Gradescope's schema ($(cat "$1.summary"))" test $? -eq 0
+}
+
+rm -rf "$ag/submission"/* && mkdir -p "$ag/submission/src"
+cp "$project/tests/labs/histogram/buggy/uppercase_counted.cu" "$ag/submission/src/histogram.cu"
+grade buggy
+check "buggy: a score between 0 and 100" grep -Eq '^score=[1-9][0-9]?(\.[0-9]+)? ' buggy.summary
+check "buggy: hidden cases graded, shown after the due date" grep -q 'hidden=[1-9]' buggy.summary
+check "buggy: a failed test explains itself" grep -q '"status": "failed"' buggy.json
+
+rm -rf "$ag/submission"/* && cp "$project/reference/histogram/histogram.cu" "$ag/submission/my_histogram.cu"
+grade correct
+check "correct (the only .cu, any name): full marks" grep -q '^score=100 ' correct.summary
+
+rm -rf "$ag/submission"/* && printf 'int broken = ;\n' >"$ag/submission/histogram.cu"
+grade broken
+check "broken: score 0" grep -q '^score=0 ' broken.summary
+check "broken: the compiler's message is shown" grep -q 'did not compile' broken.json
+
+rm -rf "$ag/submission"/* && echo "oops" >"$ag/submission/README.txt"
+grade empty
+check "no .cu file: score 0 and why" grep -q 'No .cu file was submitted' empty.json
+
+echo "$failures failure(s)"
+if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi  # a build and a cache: hundreds of MB, kept only on failure
+exit $((failures > 0))
