@@ -61,7 +61,7 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
   for (const PartSpec& p : lab.parts)
     if (o.grade.only_parts.empty() || std::find(o.grade.only_parts.begin(), o.grade.only_parts.end(), p.name) !=
                                           o.grade.only_parts.end())
-      r.max_score += p.points;
+      r.max_score += grade::part_max_points(p, grade::speed_is_scored(o.grade));
 
   if (s.source.empty()) {
     r.status = "no_submission";

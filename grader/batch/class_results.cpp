@@ -5,16 +5,18 @@
 #include <stdexcept>
 
 #include "atomic_file.hpp"
+#include "grade/grading.hpp"
 
 namespace gpulab::batch {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-std::vector<PartColumn> part_columns(const LabSpec& lab, const std::vector<std::string>& only_parts) {
+std::vector<PartColumn> part_columns(const LabSpec& lab, const std::vector<std::string>& only_parts,
+                                     bool speed_scored) {
   std::vector<PartColumn> cols;
   for (const PartSpec& p : lab.parts) {
     if (!only_parts.empty() && std::find(only_parts.begin(), only_parts.end(), p.name) == only_parts.end()) continue;
-    cols.push_back({p.name, p.points});
+    cols.push_back({p.name, grade::part_max_points(p, speed_scored)});
   }
   return cols;
 }
@@ -24,7 +26,6 @@ ClassResults load_class_results(const fs::path& out_dir, const LabSpec& lab, con
   ClassResults c;
   c.lab = lab.lab;
   c.title = lab.title;
-  c.parts = part_columns(lab, only_parts);
   std::vector<StudentRecord> records;
   if (students.empty()) {
     records = read_records(out_dir);
@@ -41,6 +42,9 @@ ClassResults load_class_results(const fs::path& out_dir, const LabSpec& lab, con
       }
     }
   }
+  // Speed counts where the class was graded on a GPU (the emulator scores correctness only).
+  const bool speed = std::any_of(records.begin(), records.end(), [](const StudentRecord& r) { return r.backend == "cuda"; });
+  c.parts = part_columns(lab, only_parts, speed);
   for (StudentRecord& r : records) {
     StudentEntry e{std::move(r), std::nullopt};
     if (e.record.has_result()) {

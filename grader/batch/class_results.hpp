@@ -30,8 +30,10 @@ struct ClassResults {
   std::vector<StudentEntry> students;  // sorted by student
 };
 
-// The parts of `lab` (all, or `only_parts`), in lab.json's order.
-std::vector<PartColumn> part_columns(const LabSpec& lab, const std::vector<std::string>& only_parts);
+// The parts of `lab` (all, or `only_parts`), in lab.json's order, with their points (without the
+// speed points where speed was not scored, as on the emulator).
+std::vector<PartColumn> part_columns(const LabSpec& lab, const std::vector<std::string>& only_parts,
+                                     bool speed_scored = true);
 // Reads the record and result of each student in `students` from `out_dir` (all records when empty).
 // A record whose result file is missing or damaged becomes an error naming the file.
 ClassResults load_class_results(const std::filesystem::path& out_dir, const LabSpec& lab,

@@ -95,11 +95,16 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
   out.feedback = run.with_diagnostics(text);
 }
 
-bool scores_speed(const GradeOptions& o) {
+}  // namespace
+
+bool speed_is_scored(const GradeOptions& o) {
   if (o.performance == PerformanceMode::automatic) return o.backend == toolchain::Backend::cuda;
   return o.performance == PerformanceMode::on;
 }
-}  // namespace
+
+double part_max_points(const PartSpec& part, bool speed_scored) {
+  return speed_scored ? part.points : part.correctness_points();
+}
 
 LabSpec load_lab(const std::string& lab) {
   const fs::path file = toolchain::project_root() / "assignments" / lab / "lab.json";
@@ -122,7 +127,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   g.submission = submission.string();
   g.backend = toolchain::backend_name(o.backend);
   g.hidden_visibility = o.hidden_visibility.empty() ? lab.hidden_visibility : o.hidden_visibility;
-  const bool speed = scores_speed(o);
+  const bool speed = speed_is_scored(o);
   if (o.sanitize && o.backend != toolchain::Backend::cuda) {
     throw std::runtime_error("--sanitize runs compute-sanitizer on a GPU (--backend cuda); on the emulator use "
                              "--race-check with `gpulab run`, or read the emulator's own findings in the report");

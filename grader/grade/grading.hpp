@@ -93,6 +93,11 @@ struct GradeResult {
   double compile_seconds = 0;
 };
 
+// Whether these options score speed (PerformanceMode::automatic: on the cuda backend only).
+bool speed_is_scored(const GradeOptions& options);
+// A part's maximum under these options: without speed scoring, its speed points are left out.
+double part_max_points(const PartSpec& part, bool speed_scored);
+
 // Finds assignments/<lab>/lab.json under the project root; LabSpecError if absent.
 LabSpec load_lab(const std::string& lab);
 // Throws sandbox::SandboxUnavailable when options.sandbox is set and bubblewrap cannot run here.

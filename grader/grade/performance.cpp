@@ -268,7 +268,7 @@ Calibration PerformanceScorer::calibrate(const PartSpec& part) {
     c.bandwidth_fraction = c.rate * 1e9 / c.copy_bandwidth;
     // The same shape as the speed-ratio thresholds, in units of the reference's own fraction.
     for (const ScorePoint& p : spec.thresholds) {
-      c.proposed_bandwidth_thresholds.push_back({std::round(p.x * c.bandwidth_fraction * 100) / 100, p.fraction});
+      c.proposed_bandwidth_thresholds.push_back({std::round(p.x * c.bandwidth_fraction * 1000) / 1000, p.fraction});
     }
   }
   return c;

@@ -41,12 +41,12 @@ for s in alice bob carol erin; do check "$s.json written" test -s "out/$s.json";
 check "no result file for a student without a .cu file" test ! -e out/dave.json
 check "a record for every student" test "$(ls out/records | wc -l)" -eq 5
 check "gradebook has a header and 5 rows" test "$(wc -l <out/gradebook.csv)" -eq 6
-check "gradebook header" grep -q '^student,text (50),bytes (50),total,max_total,status,failure_class,' out/gradebook.csv
-check "alice scores 100" bash -c "grep -q '^alice,50,50,100,100,graded,,' out/gradebook.csv"
+check "gradebook header (parts out of their emulator maximum: no speed points)" grep -q '^student,text (35),bytes (35),total,max_total,status,failure_class,' out/gradebook.csv
+check "alice scores full marks (70 on the emulator)" bash -c "grep -q '^alice,35,35,70,70,graded,,' out/gradebook.csv"
 check "bob's data race is his failure class" bash -c "row() { grep \"^\$1,\" \"\$2\"; }; row bob out/gradebook.csv | grep -q ',graded,data_race,'"
-check "carol does not compile" bash -c "grep -q '^carol,0,0,0,100,compile_error,compile_error,' out/gradebook.csv"
-check "dave handed in no .cu file" bash -c "grep -q '^dave,0,0,0,100,no_submission,no_submission,' out/gradebook.csv"
-check "the skeleton scores 0" bash -c "grep -q '^erin,0,0,0,100,graded,' out/gradebook.csv"
+check "carol does not compile" bash -c "grep -q '^carol,0,0,0,70,compile_error,compile_error,' out/gradebook.csv"
+check "dave handed in no .cu file" bash -c "grep -q '^dave,0,0,0,70,no_submission,no_submission,' out/gradebook.csv"
+check "the skeleton scores 0" bash -c "grep -q '^erin,0,0,0,70,graded,' out/gradebook.csv"
 check "report.html written" grep -q 'Score distribution' out/report.html
 check "report shows the emulator's performance note" grep -q 'not measured (emulator)' out/report.html
 check "report names the data race" grep -q 'data race' out/report.html
@@ -75,10 +75,10 @@ check "gradebook rewritten the same" test "$(wc -l <out/gradebook.csv)" -eq 6
 cp "$root/reference/histogram/histogram.cu" class/bob/histogram.cu
 "$gpulab" batch histogram class --out out --jobs 2 --no-large >run3.log 2>&1
 check "only the changed submission is graded" grep -q '^4 submissions up to date (already graded, unchanged); grading 1' run3.log
-check "bob now scores 100" bash -c "grep -q '^bob,50,50,100,100,graded,,' out/gradebook.csv"
+check "bob now scores full marks" bash -c "grep -q '^bob,35,35,70,70,graded,,' out/gradebook.csv"
 "$gpulab" batch histogram class --out out --jobs 2 --no-large --part text >run4.log 2>&1
 check "other options are another grading" grep -q '^grading 5 submissions' run4.log
-check "a part-only gradebook has one part column" grep -q '^student,text (50),total,' out/gradebook.csv
+check "a part-only gradebook has one part column" grep -q '^student,text (35),total,' out/gradebook.csv
 
 # 5. Ctrl-C in the middle: gradings in progress end and are kept, nothing is half-written; a rerun finishes.
 "$gpulab" batch histogram class --out stopped --jobs 1 --no-large >run5.log 2>&1 &
@@ -134,7 +134,7 @@ check "Gradescope export graded (rc $rc)" test $rc -eq 0
 check "student named by email" test -s gsout/ada@example.edu.json
 check "group named by both emails" test -s "gsout/grace@example.edu+alan@example.edu.json"
 check "gradebook has names, emails, ids and the submission" \
-  grep -q '^ada@example.edu,50,50,100,100,graded,,Ada Lovelace,ada@example.edu,1001,submission_101,submission_101/histogram.cu' gsout/gradebook.csv
+  grep -q '^ada@example.edu,35,35,70,70,graded,,Ada Lovelace,ada@example.edu,1001,submission_101,submission_101/histogram.cu' gsout/gradebook.csv
 check "group row lists both" grep -q 'Grace Hopper; Alan Turing,grace@example.edu; alan@example.edu' gsout/gradebook.csv
 
 # 7. Bad arguments get clear errors.

@@ -65,7 +65,7 @@ check "buggy: a failed test explains itself" grep -q '"status": "failed"' buggy.
 
 rm -rf "$ag/submission"/* && cp "$project/reference/histogram/histogram.cu" "$ag/submission/my_histogram.cu"
 grade correct
-check "correct (the only .cu, any name): full marks" grep -q '^score=100 ' correct.summary
+check "correct (the only .cu, any name): full marks (70: speed is scored on a GPU)" grep -q '^score=70 ' correct.summary
 
 rm -rf "$ag/submission"/* && printf 'int broken = ;\n' >"$ag/submission/histogram.cu"
 grade broken

@@ -135,8 +135,8 @@ check "two task logs" test "$(ls out/slurm/logs/grade-*.out 2>/dev/null | wc -l)
 check "each task graded its own shard" bash -c "grep -q '^shard 0/2: 2 graded now' out/slurm/logs/grade-*_0.out && grep -q '^shard 1/2: 2 graded now' out/slurm/logs/grade-*_1.out"
 check "the merge job ran" grep -q 'merged 4 students' out/slurm/logs/merge-*.out
 check "one gradebook for the class" test "$(wc -l <out/gradebook.csv 2>/dev/null)" -eq 5
-check "ada scores 100" grep -q '^ada,50,50,100,100,graded,' out/gradebook.csv
-check "cy does not compile" grep -q '^cy,0,0,0,100,compile_error,' out/gradebook.csv
+check "ada scores 100" grep -q '^ada,35,35,70,70,graded,' out/gradebook.csv
+check "cy does not compile" grep -q '^cy,0,0,0,70,compile_error,' out/gradebook.csv
 check "one report" grep -q 'Score distribution' out/report.html
 check "the tasks' caches were removed" bash -c "! ls -d \${TMPDIR:-/tmp}/gpulab-cache-${jobs%%,*}_* 2>/dev/null"
 

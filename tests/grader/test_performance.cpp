@@ -5,7 +5,8 @@
 // one that returns cached results on a repeated call is caught by the call on
 // fresh inputs; work left on a non-blocking stream is waited for; without the
 // reference, memory-bound parts fall back to the copy bandwidth; an incorrect
-// part earns no speed points; with speed off the points leave the maximum.
+// part earns no speed points; with speed off the points leave the maximum;
+// calibrate times the reference.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,7 @@
 #include "grade/grading.hpp"
 #include "grade/performance.hpp"
 #include "grade/reports.hpp"
+#include "grade/submission_runner.hpp"
 #include "grader_test_support.hpp"
 #include "lab/performance_spec.hpp"
 
@@ -231,4 +233,37 @@ TEST_CASE("performance: with speed off its points leave the maximum and the repo
   CHECK(g.score == Approx(6));
   CHECK_THAT(g.performance_note, Catch::Contains("4 of the lab's points are for speed"));
   CHECK_THAT(gpulab::grade::text_report(g, false, true), Catch::Contains("scored on a GPU"));
+}
+
+namespace {
+// Calibrates part "triple" of the made-up lab in `h` (the reference runs without the sandbox).
+gpulab::grade::Calibration calibrate_speed_lab(SpeedHome& h) {
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  const gpulab::LabSpec lab = speed_lab();
+  gpulab::grade::GradeOptions o;
+  const gpulab::grade::SubmissionRunner runner(false, o.backend);
+  TempDir work;
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+  return scorer.calibrate(lab.parts[0]);
+}
+}  // namespace
+
+TEST_CASE("performance: calibrate times the reference and scales the bandwidth thresholds", "[performance]") {
+  SpeedHome h;
+  const gpulab::grade::Calibration c = calibrate_speed_lab(h);
+  CHECK(c.seconds > 0);
+  CHECK(c.runs >= 10);
+  CHECK(c.rate_unit == "GB/s");
+  CHECK(c.copy_bandwidth > 0);
+  CHECK(c.bandwidth_fraction == Approx(c.rate * 1e9 / c.copy_bandwidth));
+  REQUIRE(c.proposed_bandwidth_thresholds.size() == 2);  // one per speed-ratio threshold
+  CHECK(c.proposed_bandwidth_thresholds[0].fraction == 0.5);
+  CHECK(c.proposed_bandwidth_thresholds[1].fraction == 1.0);
+  CHECK(c.case_label == "timed case (n=5000)");
+}
+
+TEST_CASE("performance: calibrate without a reference says what is missing", "[performance]") {
+  SpeedHome h(false);
+  CHECK_THROWS_WITH(calibrate_speed_lab(h), Catch::Contains("calibrating needs the reference solution"));
 }
