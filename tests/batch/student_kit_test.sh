@@ -57,7 +57,7 @@ for lab in convolution histogram matmul reduction scan; do
   check "$lab: the skeleton is graded and fails cleanly (exit 1, got $rc)" test $rc -eq 1
   check "$lab: the skeleton scores 0" grep -q 'score: 0 / 70' "$work/skeleton-$lab.txt"
 done
-cp "$project/tests/labs/histogram/variants/privatized_sectioned.cu" "$work/mine.cu"
+cp "$project/reference/histogram/progression/privatized_sectioned.cu" "$work/mine.cu"
 ./build/grader/cli/gpulab test histogram "$work/mine.cu" --no-large >"$work/mine.txt" 2>&1
 rc=$?
 check "a correct solution passes with the kit alone (exit 0, got $rc)" test $rc -eq 0
