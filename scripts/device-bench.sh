@@ -23,7 +23,7 @@ export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
 export GPULAB_HOME=$PWD GPULAB_CACHE=${GPULAB_CACHE:-/tmp/gpulab-cache}
 gpulab=$PWD/.devbuild/gpulab
 labs=${BENCH_LABS:-"reduction scan histogram convolution matmul"}
-args=${BENCH_ARGS:---variants}
+args=${BENCH_ARGS---variants}  # set but empty: no extra arguments
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader; nvcc --version | tail -1; date -u; } \
   | tee "$out/device.txt"
 

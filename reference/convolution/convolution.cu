@@ -7,10 +7,13 @@
 //     every mask loop is unrolled and every mask value is a constant-memory
 //     operand of the multiply-add itself (no load instruction for it).
 //   * Large tiles (thread coarsening): a block computes 4096 outputs in 1-D and
-//     a 32 x 128 patch in 2-D, so the halo adds little (for a 7 x 7 mask in 2-D,
-//     38 x 134 cells are read for 32 x 128 outputs) and each input cell comes from
+//     a 64 x 64 patch in 2-D, so the halo adds little (for a 7 x 7 mask in 2-D,
+//     70 x 70 cells are read for 64 x 64 outputs) and each input cell comes from
 //     device memory about once.
-//   * Tiles are loaded with 16-byte vector loads where the rows allow it.
+//   * Tiles are loaded with 16-byte vector loads where the rows allow it, and
+//     in 2-D a block computes several tiles in turn, fetching the next tile's
+//     input into registers while it computes the current one (software
+//     pipelining: the device-memory latency hides behind the arithmetic).
 //   * Register reuse: a thread computes several neighbouring outputs from one
 //     window of input values read from shared memory into registers, instead
 //     of re-reading each value once per output that uses it. 1-D: 4 consecutive
@@ -36,12 +39,19 @@ constexpr int CONV1_SHARED = CONV1_TILE + 4 * CONV1_WINDOW_VECS;
 
 // 2-D: CONV2_BX x CONV2_BY threads; each computes CONV2_COLS adjacent columns
 // in CONV2_ROWS rows: a CONV2_TILE_X x CONV2_TILE_Y output tile per block.
-constexpr int CONV2_BX = 64;
-constexpr int CONV2_BY = 4;
+constexpr int CONV2_BX = 32;
+constexpr int CONV2_BY = 8;
 constexpr int CONV2_COLS = 2;
 constexpr int CONV2_ROWS = 8;
-constexpr int CONV2_TILE_X = CONV2_BX * CONV2_COLS;  // 128
-constexpr int CONV2_TILE_Y = CONV2_BY * CONV2_ROWS;  // 32
+constexpr int CONV2_TILE_X = CONV2_BX * CONV2_COLS;  // 64
+constexpr int CONV2_TILE_Y = CONV2_BY * CONV2_ROWS;  // 64
+constexpr int CONV2_THREADS = CONV2_BX * CONV2_BY;
+// Tiles a block computes one after the other (loading the next while computing one).
+constexpr int CONV2_TILES_PER_BLOCK = 4;
+// Resident blocks per SM the compiler must allow for masks up to 7 x 7 (a
+// register cap: without it, it keeps the whole mask in registers across the
+// tile loop); half as many for wider masks, which need more registers.
+constexpr int CONV2_MIN_BLOCKS = 4;
 // Threads read their window rows from shared memory as vectors of CONV2_VEC
 // floats (consecutive lanes, consecutive vectors: no bank conflicts).
 constexpr int CONV2_VEC = CONV2_COLS >= 4 ? 4 : 2;
@@ -97,7 +107,7 @@ __global__ void __launch_bounds__(CONV1_BLOCK) conv1d_tiled(const float* __restr
 }
 
 template <int W>
-__global__ void __launch_bounds__(CONV2_BX * CONV2_BY)
+__global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CONV2_MIN_BLOCKS / 2)
 conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, int width, bool vector_load) {
   constexpr int R = W / 2;
   constexpr int IN_H = CONV2_TILE_Y + W - 1;  // shared rows in use
@@ -108,95 +118,126 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
   // thread's last window vector reaches (so no vector reads unset cells).
   constexpr int IN_W_LOAD = CONV2_TILE_X - CONV2_COLS + CONV2_VEC * VECS_PER_ROW;
   static_assert(IN_W_LOAD >= IN_W && IN_W_LOAD <= CONV2_SHARED_X, "the shared tile must hold every window");
+  // The input tile is read in slots of 4 consecutive cells: slot (tr, v) holds
+  // input row row0 - R + tr, columns col0 - 8 + 4v .. +3 (col0 is a multiple of
+  // 64, so with width % 4 == 0 a slot is one aligned 16-byte vector, all inside
+  // the row or all outside it). Slots V0..V1 of a row cover the tile's columns.
+  constexpr int V0 = (8 - R) / 4, V1 = (8 - R + IN_W_LOAD - 1) / 4, VECS = V1 - V0 + 1;
+  constexpr int SLOTS = IN_H * VECS;
+  constexpr int SLOTS_PER_THREAD = (SLOTS + CONV2_THREADS - 1) / CONV2_THREADS;
   __shared__ __align__(16) float tile[CONV2_TILE_Y + MAX_MASK_WIDTH - 1][CONV2_SHARED_X];
 
-  // Load the tile with its halo; ghost cells are 0.
-  const int row0 = blockIdx.y * CONV2_TILE_Y;
   const int col0 = blockIdx.x * CONV2_TILE_X;
   const int tid = threadIdx.y * CONV2_BX + threadIdx.x;
-  if (vector_load) {
-    // Rows of whole 16-byte vectors: col0 is a multiple of 4 and so is width,
-    // so the vector starting at column col0 - 8 + 4v is aligned and lies all
-    // inside the row or all outside it. Vectors V0..V1 cover the tile's
-    // columns col0 - R .. col0 - R + IN_W_LOAD - 1; consecutive threads take
-    // consecutive vectors of a row (coalesced), and keep the cells in the tile.
-    constexpr int V0 = (8 - R) / 4, V1 = (8 - R + IN_W_LOAD - 1) / 4, VECS = V1 - V0 + 1;
-    for (int s = tid; s < IN_H * VECS; s += CONV2_BX * CONV2_BY) {
-      const int tr = s / VECS, v = V0 + s - tr * VECS;
+
+  // This thread's slots of the tile starting at output row row0, into registers
+  // (consecutive threads take consecutive slots of a row: coalesced). Ghost
+  // cells are 0.
+  float4 next[SLOTS_PER_THREAD];
+  auto fetch = [&](int row0) {
+#pragma unroll
+    for (int p = 0; p < SLOTS_PER_THREAD; ++p) {
+      const int slot = tid + p * CONV2_THREADS;
+      const int tr = slot / VECS, v = V0 + slot - tr * VECS;
       const int gr = row0 - R + tr, g0 = col0 - 8 + 4 * v;
       float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-      if (gr >= 0 && gr < height && g0 >= 0 && g0 < width) {
-        x = *reinterpret_cast<const float4*>(in + static_cast<size_t>(gr) * width + g0);
+      if (slot < SLOTS && gr >= 0 && gr < height) {
+        const float* src = in + static_cast<size_t>(gr) * width + g0;
+        if (vector_load) {
+          if (g0 >= 0 && g0 < width) x = *reinterpret_cast<const float4*>(src);
+        } else {
+          if (g0 >= 0 && g0 < width) x.x = src[0];
+          if (g0 + 1 >= 0 && g0 + 1 < width) x.y = src[1];
+          if (g0 + 2 >= 0 && g0 + 2 < width) x.z = src[2];
+          if (g0 + 3 >= 0 && g0 + 3 < width) x.w = src[3];
+        }
       }
-      const int tc = 4 * v - 8 + R;  // tile column of x.x
-      const float cells[4] = {x.x, x.y, x.z, x.w};
+      next[p] = x;
+    }
+  };
+  // The fetched slots into the shared tile (only the cells the tile holds).
+  auto stash = [&] {
+#pragma unroll
+    for (int p = 0; p < SLOTS_PER_THREAD; ++p) {
+      const int slot = tid + p * CONV2_THREADS;
+      if (slot >= SLOTS) break;
+      const int tr = slot / VECS, v = V0 + slot - tr * VECS;
+      const int tc = 4 * v - 8 + R;  // tile column of the slot's first cell
+      const float cells[4] = {next[p].x, next[p].y, next[p].z, next[p].w};
 #pragma unroll
       for (int e = 0; e < 4; ++e)
         if (tc + e >= 0 && tc + e < IN_W_LOAD) tile[tr][tc + e] = cells[e];
     }
-  } else {
-    // Any width: cell by cell, consecutive threads taking consecutive cells of a row.
-    for (int s = tid; s < IN_H * IN_W_LOAD; s += CONV2_BX * CONV2_BY) {
-      const int tr = s / IN_W_LOAD, tc = s - tr * IN_W_LOAD;
-      const int gr = row0 - R + tr, gc = col0 - R + tc;
-      tile[tr][tc] = (gr >= 0 && gr < height && gc >= 0 && gc < width)
-                         ? in[static_cast<size_t>(gr) * width + gc] : 0.0f;
-    }
-  }
-  __syncthreads();
+  };
 
-  // Outputs (r, c), (r, c+1) for r in rows ty*ROWS .. +ROWS-1 of the tile: input
-  // row ty*ROWS + k contributes to output row ty*ROWS + i through mask row k - i.
-  const int tc0 = threadIdx.x * CONV2_COLS;
-  const int tr0 = threadIdx.y * CONV2_ROWS;
-  float acc[CONV2_ROWS][CONV2_COLS];
+  // The block computes CONV2_TILES_PER_BLOCK tiles one below the other. While
+  // it computes one, the next one's input is already on its way into
+  // registers, so the wait for device memory overlaps the arithmetic.
+  const int tiles_y = (height + CONV2_TILE_Y - 1) / CONV2_TILE_Y;
+  const int first_tile = blockIdx.y * CONV2_TILES_PER_BLOCK;
+  const int end_tile = min(first_tile + CONV2_TILES_PER_BLOCK, tiles_y);
+  fetch(first_tile * CONV2_TILE_Y);
+  for (int t = first_tile; t < end_tile; ++t) {
+    const int row0 = t * CONV2_TILE_Y;
+    __syncthreads();  // everyone is done reading the previous tile
+    stash();
+    __syncthreads();  // the tile is complete
+    if (t + 1 < end_tile) fetch(row0 + CONV2_TILE_Y);
+
+    // Outputs (r, c .. c+COLS-1) for r in rows ty*ROWS .. +ROWS-1 of the tile:
+    // input row ty*ROWS + k contributes to output row ty*ROWS + i through mask
+    // row k - i.
+    const int tc0 = threadIdx.x * CONV2_COLS;
+    const int tr0 = threadIdx.y * CONV2_ROWS;
+    float acc[CONV2_ROWS][CONV2_COLS];
 #pragma unroll
-  for (int i = 0; i < CONV2_ROWS; ++i)
+    for (int i = 0; i < CONV2_ROWS; ++i)
 #pragma unroll
-    for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] = 0.0f;
+      for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] = 0.0f;
 #pragma unroll
-  for (int k = 0; k < CONV2_ROWS + W - 1; ++k) {
-    float win[CONV2_VEC * VECS_PER_ROW];
+    for (int k = 0; k < CONV2_ROWS + W - 1; ++k) {
+      float win[CONV2_VEC * VECS_PER_ROW];
 #pragma unroll
-    for (int v = 0; v < VECS_PER_ROW; ++v) {
-      const float* cell = &tile[tr0 + k][tc0 + CONV2_VEC * v];
-      if (CONV2_VEC == 4) {
-        const float4 x = *reinterpret_cast<const float4*>(cell);
-        win[4 * v] = x.x;
-        win[4 * v + 1] = x.y;
-        win[4 * v + 2] = x.z;
-        win[4 * v + 3] = x.w;
-      } else {
-        const float2 x = *reinterpret_cast<const float2*>(cell);
-        win[2 * v] = x.x;
-        win[2 * v + 1] = x.y;
+      for (int v = 0; v < VECS_PER_ROW; ++v) {
+        const float* cell = &tile[tr0 + k][tc0 + CONV2_VEC * v];
+        if (CONV2_VEC == 4) {
+          const float4 x = *reinterpret_cast<const float4*>(cell);
+          win[4 * v] = x.x;
+          win[4 * v + 1] = x.y;
+          win[4 * v + 2] = x.z;
+          win[4 * v + 3] = x.w;
+        } else {
+          const float2 x = *reinterpret_cast<const float2*>(cell);
+          win[2 * v] = x.x;
+          win[2 * v + 1] = x.y;
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < CONV2_ROWS; ++i) {
+        const int mrow = k - i;  // known at compile time once unrolled
+        if (mrow < 0 || mrow >= W) continue;
+#pragma unroll
+        for (int j = 0; j < W; ++j)
+#pragma unroll
+          for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] += win[e + j] * c_mask[mrow * W + j];
       }
     }
+
+    const int col = col0 + tc0;
 #pragma unroll
     for (int i = 0; i < CONV2_ROWS; ++i) {
-      const int mrow = k - i;  // known at compile time once unrolled
-      if (mrow < 0 || mrow >= W) continue;
+      const int row = row0 + tr0 + i;
+      if (row >= height) break;
+      float* dst = out + static_cast<size_t>(row) * width + col;
+      const bool pairs = (reinterpret_cast<uintptr_t>(dst) % 8) == 0;
 #pragma unroll
-      for (int j = 0; j < W; ++j)
-#pragma unroll
-        for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] += win[e + j] * c_mask[mrow * W + j];
-    }
-  }
-
-  const int col = col0 + tc0;
-#pragma unroll
-  for (int i = 0; i < CONV2_ROWS; ++i) {
-    const int row = row0 + tr0 + i;
-    if (row >= height) break;
-    float* dst = out + static_cast<size_t>(row) * width + col;
-    const bool pairs = (reinterpret_cast<uintptr_t>(dst) % 8) == 0;
-#pragma unroll
-    for (int e = 0; e < CONV2_COLS; e += 2) {
-      if (pairs && col + e + 1 < width) {
-        *reinterpret_cast<float2*>(dst + e) = make_float2(acc[i][e], acc[i][e + 1]);
-      } else {
-        if (col + e < width) dst[e] = acc[i][e];
-        if (col + e + 1 < width) dst[e + 1] = acc[i][e + 1];
+      for (int e = 0; e < CONV2_COLS; e += 2) {
+        if (pairs && col + e + 1 < width) {
+          *reinterpret_cast<float2*>(dst + e) = make_float2(acc[i][e], acc[i][e + 1]);
+        } else {
+          if (col + e < width) dst[e] = acc[i][e];
+          if (col + e + 1 < width) dst[e + 1] = acc[i][e + 1];
+        }
       }
     }
   }
@@ -212,7 +253,8 @@ static void launch_1d(const float* in, float* out, int width) {
 template <int W>
 static void launch_2d(const float* in, float* out, int height, int width) {
   const dim3 block(CONV2_BX, CONV2_BY);
-  const dim3 grid((width + CONV2_TILE_X - 1) / CONV2_TILE_X, (height + CONV2_TILE_Y - 1) / CONV2_TILE_Y);
+  const int tiles_y = (height + CONV2_TILE_Y - 1) / CONV2_TILE_Y;
+  const dim3 grid((width + CONV2_TILE_X - 1) / CONV2_TILE_X, (tiles_y + CONV2_TILES_PER_BLOCK - 1) / CONV2_TILES_PER_BLOCK);
   const bool vector_load = width % 4 == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0;
   conv2d_tiled<W><<<grid, block>>>(in, out, height, width, vector_load);
 }
