@@ -5,7 +5,7 @@
 # with `bash scripts/device-bench.sh --prepare` (a stripped gpulab and the
 # libraries it needs, in .devbuild/, as device-check.sh does), carry the tree
 # to the GPU machine and run `bash scripts/device-bench.sh` from its root.
-# Results go to $OUT (bench-<lab>.md, Markdown tables; grade.txt; device.txt).
+# Results go to $OUT (bench.md, every lab's Markdown table; grade.txt; device.txt).
 # Environment: BENCH_LABS (default: all five), BENCH_ARGS (default --variants),
 # BENCH_EXTRA_DIR (files <lab>_*.cu there are timed too), BENCH_GRADE=0 skips grading.
 set -uo pipefail
@@ -45,9 +45,10 @@ wait
 status=0
 for lab in $labs; do
   # shellcheck disable=SC2046,SC2086
-  timeout 420 "$gpulab" bench "$lab" $args $(extra_files "$lab") --format markdown --out "$out/bench-$lab.md" \
+  timeout 420 "$gpulab" bench "$lab" $args $(extra_files "$lab") --format markdown --out "/tmp/bench-$lab.md" \
     2>>"$out/bench-log.txt" || { echo "gpulab bench $lab: exit $?"; tail -5 "$out/build-$lab.log"; status=1; }
-  cat "$out/bench-$lab.md" 2>/dev/null
+  # One file for all labs: the device tool brings back at most 8 files.
+  { echo "## $lab"; echo; cat "/tmp/bench-$lab.md" 2>/dev/null; echo; } | tee -a "$out/bench.md"
 done
 rm -f "$out"/build-*.log
 if [ "${BENCH_GRADE:-1}" != 0 ]; then

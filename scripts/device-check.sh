@@ -30,8 +30,8 @@ export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
 export GPULAB_HOME=$PWD GPULAB_CACHE=/tmp/gpulab-cache
 gpulab=$PWD/.devbuild/gpulab
 if ! command -v bwrap >/dev/null && [ -x .devbuild/bwrap/bwrap ]; then export GPULAB_BWRAP=$PWD/.devbuild/bwrap/bwrap; fi
-{ echo "bwrap: $(command -v bwrap || echo "${GPULAB_BWRAP:-none}"), prlimit: $(command -v prlimit || echo none)"; } >>"$out/device.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
+echo "bwrap: $(command -v bwrap || echo "${GPULAB_BWRAP:-none}"), prlimit: $(command -v prlimit || echo none)" | tee -a "$out/device.txt"
 steps=${DEVICE_STEPS:-"labs probes speed sanitizer"}
 step() { [[ " $steps " == *" $1 "* ]]; }
 status=0

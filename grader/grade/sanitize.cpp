@@ -59,7 +59,13 @@ SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, c
                                          runner, {{"no_guard_zones", true}}, std::max(120.0, 4 * part.time_limit_s),
                                          {sanitizer.string(), "--tool", tool, "--print-limit", "200"});
     for (const SanitizerFinding& f : parse_sanitizer_output(tool, run.child.output)) r.findings.push_back(describe_finding(f));
-    if (run.child.timed_out) r.findings.push_back(std::string(tool) + ": did not finish in time; its findings may be incomplete");
+    if (run.child.timed_out) {
+      r.findings.push_back(std::string(tool) + ": did not finish in time; its findings may be incomplete");
+    } else if (const std::string why = sanitizer_incomplete(tool, run.child.output, run.child.exit_code,
+                                                            run.child.signal);
+               !why.empty()) {
+      r.findings.push_back(why);
+    }
   }
   return r;
 }

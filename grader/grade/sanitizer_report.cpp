@@ -139,3 +139,24 @@ std::string describe_finding(const SanitizerFinding& f) {
 }
 
 }  // namespace gpulab::grade
+
+namespace gpulab::grade {
+std::string sanitizer_incomplete(const std::string& tool, const std::string& text, int exit_code, int signal) {
+  if (text.find(kPrefix + "ERROR SUMMARY:") != std::string::npos ||
+      text.find(kPrefix + "RACECHECK SUMMARY:") != std::string::npos)
+    return "";
+  // The last few non-empty lines say why (e.g. "Error: Target application terminated before first
+  // instrumented API call", or the loader's own message).
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!trim(line).empty()) lines.push_back(trim(line));
+  std::string tail;
+  for (size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size(); ++i)
+    tail += (tail.empty() ? "" : " | ") + lines[i];
+  std::string how = signal ? "was stopped by signal " + std::to_string(signal)
+                           : "exited with code " + std::to_string(exit_code);
+  return tool + ": compute-sanitizer did not run to its summary (it " + how + "), so this tool's findings are " +
+         "unknown; its last output: " + (tail.empty() ? "(none)" : tail);
+}
+}  // namespace gpulab::grade

@@ -23,4 +23,9 @@ struct SanitizerFinding {
 std::vector<SanitizerFinding> parse_sanitizer_output(const std::string& tool, const std::string& text);
 std::string describe_finding(const SanitizerFinding& f);  // one line, for feedback
 
+// Empty when the tool ran to its summary line; otherwise why it did not, with
+// the last lines it printed (so a sanitizer that could not start is never read
+// as "no findings").
+std::string sanitizer_incomplete(const std::string& tool, const std::string& text, int exit_code, int signal);
+
 }  // namespace gpulab::grade

@@ -91,12 +91,17 @@ ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vecto
                                        const fs::path& work_dir, const std::vector<fs::path>& inputs,
                                        const std::map<std::string, std::string>& env,
                                        const sandbox::ResolvedLimits& limits) const {
-  std::vector<std::string> command{program.string()};
+  // The program by its real path: bubblewrap cannot bind a file whose path goes through a symbolic
+  // link (/usr/local/cuda/bin/compute-sanitizer, where /usr/local/cuda links to /usr/local/cuda-13.0).
+  std::error_code ec;
+  fs::path real_program = fs::weakly_canonical(program, ec);
+  if (ec) real_program = program;
+  std::vector<std::string> command{real_program.string()};
   command.insert(command.end(), args.begin(), args.end());
   if (box_) {
     box_->hand_over(work_dir);
     sandbox::SandboxPolicy p =
-        sandbox::run_policy(box_->system(), program, work_dir, inputs, backend_ == toolchain::Backend::cuda);
+        sandbox::run_policy(box_->system(), real_program, work_dir, inputs, backend_ == toolchain::Backend::cuda);
     p.command = command;
     for (const auto& [k, v] : env) p.env[k] = v;
     ChildResult r = box_->run(p, limits, limits.wall_s, true);

@@ -28,10 +28,19 @@ SandboxPolicy base_policy(const SystemView& s, bool gpu) {
 SandboxPolicy run_policy(const SystemView& s, const fs::path& program, const fs::path& work_dir,
                          const std::vector<fs::path>& inputs, bool gpu) {
   SandboxPolicy p = base_policy(s, gpu);
-  p.binds.push_back({work_dir, work_dir, Bind::Kind::writable, false});
+  // A file whose path goes through a symbolic link cannot be bound at that path inside the new
+  // root (bubblewrap resolves the link there and finds nothing), so the submission's own files are
+  // bound at their real paths: run_case starts the program there, and the grader's folders are
+  // real paths already (toolchain.hpp).
+  const auto real = [](const fs::path& f) {
+    std::error_code ec;
+    const fs::path r = fs::weakly_canonical(f, ec);
+    return ec ? f : r;
+  };
+  p.binds.push_back({real(work_dir), real(work_dir), Bind::Kind::writable, false});
   // Inputs are bound one file at a time: the expected outputs next to them stay out of sight.
-  for (const fs::path& in : inputs) p.binds.push_back({in, in, Bind::Kind::read_only, false});
-  p.binds.push_back({program, program, Bind::Kind::read_only, false});
+  for (const fs::path& in : inputs) p.binds.push_back({real(in), real(in), Bind::Kind::read_only, false});
+  p.binds.push_back({real(program), real(program), Bind::Kind::read_only, false});
   for (const auto& [k, v] : s.passed_env) p.env[k] = v;
   if (gpu && !s.library_dirs.empty()) {
     std::string path;

@@ -10,6 +10,7 @@
 
 using gpulab::grade::describe_finding;
 using gpulab::grade::parse_sanitizer_output;
+using gpulab::grade::sanitizer_incomplete;
 
 namespace {
 std::string recorded(const std::string& tool) {
@@ -62,6 +63,19 @@ TEST_CASE("sanitizer report: a clean run has no findings", "[sanitizer]") {
   CHECK(parse_sanitizer_output("racecheck", "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards "
                                             "displayed (0 errors, 0 warnings)\n")
             .empty());
+}
+
+TEST_CASE("sanitizer report: a tool that never reached its summary is reported, not read as clean", "[sanitizer]") {
+  CHECK(sanitizer_incomplete("memcheck", recorded("memcheck"), 0, 0).empty());
+  CHECK(sanitizer_incomplete("racecheck", recorded("racecheck"), 0, 0).empty());
+  const std::string cut = "========= COMPUTE-SANITIZER\n========= Error: Target application terminated before first "
+                          "instrumented API call\n";
+  CHECK(parse_sanitizer_output("memcheck", cut).empty() == false);  // the error line is a headline of its own
+  const std::string why = sanitizer_incomplete("memcheck", cut, 1, 0);
+  CHECK(why.find("memcheck: compute-sanitizer did not run to its summary (it exited with code 1)") == 0);
+  CHECK(why.find("Target application terminated before first instrumented API call") != std::string::npos);
+  CHECK(sanitizer_incomplete("initcheck", "", -1, 9).find("stopped by signal 9") != std::string::npos);
+  CHECK(sanitizer_incomplete("initcheck", "", -1, 9).find("(none)") != std::string::npos);
 }
 
 TEST_CASE("sanitizer report: templates keep their arguments, files lose their folders", "[sanitizer]") {
