@@ -1,6 +1,7 @@
 // build_program for both backends.
 #include "toolchain.hpp"
 
+#include <algorithm>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -38,6 +39,22 @@ std::string file_stamp(const char* path) {
   const auto t = fs::last_write_time(path, ec);
   const auto size = fs::file_size(path, ec);
   return std::string(path) + "@" + std::to_string(t.time_since_epoch().count()) + ":" + std::to_string(size);
+}
+
+// The emulator's headers (cuda_runtime.h, cuda_pipeline.h, ...) are compiled into every
+// emulator build, so a change to any of them must invalidate cached builds.
+std::string emulator_headers_stamp() {
+  static const std::string stamp = [] {
+    std::vector<std::string> stamps;
+    std::error_code ec;
+    for (const auto& e : fs::recursive_directory_iterator(GPULAB_EMU_INCLUDE_DIR, ec))
+      if (e.is_regular_file(ec)) stamps.push_back(file_stamp(e.path().c_str()));
+    std::sort(stamps.begin(), stamps.end());
+    std::string all;
+    for (const std::string& s : stamps) all += s + "\n";
+    return all;
+  }();
+  return stamp;
 }
 
 // Local headers a source includes with quotes (found next to the including file), recursively.
@@ -143,6 +160,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   ContentHash hash;
   hash.add(GPULAB_VERSION).add(backend_name(options.backend)).add(options.race_check ? "race" : "plain");
   hash.add(options.cuda_arch).add(file_stamp(GPULAB_EMU_LIBRARY)).add(file_stamp(GPULAB_EMU_CHECK_LIBRARY));
+  if (options.backend == Backend::emu) hash.add(emulator_headers_stamp());
   std::vector<std::string> texts;
   for (const auto& s : sources) {
     texts.push_back(read_file(s));

@@ -11,9 +11,11 @@
 //     70 x 70 cells are read for 64 x 64 outputs) and each input cell comes from
 //     device memory about once.
 //   * Tiles are loaded with 16-byte vector loads where the rows allow it, and
-//     in 2-D a block computes several tiles in turn, fetching the next tile's
-//     input into registers while it computes the current one (software
-//     pipelining: the device-memory latency hides behind the arithmetic).
+//     in 2-D a block computes several tiles in turn, copying the next tile's
+//     input straight into a second shared buffer (asynchronous copies,
+//     cuda_pipeline.h) while it computes the current one: the device-memory
+//     latency hides behind the arithmetic, and no registers or instructions
+//     are spent passing the input through registers.
 //   * Register reuse: a thread computes several neighbouring outputs from one
 //     window of input values read from shared memory into registers, instead
 //     of re-reading each value once per output that uses it. 1-D: 4 consecutive
@@ -21,6 +23,7 @@
 //     each input row of the window read once (as vectors) and
 //     multiplied into every output row that uses it.
 // Tunables are the named constants below.
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -50,12 +53,13 @@ constexpr int CONV2_THREADS = CONV2_BX * CONV2_BY;
 constexpr int CONV2_TILES_PER_BLOCK = 4;
 // Resident blocks per SM the compiler must allow for masks up to 7 x 7 (a
 // register cap: without it, it keeps the whole mask in registers across the
-// tile loop); half as many for wider masks, which need more registers.
+// tile loop); half as many for wider masks, which need more registers. Each
+// block holds two tiles in shared memory (45 KB for 7 x 7).
 constexpr int CONV2_MIN_BLOCKS = 4;
-// Threads read their window rows from shared memory as vectors of CONV2_VEC
-// floats (consecutive lanes, consecutive vectors: no bank conflicts).
-constexpr int CONV2_VEC = CONV2_COLS >= 4 ? 4 : 2;
-// Shared tile row length: the tile and its halo, rounded up to whole vectors.
+// Shared tile row length: the tile, its halo and the alignment slack, in whole
+// 16-byte groups. Threads read their windows as float2s (consecutive lanes,
+// consecutive float2s: no bank conflicts), which needs CONV2_COLS == 2.
+static_assert(CONV2_COLS == 2, "the 2-D window reads and output stores are written for 2 columns per thread");
 constexpr int CONV2_SHARED_X = CONV2_TILE_X + 16;
 
 // The mask: read by every thread in the same order, never written by a kernel.
@@ -111,83 +115,70 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, int width, bool vector_load) {
   constexpr int R = W / 2;
   constexpr int IN_H = CONV2_TILE_Y + W - 1;  // shared rows in use
-  constexpr int IN_W = CONV2_TILE_X + W - 1;  // shared columns the outputs need
-  // A window row is read as vectors of CONV2_VEC floats (8 or 16 bytes).
-  constexpr int VECS_PER_ROW = (CONV2_COLS + W - 1 + CONV2_VEC - 1) / CONV2_VEC;
-  // Shared columns loaded: the tile and its halo, and as far as the last
-  // thread's last window vector reaches (so no vector reads unset cells).
-  constexpr int IN_W_LOAD = CONV2_TILE_X - CONV2_COLS + CONV2_VEC * VECS_PER_ROW;
-  static_assert(IN_W_LOAD >= IN_W && IN_W_LOAD <= CONV2_SHARED_X, "the shared tile must hold every window");
-  // The input tile is read in slots of 4 consecutive cells: slot (tr, v) holds
-  // input row row0 - R + tr, columns col0 - 8 + 4v .. +3 (col0 is a multiple of
-  // 64, so with width % 4 == 0 a slot is one aligned 16-byte vector, all inside
-  // the row or all outside it). Slots V0..V1 of a row cover the tile's columns.
-  constexpr int V0 = (8 - R) / 4, V1 = (8 - R + IN_W_LOAD - 1) / 4, VECS = V1 - V0 + 1;
+  // Shared column s of a row holds input column col0 - 8 + s, so a 16-byte
+  // group of input cells (col0 is a multiple of 64) lands on a 16-byte group of
+  // shared cells. Thread x's outputs col0 + 2x, +1 need shared columns
+  // 2x + 8 - R .. 2x + 9 + R, read as float2s from the even column below.
+  constexpr int OFF = (8 - R) & 1;                            // window start within its first float2
+  constexpr int A0 = (8 - R) - OFF;                           // thread 0's first float2 column
+  constexpr int VECS_PER_ROW = (OFF + CONV2_COLS + W - 1 + 1) / 2;  // float2 reads per window row
+  constexpr int S_END = CONV2_COLS * (CONV2_BX - 1) + A0 + 2 * VECS_PER_ROW;  // one past the last column read
+  // The tile is copied in slots of 4 cells (16 bytes): slots V0 .. V1-1 of each row.
+  constexpr int V0 = A0 / 4, V1 = (S_END + 3) / 4, VECS = V1 - V0;
+  static_assert(4 * V1 <= CONV2_SHARED_X, "the shared row must hold every window");
   constexpr int SLOTS = IN_H * VECS;
-  constexpr int SLOTS_PER_THREAD = (SLOTS + CONV2_THREADS - 1) / CONV2_THREADS;
-  __shared__ __align__(16) float tile[CONV2_TILE_Y + MAX_MASK_WIDTH - 1][CONV2_SHARED_X];
+  // Two tiles: the one being computed and the next one, on its way.
+  extern __shared__ __align__(16) float smem[];
+  float(*tiles)[IN_H][CONV2_SHARED_X] = reinterpret_cast<float(*)[IN_H][CONV2_SHARED_X]>(smem);
 
   const int col0 = blockIdx.x * CONV2_TILE_X;
   const int tid = threadIdx.y * CONV2_BX + threadIdx.x;
-
-  // This thread's slots of the tile starting at output row row0, into registers
-  // (consecutive threads take consecutive slots of a row: coalesced). Ghost
-  // cells are 0.
-  float4 next[SLOTS_PER_THREAD];
-  auto fetch = [&](int row0) {
-#pragma unroll
-    for (int p = 0; p < SLOTS_PER_THREAD; ++p) {
-      const int slot = tid + p * CONV2_THREADS;
+  // Starts copying the input of the tile at output row row0 into tiles[buf]:
+  // asynchronous copies straight from device memory into shared memory, with
+  // ghost cells zero-filled. Consecutive threads take consecutive slots of a
+  // row (coalesced).
+  auto start_copy = [&](int buf, int row0) {
+    for (int slot = tid; slot < SLOTS; slot += CONV2_THREADS) {
       const int tr = slot / VECS, v = V0 + slot - tr * VECS;
       const int gr = row0 - R + tr, g0 = col0 - 8 + 4 * v;
-      float4 x = make_float4(0.f, 0.f, 0.f, 0.f);
-      if (slot < SLOTS && gr >= 0 && gr < height) {
-        const float* src = in + static_cast<size_t>(gr) * width + g0;
-        if (vector_load) {
-          if (g0 >= 0 && g0 < width) x = *reinterpret_cast<const float4*>(src);
-        } else {
-          if (g0 >= 0 && g0 < width) x.x = src[0];
-          if (g0 + 1 >= 0 && g0 + 1 < width) x.y = src[1];
-          if (g0 + 2 >= 0 && g0 + 2 < width) x.z = src[2];
-          if (g0 + 3 >= 0 && g0 + 3 < width) x.w = src[3];
+      float* dst = &tiles[buf][tr][4 * v];
+      const bool row_in = gr >= 0 && gr < height;
+      const float* row = in + static_cast<size_t>(row_in ? gr : 0) * width;
+      if (vector_load) {  // the 4 cells are all inside the row or all outside it
+        const bool inside = row_in && g0 >= 0 && g0 < width;
+        __pipeline_memcpy_async(dst, inside ? row + g0 : in, 16, inside ? 0 : 16);
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          const bool inside = row_in && g0 + e >= 0 && g0 + e < width;
+          __pipeline_memcpy_async(dst + e, inside ? row + g0 + e : in, 4, inside ? 0 : 4);
         }
       }
-      next[p] = x;
     }
-  };
-  // The fetched slots into the shared tile (only the cells the tile holds).
-  auto stash = [&] {
-#pragma unroll
-    for (int p = 0; p < SLOTS_PER_THREAD; ++p) {
-      const int slot = tid + p * CONV2_THREADS;
-      if (slot >= SLOTS) break;
-      const int tr = slot / VECS, v = V0 + slot - tr * VECS;
-      const int tc = 4 * v - 8 + R;  // tile column of the slot's first cell
-      const float cells[4] = {next[p].x, next[p].y, next[p].z, next[p].w};
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (tc + e >= 0 && tc + e < IN_W_LOAD) tile[tr][tc + e] = cells[e];
-    }
+    __pipeline_commit();
   };
 
-  // The block computes CONV2_TILES_PER_BLOCK tiles one below the other. While
-  // it computes one, the next one's input is already on its way into
-  // registers, so the wait for device memory overlaps the arithmetic.
+  // The block computes CONV2_TILES_PER_BLOCK tiles one below the other; while
+  // it computes one, the next one is being copied into the other buffer.
   const int tiles_y = (height + CONV2_TILE_Y - 1) / CONV2_TILE_Y;
   const int first_tile = blockIdx.y * CONV2_TILES_PER_BLOCK;
   const int end_tile = min(first_tile + CONV2_TILES_PER_BLOCK, tiles_y);
-  fetch(first_tile * CONV2_TILE_Y);
+  start_copy(0, first_tile * CONV2_TILE_Y);
   for (int t = first_tile; t < end_tile; ++t) {
     const int row0 = t * CONV2_TILE_Y;
-    __syncthreads();  // everyone is done reading the previous tile
-    stash();
-    __syncthreads();  // the tile is complete
-    if (t + 1 < end_tile) fetch(row0 + CONV2_TILE_Y);
+    const int buf = (t - first_tile) & 1;
+    if (t + 1 < end_tile) {
+      start_copy(buf ^ 1, row0 + CONV2_TILE_Y);
+      __pipeline_wait_prior(1);  // this thread's copies of tile t have landed
+    } else {
+      __pipeline_wait_prior(0);
+    }
+    __syncthreads();  // everyone's copies of tile t have landed
 
     // Outputs (r, c .. c+COLS-1) for r in rows ty*ROWS .. +ROWS-1 of the tile:
     // input row ty*ROWS + k contributes to output row ty*ROWS + i through mask
     // row k - i.
-    const int tc0 = threadIdx.x * CONV2_COLS;
+    const int a0 = threadIdx.x * CONV2_COLS + A0;
     const int tr0 = threadIdx.y * CONV2_ROWS;
     float acc[CONV2_ROWS][CONV2_COLS];
 #pragma unroll
@@ -196,21 +187,12 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
       for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] = 0.0f;
 #pragma unroll
     for (int k = 0; k < CONV2_ROWS + W - 1; ++k) {
-      float win[CONV2_VEC * VECS_PER_ROW];
+      float win[2 * VECS_PER_ROW];
 #pragma unroll
       for (int v = 0; v < VECS_PER_ROW; ++v) {
-        const float* cell = &tile[tr0 + k][tc0 + CONV2_VEC * v];
-        if (CONV2_VEC == 4) {
-          const float4 x = *reinterpret_cast<const float4*>(cell);
-          win[4 * v] = x.x;
-          win[4 * v + 1] = x.y;
-          win[4 * v + 2] = x.z;
-          win[4 * v + 3] = x.w;
-        } else {
-          const float2 x = *reinterpret_cast<const float2*>(cell);
-          win[2 * v] = x.x;
-          win[2 * v + 1] = x.y;
-        }
+        const float2 x = *reinterpret_cast<const float2*>(&tiles[buf][tr0 + k][a0 + 2 * v]);
+        win[2 * v] = x.x;
+        win[2 * v + 1] = x.y;
       }
 #pragma unroll
       for (int i = 0; i < CONV2_ROWS; ++i) {
@@ -219,27 +201,24 @@ conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, 
 #pragma unroll
         for (int j = 0; j < W; ++j)
 #pragma unroll
-          for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] += win[e + j] * c_mask[mrow * W + j];
+          for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] += win[OFF + e + j] * c_mask[mrow * W + j];
       }
     }
 
-    const int col = col0 + tc0;
+    const int col = col0 + threadIdx.x * CONV2_COLS;
 #pragma unroll
     for (int i = 0; i < CONV2_ROWS; ++i) {
       const int row = row0 + tr0 + i;
       if (row >= height) break;
       float* dst = out + static_cast<size_t>(row) * width + col;
-      const bool pairs = (reinterpret_cast<uintptr_t>(dst) % 8) == 0;
-#pragma unroll
-      for (int e = 0; e < CONV2_COLS; e += 2) {
-        if (pairs && col + e + 1 < width) {
-          *reinterpret_cast<float2*>(dst + e) = make_float2(acc[i][e], acc[i][e + 1]);
-        } else {
-          if (col + e < width) dst[e] = acc[i][e];
-          if (col + e + 1 < width) dst[e + 1] = acc[i][e + 1];
-        }
+      if ((reinterpret_cast<uintptr_t>(dst) % 8) == 0 && col + 1 < width) {
+        *reinterpret_cast<float2*>(dst) = make_float2(acc[i][0], acc[i][1]);
+      } else {
+        if (col < width) dst[0] = acc[i][0];
+        if (col + 1 < width) dst[1] = acc[i][1];
       }
     }
+    __syncthreads();  // everyone is done with tiles[buf] before it is refilled
   }
 }
 
@@ -252,11 +231,17 @@ static void launch_1d(const float* in, float* out, int width) {
 
 template <int W>
 static void launch_2d(const float* in, float* out, int height, int width) {
+  constexpr int shared_bytes = 2 * (CONV2_TILE_Y + W - 1) * CONV2_SHARED_X * sizeof(float);
+  static bool shared_limit_raised = false;  // wide masks need more than the default 48 KiB
+  if (!shared_limit_raised) {
+    cudaFuncSetAttribute(conv2d_tiled<W>, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+    shared_limit_raised = true;
+  }
   const dim3 block(CONV2_BX, CONV2_BY);
   const int tiles_y = (height + CONV2_TILE_Y - 1) / CONV2_TILE_Y;
   const dim3 grid((width + CONV2_TILE_X - 1) / CONV2_TILE_X, (tiles_y + CONV2_TILES_PER_BLOCK - 1) / CONV2_TILES_PER_BLOCK);
   const bool vector_load = width % 4 == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0;
-  conv2d_tiled<W><<<grid, block>>>(in, out, height, width, vector_load);
+  conv2d_tiled<W><<<grid, block, shared_bytes>>>(in, out, height, width, vector_load);
 }
 
 void convolution_1d(const float* in, const float* mask, float* out, int width, int mask_width) {

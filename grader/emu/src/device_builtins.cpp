@@ -1,12 +1,15 @@
 // The out-of-line halves of the device built-ins declared in the headers:
-// barriers, warp collectives, shared memory, fences, clocks and traps.
+// barriers, warp collectives, shared memory, fences, clocks, traps and
+// misused device built-ins (async_copy.hpp).
 #include <atomic>
 #include <chrono>
+#include <string>
 #include <thread>
 
 #include "block_runner.hpp"
 #include "checker_hooks.hpp"
 #include "diagnostics.hpp"
+#include "gpulab/emu/async_copy.hpp"
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/shared_memory.hpp"
 
@@ -51,6 +54,26 @@ void device_trap(const char* file, int line) {
     r->abort_block();
   }
   d.message = "__trap() called outside a kernel at " + std::string(file) + ":" + std::to_string(line);
+  report(std::move(d), cudaErrorLaunchFailure);
+}
+
+void device_misuse(const char* kind, const char* what, const char* file, int line) {
+  BlockRunner* r = running_block_runner();
+  Diagnostic d;
+  d.kind = kind;
+  d.severity = "error";
+  d.file = file;
+  d.line = line;
+  if (r && r->launch()) {
+    d.kernel = r->launch()->request.kernel_name;
+    d.block = r->block_label();
+    d.threads = r->current() ? r->thread_label(*r->current()) : "";
+    d.message = std::string(what) + " (line " + std::to_string(line) + " in " + r->launch()->where() + ", block " +
+                d.block + ", thread " + d.threads + ").";
+    report(std::move(d), cudaErrorLaunchFailure);
+    r->abort_block();
+  }
+  d.message = std::string(what) + " (called outside a kernel at " + file + ":" + std::to_string(line) + ")";
   report(std::move(d), cudaErrorLaunchFailure);
 }
 
