@@ -28,19 +28,17 @@ SandboxPolicy base_policy(const SystemView& s, bool gpu) {
 SandboxPolicy run_policy(const SystemView& s, const fs::path& program, const fs::path& work_dir,
                          const std::vector<fs::path>& inputs, bool gpu) {
   SandboxPolicy p = base_policy(s, gpu);
-  // A file whose path goes through a symbolic link cannot be bound at that path inside the new
-  // root (bubblewrap resolves the link there and finds nothing), so the submission's own files are
-  // bound at their real paths: run_case starts the program there, and the grader's folders are
-  // real paths already (toolchain.hpp).
-  const auto real = [](const fs::path& f) {
-    std::error_code ec;
-    const fs::path r = fs::weakly_canonical(f, ec);
-    return ec ? f : r;
-  };
-  p.binds.push_back({real(work_dir), real(work_dir), Bind::Kind::writable, false});
+  p.binds.push_back({work_dir, work_dir, Bind::Kind::writable, false});
   // Inputs are bound one file at a time: the expected outputs next to them stay out of sight.
-  for (const fs::path& in : inputs) p.binds.push_back({real(in), real(in), Bind::Kind::read_only, false});
-  p.binds.push_back({real(program), real(program), Bind::Kind::read_only, false});
+  // They keep the paths the request names (bubblewrap creates their folders inside the sandbox).
+  for (const fs::path& in : inputs) p.binds.push_back({in, in, Bind::Kind::read_only, false});
+  // The program is bound at its real path, where run_case starts it: a path through a symbolic
+  // link inside a folder that is already bound (/usr/local/cuda/bin/compute-sanitizer, where
+  // /usr/local/cuda links to cuda-13.0) cannot be bound, as bubblewrap resolves the link inside
+  // the new root and finds nothing.
+  std::error_code ec;
+  const fs::path real_program = fs::weakly_canonical(program, ec);
+  p.binds.push_back({ec ? program : real_program, ec ? program : real_program, Bind::Kind::read_only, false});
   for (const auto& [k, v] : s.passed_env) p.env[k] = v;
   if (gpu && !s.library_dirs.empty()) {
     std::string path;

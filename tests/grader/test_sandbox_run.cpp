@@ -142,19 +142,21 @@ TEST_CASE("sandbox run: limits on processes, CPU time, file size and output", "[
   }
 }
 
-TEST_CASE("sandbox run: a program and inputs reached through a symbolic link run (bound at their real paths)",
-          "[sandbox]") {
-  // As compute-sanitizer is on GPU machines: /usr/local/cuda/bin/... where /usr/local/cuda is a link.
-  TempDir work, tools;
-  fs::create_directory(tools / "real");
-  fs::permissions(tools.path(), fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-  gpulab_test::write_file(tools / "real" / "prog.sh", "#!/bin/sh\necho ran-through-link; cat \"$1\"\n");
-  gpulab_test::write_file(tools / "real" / "in.txt", "input-seen\n");
-  fs::permissions(tools / "real" / "prog.sh", fs::perms::all & ~fs::perms::group_write & ~fs::perms::others_write);
-  fs::create_directory_symlink(tools / "real", tools / "link");  // an absolute link
+TEST_CASE("sandbox run: a program reached through a symbolic link inside a bound folder runs", "[sandbox]") {
+  // As compute-sanitizer on GPU machines: /usr/local/cuda/bin/..., where /usr is bound and
+  // /usr/local/cuda is a link. Here the bound folder is the run's own, the link inside it
+  // absolute; the input is reached through a link too, in a folder that is not bound.
+  TempDir work, data;
+  fs::create_directory(work / "real");
+  gpulab_test::write_file(work / "real" / "prog.sh", "#!/bin/sh\necho ran-through-link; cat \"$1\"\n");
+  fs::permissions(work / "real" / "prog.sh", fs::perms::all & ~fs::perms::group_write & ~fs::perms::others_write);
+  fs::create_directory_symlink(work / "real", work / "link");
+  fs::create_directory(data / "real");
+  gpulab_test::write_file(data / "real" / "in.txt", "input-seen\n");
+  fs::create_directory_symlink(data / "real", data / "link");
   const gpulab::grade::SubmissionRunner runner(true, gpulab::toolchain::Backend::emu);
-  const auto r = runner.run_case(tools / "link" / "prog.sh", {(tools / "real" / "in.txt").string()}, work.path(),
-                                 {tools / "link" / "in.txt"}, {}, runner.limits({}));
+  const auto r = runner.run_case(work / "link" / "prog.sh", {(data / "link" / "in.txt").string()}, work.path(),
+                                 {data / "link" / "in.txt"}, {}, runner.limits({}));
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_FALSE(r.sandbox_failed);
