@@ -138,9 +138,6 @@ std::string describe_finding(const SanitizerFinding& f) {
   return s;
 }
 
-}  // namespace gpulab::grade
-
-namespace gpulab::grade {
 std::string sanitizer_incomplete(const std::string& tool, const std::string& text, int exit_code, int signal) {
   if (text.find(kPrefix + "ERROR SUMMARY:") != std::string::npos ||
       text.find(kPrefix + "RACECHECK SUMMARY:") != std::string::npos)
@@ -159,4 +156,5 @@ std::string sanitizer_incomplete(const std::string& tool, const std::string& tex
   return tool + ": compute-sanitizer did not run to its summary (it " + how + "), so this tool's findings are " +
          "unknown; its last output: " + (tail.empty() ? "(none)" : tail);
 }
+
 }  // namespace gpulab::grade

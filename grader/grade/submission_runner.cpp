@@ -91,8 +91,10 @@ ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vecto
                                        const fs::path& work_dir, const std::vector<fs::path>& inputs,
                                        const std::map<std::string, std::string>& env,
                                        const sandbox::ResolvedLimits& limits) const {
-  // The program by its real path: bubblewrap cannot bind a file whose path goes through a symbolic
-  // link (/usr/local/cuda/bin/compute-sanitizer, where /usr/local/cuda links to /usr/local/cuda-13.0).
+  // The program is started (and bound in the sandbox) at its real path: bubblewrap cannot bind a
+  // file whose path goes through a symbolic link inside a folder that is already bound
+  // (/usr/local/cuda/bin/compute-sanitizer, where /usr/local/cuda links to cuda-13.0): it resolves
+  // the link inside the new root and finds nothing. Inputs keep the paths their requests name.
   std::error_code ec;
   fs::path real_program = fs::weakly_canonical(program, ec);
   if (ec) real_program = program;

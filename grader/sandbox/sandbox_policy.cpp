@@ -30,15 +30,8 @@ SandboxPolicy run_policy(const SystemView& s, const fs::path& program, const fs:
   SandboxPolicy p = base_policy(s, gpu);
   p.binds.push_back({work_dir, work_dir, Bind::Kind::writable, false});
   // Inputs are bound one file at a time: the expected outputs next to them stay out of sight.
-  // They keep the paths the request names (bubblewrap creates their folders inside the sandbox).
   for (const fs::path& in : inputs) p.binds.push_back({in, in, Bind::Kind::read_only, false});
-  // The program is bound at its real path, where run_case starts it: a path through a symbolic
-  // link inside a folder that is already bound (/usr/local/cuda/bin/compute-sanitizer, where
-  // /usr/local/cuda links to cuda-13.0) cannot be bound, as bubblewrap resolves the link inside
-  // the new root and finds nothing.
-  std::error_code ec;
-  const fs::path real_program = fs::weakly_canonical(program, ec);
-  p.binds.push_back({ec ? program : real_program, ec ? program : real_program, Bind::Kind::read_only, false});
+  p.binds.push_back({program, program, Bind::Kind::read_only, false});
   for (const auto& [k, v] : s.passed_env) p.env[k] = v;
   if (gpu && !s.library_dirs.empty()) {
     std::string path;

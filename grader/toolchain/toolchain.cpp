@@ -114,29 +114,19 @@ bool cuda_backend_available() {
 
 bool race_check_available() { return !std::string(GPULAB_EMU_CHECK_LIBRARY).empty(); }
 
-namespace {
-// Real paths (no symbolic links on the way), so the sandbox can bind files under them at the
-// paths the grader writes into its requests.
-fs::path real_path(const fs::path& p) {
-  std::error_code ec;
-  const fs::path r = fs::weakly_canonical(p, ec);
-  return ec ? p : r;
-}
-}  // namespace
-
 fs::path project_root() {
-  if (const char* env = std::getenv("GPULAB_HOME"); env && *env) return real_path(env);
-  return real_path(GPULAB_SOURCE_DIR);
+  if (const char* env = std::getenv("GPULAB_HOME"); env && *env) return env;
+  return GPULAB_SOURCE_DIR;
 }
 
 std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
 std::string nvcc_path() { return GPULAB_NVCC; }
 
 fs::path cache_directory() {
-  if (const char* env = std::getenv("GPULAB_CACHE"); env && *env) return real_path(env);
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return real_path(fs::path(xdg) / "gpulab");
-  if (const char* home = std::getenv("HOME"); home && *home) return real_path(fs::path(home) / ".cache" / "gpulab");
-  return real_path(fs::temp_directory_path() / ("gpulab-cache-" + std::to_string(getuid())));
+  if (const char* env = std::getenv("GPULAB_CACHE"); env && *env) return env;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "gpulab";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "gpulab";
+  return fs::temp_directory_path() / ("gpulab-cache-" + std::to_string(getuid()));
 }
 
 BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {

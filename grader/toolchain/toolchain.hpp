@@ -55,8 +55,8 @@ struct BuildResult {
 // (missing file, missing compiler, unwritable cache).
 BuildResult build_program(const std::filesystem::path& source, const BuildOptions& options);
 
-std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab (as a real path, no links)
-std::filesystem::path project_root();     // $GPULAB_HOME, else the source tree gpulab was built from (real path)
+std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab
+std::filesystem::path project_root();     // $GPULAB_HOME, else the source tree gpulab was built from
 std::string harness_emu_library();        // the grader's harness, prebuilt for the emulator
 std::string nvcc_path();                  // the nvcc this gpulab was built with; empty without CUDA
 

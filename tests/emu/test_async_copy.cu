@@ -22,6 +22,15 @@ namespace {
 
 constexpr int kThreads = 64;
 
+// A device copy of `host`.
+template <class T>
+T* to_device(const std::vector<T>& host) {
+  T* d = nullptr;
+  REQUIRE(cudaMalloc(&d, host.size() * sizeof(T)) == cudaSuccess);
+  REQUIRE(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
+  return d;
+}
+
 // Each thread copies 4 floats (one 16-byte copy) of a 256-float window that
 // starts at `start` (a multiple of 4, maybe negative); cells outside [0, n) are zero.
 __global__ void stage_with_fill(const float* in, int n, int start, float* out) {
@@ -70,10 +79,9 @@ TEST_CASE("async copy: a 16-byte copy per thread, zero fill outside the input") 
   const int n = 200;
   std::vector<float> host(n);
   for (int i = 0; i < n; ++i) host[i] = 1.0f + i;
-  float *in = nullptr, *out = nullptr;
-  REQUIRE(cudaMalloc(&in, n * sizeof(float)) == cudaSuccess);
+  float* in = to_device(host);
+  float* out = nullptr;
   REQUIRE(cudaMalloc(&out, 4 * kThreads * sizeof(float)) == cudaSuccess);
-  REQUIRE(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
   const int start = -8;
   stage_with_fill<<<1, kThreads>>>(in, n, start, out);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -97,10 +105,9 @@ TEST_CASE("async copy: a 16-byte copy per thread, zero fill outside the input") 
 
 TEST_CASE("async copy: 8- and 4-byte copies with partial and whole zero fill") {
   const std::vector<int> host = {11, 22, 33, 44};
-  int *in = nullptr, *out = nullptr;
-  REQUIRE(cudaMalloc(&in, 4 * sizeof(int)) == cudaSuccess);
+  int* in = to_device(host);
+  int* out = nullptr;
   REQUIRE(cudaMalloc(&out, 4 * sizeof(int)) == cudaSuccess);
-  REQUIRE(cudaMemcpy(in, host.data(), 4 * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
   partial_fill<<<1, 32>>>(in, out);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   std::vector<int> got(4);
@@ -116,12 +123,10 @@ TEST_CASE("async copy: two batches in flight, __pipeline_wait_prior(1) completes
     a[i] = static_cast<float>(i);
     b[i] = 1000.0f + i;
   }
-  float *da = nullptr, *db = nullptr, *out = nullptr;
-  REQUIRE(cudaMalloc(&da, a.size() * sizeof(float)) == cudaSuccess);
-  REQUIRE(cudaMalloc(&db, b.size() * sizeof(float)) == cudaSuccess);
+  float* da = to_device(a);
+  float* db = to_device(b);
+  float* out = nullptr;
   REQUIRE(cudaMalloc(&out, 2 * kThreads * sizeof(float)) == cudaSuccess);
-  REQUIRE(cudaMemcpy(da, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
-  REQUIRE(cudaMemcpy(db, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
   two_batches<<<3, kThreads>>>(da, db, out);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   std::vector<float> got(2 * kThreads);
@@ -167,10 +172,9 @@ __global__ void misaligned(const float* in) {
 
 TEST_CASE("async copy (emulator): the destination holds the copy only after the wait") {
   const std::vector<float> host = {1, 2, 3, 4};
-  float *in = nullptr, *out = nullptr;
-  REQUIRE(cudaMalloc(&in, 4 * sizeof(float)) == cudaSuccess);
+  float* in = to_device(host);
+  float* out = nullptr;
   REQUIRE(cudaMalloc(&out, 2 * sizeof(float)) == cudaSuccess);
-  REQUIRE(cudaMemcpy(in, host.data(), 4 * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
   read_before_wait<<<1, 32>>>(in, out);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   float got[2];

@@ -7,7 +7,7 @@
 // writes (past a 256-byte-multiple allocation: a fault at once; past a
 // 1000003-float allocation and 5 elements before the start: the guard check
 // after the kernel), too much static shared memory, a null-pointer write and a
-// stack overflow; and the CUDA error state around them (kernel errors surface
+// stack overflow, __trap(); and the CUDA error state around them (kernel errors surface
 // at the next synchronising call, cudaDeviceReset clears them).
 // Every TEST_CASE starts with cudaDeviceReset() so that a previous sticky error
 // does not leak into it when the tests run in one process.
@@ -191,6 +191,25 @@ TEST_CASE("warp misuse: a mask that does not include the calling lane") {
   CHECK(d.line == kForeignMaskLine);
   CHECK(has(d.message, "__ballot_sync on line " + std::to_string(kForeignMaskLine)));
   CHECK(has(d.message, "0x00000001 does not include the calling lane 1"));
+  check_sticky(cudaErrorLaunchFailure);
+}
+
+constexpr int kTrapLine = __LINE__ + 2;
+__global__ void trap_in_thread_5() {
+  if (threadIdx.x == 5) __trap();
+}
+
+TEST_CASE("trap: __trap() ends the kernel with an error naming its line, block and thread") {
+  fresh_device();
+  trap_in_thread_5<<<1, 32>>>();
+  const Diagnostic d = single_diagnostic();
+  INFO("message: " << d.message);
+  CHECK(d.kind == "trap");
+  CHECK(d.kernel == "trap_in_thread_5");
+  CHECK(d.block == "(0,0,0)");
+  CHECK(d.threads == "(5,0,0)");
+  CHECK(d.line == kTrapLine);
+  CHECK(has(d.message, "__trap() on line " + std::to_string(kTrapLine)));
   check_sticky(cudaErrorLaunchFailure);
 }
 

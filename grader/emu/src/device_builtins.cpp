@@ -3,6 +3,7 @@
 // misused device built-ins (async_copy.hpp).
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -37,27 +38,12 @@ long long device_clock() {
 }
 void device_nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
 
-void device_trap(const char* file, int line) {
-  BlockRunner* r = running_block_runner();
-  Diagnostic d;
-  d.kind = "trap";
-  d.severity = "error";
-  d.file = file;
-  d.line = line;
-  if (r && r->launch()) {
-    d.kernel = r->launch()->request.kernel_name;
-    d.block = r->block_label();
-    d.threads = r->current() ? r->thread_label(*r->current()) : "";
-    d.message = "__trap() on line " + std::to_string(line) + " in " + r->launch()->where() + ", block " + d.block +
-                ", thread " + d.threads + ".";
-    report(std::move(d), cudaErrorLaunchFailure);
-    r->abort_block();
-  }
-  d.message = "__trap() called outside a kernel at " + std::string(file) + ":" + std::to_string(line);
-  report(std::move(d), cudaErrorLaunchFailure);
-}
-
-void device_misuse(const char* kind, const char* what, const char* file, int line) {
+namespace {
+// Reports a device-side error at file:line: inside a kernel with its kernel, block and thread
+// (`in_kernel` gets "line N in <launch>, block B, thread T"), and ends the block; outside a
+// kernel (`outside` is the whole message) it is only reported.
+void report_device_error(const char* kind, const char* file, int line,
+                         const std::function<std::string(const std::string&)>& in_kernel, const std::string& outside) {
   BlockRunner* r = running_block_runner();
   Diagnostic d;
   d.kind = kind;
@@ -68,13 +54,26 @@ void device_misuse(const char* kind, const char* what, const char* file, int lin
     d.kernel = r->launch()->request.kernel_name;
     d.block = r->block_label();
     d.threads = r->current() ? r->thread_label(*r->current()) : "";
-    d.message = std::string(what) + " (line " + std::to_string(line) + " in " + r->launch()->where() + ", block " +
-                d.block + ", thread " + d.threads + ").";
+    d.message = in_kernel("line " + std::to_string(line) + " in " + r->launch()->where() + ", block " + d.block +
+                          ", thread " + d.threads);
     report(std::move(d), cudaErrorLaunchFailure);
     r->abort_block();
   }
-  d.message = std::string(what) + " (called outside a kernel at " + file + ":" + std::to_string(line) + ")";
+  d.message = outside;
   report(std::move(d), cudaErrorLaunchFailure);
+}
+}  // namespace
+
+void device_trap(const char* file, int line) {
+  report_device_error(
+      "trap", file, line, [](const std::string& where) { return "__trap() on " + where + "."; },
+      "__trap() called outside a kernel at " + std::string(file) + ":" + std::to_string(line));
+}
+
+void device_misuse(const char* kind, const char* what, const char* file, int line) {
+  report_device_error(
+      kind, file, line, [what](const std::string& where) { return std::string(what) + " (" + where + ")."; },
+      std::string(what) + " (called outside a kernel at " + file + ":" + std::to_string(line) + ")");
 }
 
 }  // namespace gpulab::emu
