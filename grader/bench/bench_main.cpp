@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "bench/device_checks.hpp"
+#include "harness/device_checks.hpp"
 #include "data/value_generators.hpp"
 #include "harness/harness_binding.hpp"
 #include "harness/timed_runs.hpp"
@@ -159,7 +159,7 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
     if (b.role == "input") {
       generate(b, p.at("dist"), seed, part + "/" + cs.at("label").get<std::string>() + "/" + b.name);
       check(cudaMemcpy(b.data, b.host.data(), b.bytes, cudaMemcpyHostToDevice), "uploading " + b.name);
-      b.digest = gpulab::bench::device_checksum(b.data, b.bytes);
+      b.digest = gpulab::harness::device_checksum(b.data, b.bytes);
     } else {
       check(cudaMalloc(&b.want, std::max<size_t>(b.bytes, 1)), "cudaMalloc of the expected " + b.name);
       if (!cs.at("exact").get<bool>()) check(cudaMalloc(&b.scale, std::max<size_t>(b.bytes, 1)), "cudaMalloc");
@@ -195,7 +195,7 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
           void* t = nullptr;
           check(cudaMalloc(&t, b.bytes), "cudaMalloc of |" + b.name + "|");
           cudaMemcpy(t, b.data, b.bytes, cudaMemcpyDeviceToDevice);
-          gpulab::bench::make_absolute(static_cast<float*>(t), b.count);
+          gpulab::harness::make_absolute(static_cast<float*>(t), b.count);
           abs.pointers[i] = t;
           temporaries.push_back(t);
         } else if (b.role == "output") {
@@ -265,9 +265,9 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
         } else {
           for (Buffer& ob : buffers) {
             if (ob.role != "output") continue;
-            const gpulab::bench::DeviceComparison c =
-                exact ? gpulab::bench::compare_exact(ob.data, ob.want, ob.count, gpulab::dtype_size(ob.dtype))
-                      : gpulab::bench::compare_bounded(static_cast<float*>(ob.data), static_cast<float*>(ob.want),
+            const gpulab::harness::DeviceComparison c =
+                exact ? gpulab::harness::compare_exact(ob.data, ob.want, ob.count, gpulab::dtype_size(ob.dtype))
+                      : gpulab::harness::compare_bounded(static_cast<float*>(ob.data), static_cast<float*>(ob.want),
                                                        static_cast<float*>(ob.scale), ob.count, tolerance);
             worst = std::max(worst, c.worst);
             if (!c.ok) {
@@ -286,7 +286,7 @@ json run_case(const json& cs, const std::vector<Library>& libs, const json& requ
           }
         }
         for (Buffer& ib : buffers) {
-          if (ib.role != "input" || gpulab::bench::device_checksum(ib.data, ib.bytes) == ib.digest) continue;
+          if (ib.role != "input" || gpulab::harness::device_checksum(ib.data, ib.bytes) == ib.digest) continue;
           verdict = "fail";
           message = "it modified its input '" + ib.name + "' (restored for the next implementation)";
           cudaMemcpy(ib.data, ib.host.data(), ib.bytes, cudaMemcpyHostToDevice);

@@ -119,7 +119,7 @@ BenchReport run_bench(const BenchOptions& o) {
   mb.use_cache = o.use_cache;
   mb.libraries = {"dl"};
   mb.include_dirs = {grader_dir.string()};
-  for (const char* f : {"bench/device_checks.cu", "harness/timed_runs.cpp", "data/value_generators.cpp", "data/nd_array.cpp"}) {
+  for (const char* f : {"harness/device_checks.cu", "harness/timed_runs.cpp", "data/value_generators.cpp", "data/nd_array.cpp"}) {
     mb.extra_sources.push_back(grader_dir / f);
   }
   const toolchain::BuildResult main_build = toolchain::build_program(grader_dir / "bench" / "bench_main.cpp", mb);

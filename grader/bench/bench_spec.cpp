@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "bench/size_expression.hpp"
+#include "lab/size_expression.hpp"
 
 namespace gpulab::bench {
 namespace {
@@ -85,9 +85,12 @@ BenchSpec parse_bench_spec(const LabSpec& lab, const json& lab_json) {
   s.baseline = parse_implementation(b.at("baseline"), w.sub("baseline"));
   s.baseline_computes_output = b.at("baseline").value("computes_output", true);
   if (b.contains("check_with")) s.checker = parse_implementation(b.at("check_with"), w.sub("check_with"));
+  if (!s.baseline_computes_output && !s.checker && !lab.checker_file.empty()) {
+    s.checker = Implementation{"checker", lab.checker_file, {}};  // the lab's own checker (lab.json "checker")
+  }
   if (!s.baseline_computes_output && !s.checker) {
-    w.fail("the baseline computes no output ('computes_output': false), so 'check_with' must name an implementation "
-           "whose output the others are checked against");
+    w.fail("the baseline computes no output ('computes_output': false), so 'check_with' (or the lab's \"checker\") "
+           "must name an implementation whose output the others are checked against");
   }
   if (b.contains("progression")) {
     if (!b.at("progression").is_array()) w.fail("'progression' must be a list of {\"name\", \"file\"}");
@@ -103,11 +106,12 @@ BenchSpec parse_bench_spec(const LabSpec& lab, const json& lab_json) {
     BenchPartSpec bp;
     bp.part = name;
     bp.flops = pj.value("flops", "");
-    bp.error_depth = pj.value("error_depth", "");
+    bp.error_depth = pj.value("error_depth", part->performance ? part->performance->error_depth : std::string());
     if (!bp.flops.empty()) check_expression(bp.flops, *part, pw.sub("flops"));
     if (part->check.kind == "float_bound") {
       if (bp.error_depth.empty()) {
-        pw.fail("float outputs need 'error_depth' (the depth of the error bound, e.g. \"log2(n)\" or \"k\")");
+        pw.fail("float outputs need 'error_depth' (the depth of the error bound, e.g. \"log2(n)\" or \"k\"), here or in "
+                "the part's \"performance\"");
       }
       check_expression(bp.error_depth, *part, pw.sub("error_depth"));
     }

@@ -47,7 +47,9 @@ struct CaseResult {
 
 // The speed of a part on the timed case (see performance.hpp).
 struct PerformanceResult {
-  std::string status;         // "scored", "failed" (wrong or cached results), "not_measured"
+  // "scored"; "failed" (a wrong timed output, or any other failure); "implausible" (faster than the
+  // device can go: no points, flagged for review); "not_measured" (its points leave the maximum)
+  std::string status;
   bool counted = false;       // its points are part of the maximum
   double score = 0;
   double max_score = 0;
@@ -62,6 +64,8 @@ struct PerformanceResult {
   double bandwidth_fraction = 0;
   std::string device;
   std::string case_label;     // "timed case (n=67108864)"
+  int calls_checked = 0;      // timed calls (warm-up included) whose output was checked against the lab's checker
+  std::string review;         // status "implausible": why, for the instructor
   std::string feedback;       // what was measured and how it was scored, or why not
 };
 

@@ -7,23 +7,57 @@
 #include <fstream>
 
 #include "harness/binding_generator.hpp"
+#include "harness/checker_generator.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
 
-std::string write_binding(const LabSpec& lab) {
-  const std::string text = harness::generate_binding(lab);
-  const fs::path dir = toolchain::cache_directory() / "bindings";
+namespace {
+// A generated source in the cache, named by its content; written aside and renamed into
+// place, so graders running in parallel never compile half a file.
+fs::path write_generated(const std::string& text, const std::string& folder, const std::string& name,
+                         const std::string& extension) {
+  const fs::path dir = toolchain::cache_directory() / folder;
   fs::create_directories(dir);
-  const fs::path file = dir / (lab.lab + "-" + toolchain::ContentHash().add(text).hex() + ".cpp");
+  const fs::path file = dir / (name + "-" + toolchain::ContentHash().add(text).hex() + extension);
   if (!fs::exists(file)) {
-    // Written aside and renamed into place: graders running in parallel never compile half a file.
     const fs::path tmp = file.string() + ".tmp-" + std::to_string(getpid());
     std::ofstream(tmp) << text;
     fs::rename(tmp, file);
   }
-  return file.string();
+  return file;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+std::string write_binding(const LabSpec& lab) {
+  return write_generated(harness::generate_binding(lab), "bindings", lab.lab, ".cpp").string();
+}
+
+fs::path checker_object(const LabSpec& lab, toolchain::Backend backend, bool use_cache, const std::string& cuda_arch) {
+  if (lab.checker_file.empty()) return {};
+  const fs::path source = toolchain::project_root() / lab.checker_file;
+  if (!fs::is_regular_file(source)) return {};  // not shipped here (a student kit)
+  const fs::path wrapper = write_generated(harness::generate_checker_source(lab, read_text(source), source),
+                                           "checkers", lab.lab, ".cu");
+  toolchain::BuildOptions b;
+  b.backend = backend;
+  b.cuda_arch = cuda_arch;
+  b.use_cache = use_cache;
+  b.object_file = true;
+  b.include_dirs = {(toolchain::project_root() / "grader").string()};
+  const toolchain::BuildResult built = toolchain::build_program(wrapper, b);
+  if (!built.ok) {
+    throw std::runtime_error("the checker of lab '" + lab.lab + "' (" + source.string() + ", lab.json's \"checker\") "
+                             "does not compile for the " + toolchain::backend_name(backend) + " backend; fix it or "
+                             "the installation:\n" + built.compiler_output);
+  }
+  return built.executable;
 }
 
 toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Backend backend, bool use_cache,
@@ -35,12 +69,19 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
   const fs::path grader_dir = toolchain::project_root() / "grader";
   b.include_dirs = {grader_dir.string()};
   b.extra_sources = {write_binding(lab)};
+  if (const fs::path checker = checker_object(lab, backend, use_cache, cuda_arch); !checker.empty()) {
+    b.link_inputs.push_back(checker.string());
+  }
   if (backend == toolchain::Backend::emu) {
-    b.link_inputs = {toolchain::harness_emu_library()};
+    // Whole, so that a submission defining a harness symbol (say, the comparison of timed
+    // outputs) fails to link instead of replacing it.
+    b.whole_archives = {toolchain::harness_emu_library()};
     return b;
   }
   for (const char* f : {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp",
-                        "harness/launch_counter_cuda.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
+                        "harness/timed_case.cpp", "harness/checker_registry.cpp", "harness/device_checks.cu",
+                        "harness/fresh_entropy.cpp", "harness/launch_counter_cuda.cpp", "data/npy_io.cpp",
+                        "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
   // Every CUDA launch entry point goes through launch_counter_cuda.cpp first.

@@ -1,7 +1,9 @@
 // How a program that runs a lab's cases is built: the submission (or the
-// reference) + the harness + the per-lab binding generated from lab.json, for
-// either backend. The grader and `gpulab bench` build the same way.
+// reference) + the harness + the per-lab binding generated from lab.json +
+// the lab's checker object, for either backend. The grader and `gpulab bench`
+// build the same way.
 #pragma once
+#include <filesystem>
 #include <string>
 
 #include "lab/lab_spec.hpp"
@@ -9,8 +11,17 @@
 
 namespace gpulab::grade {
 
+// Builds the lab's checker object when needed (cached), so it can throw std::runtime_error
+// when the lab's checker exists but does not compile (a fault of the installation, not of
+// a submission).
 toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Backend backend, bool use_cache,
                                               const std::string& cuda_arch = "sm_90");
 std::string write_binding(const LabSpec& lab);  // the generated binding's file, in the cache (by content hash)
+
+// The lab's checker (lab.json "checker") compiled for `backend` into one object with internal
+// linkage (harness/checker_generator.hpp), or an empty path when the lab names none or this
+// installation does not ship it (a student kit).
+std::filesystem::path checker_object(const LabSpec& lab, toolchain::Backend backend, bool use_cache,
+                                     const std::string& cuda_arch);
 
 }  // namespace gpulab::grade

@@ -1,12 +1,16 @@
-// Scoring a part's speed on a GPU (DESIGN.md, "Timing and performance score"):
-// the submission's host function is timed on the part's timed case
-// (harness/timed_runs.hpp), then called again on fresh inputs in the same
-// buffers and checked, so caching or skipped work fails. The reference is
-// timed the same way, on the same GPU, in the same grading run (or taken from
-// a measurement of the last hour on the same device); the score is piecewise
-// linear in t_reference / t_submission with lab.json's thresholds. Where the
-// reference is not installed (a student kit), memory-bound parts fall back to
-// the fraction of the device's copy bandwidth, and say so.
+// Scoring a part's speed (DESIGN.md, "Timing and performance score"): the
+// submission's host function is timed on the part's timed case in the
+// harness (harness/timed_case.hpp: every call on inputs no earlier call saw,
+// every call's output checked on the device against the lab's checker), then
+// called once more on the recheck inputs, checked here against the gold. The
+// reference is timed the same way, on the same GPU (or taken from a
+// measurement of the last hour on the same device); the score is piecewise
+// linear in t_reference / t_submission with lab.json's thresholds. A speed
+// the device cannot physically reach (plausibility.hpp) earns nothing and is
+// flagged for review. Where the reference is not installed (a student kit),
+// memory-bound parts fall back to the fraction of the device's copy
+// bandwidth, and say so; where the timed calls cannot be checked (no checker
+// installed), speed is measured and shown but not scored.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -45,9 +49,13 @@ class PerformanceScorer {
  private:
   const Manifest& manifest();
   const DatasetCase& find_case(const PartSpec& part, const std::string& family);
+  // Runs `program` on the timed case: timed calls (each checked), the copy bandwidth, and with
+  // `recheck` one more call on the recheck inputs.
+  struct TimedRun;
+  TimedRun run_timed(const PartSpec& part, const std::filesystem::path& program, const std::string& folder,
+                     bool recheck);
   // The reference's median time on this device (cached for an hour), or 0 when there is no reference.
   double reference_seconds(const PartSpec& part, const std::string& device_uuid, std::string& problem);
-  double copy_bandwidth(const PartSpec& part, const std::filesystem::path& program, const std::string& device_uuid);
 
   const LabSpec& lab_;
   GradeOptions options_;
@@ -55,7 +63,7 @@ class PerformanceScorer {
   const SubmissionRunner& runner_;
   std::optional<Manifest> manifest_;
   std::optional<std::filesystem::path> reference_program_;
-  double copy_bandwidth_ = 0;  // measured along with a reference run
+  uint64_t seed_;  // of this grading: the hidden seed where one is set, mixed with fresh randomness
 };
 
 // "0 below 0.25x, 100% from 1x" style description of a threshold list.

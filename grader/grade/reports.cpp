@@ -39,10 +39,15 @@ json gradescope_results(const GradeResult& g) {
   for (const PartResult& p : g.parts) {
     if (!p.performance) continue;
     const PerformanceResult& r = *p.performance;
+    json extra = {{"status", r.status}, {"implausible", r.status == "implausible"}, {"calls_checked", r.calls_checked}};
+    if (r.seconds > 0) extra.update({{"median_s", r.seconds}, {"rate", r.rate}, {"rate_unit", r.rate_unit}});
+    if (r.ratio > 0) extra["ratio"] = r.ratio;
+    if (r.copy_bandwidth > 0) extra["copy_bandwidth_bytes_per_s"] = r.copy_bandwidth;
+    if (!r.review.empty()) extra["review"] = r.review;
     tests.push_back({{"name", p.name + ": speed"}, {"score", round2(r.score)},
                      {"max_score", round2(r.counted ? r.max_score : 0)},
-                     {"status", r.status == "failed" ? "failed" : "passed"}, {"output", r.feedback},
-                     {"visibility", "visible"}});
+                     {"status", r.status == "failed" || r.status == "implausible" ? "failed" : "passed"},
+                     {"output", r.feedback}, {"visibility", "visible"}, {"extra_data", extra}});
   }
   for (const PartResult& p : g.parts) {
     if (!p.sanitized) continue;
@@ -92,7 +97,9 @@ json detailed_results(const GradeResult& g) {
                              {"bandwidth_fraction", r.bandwidth_fraction},
                              {"device", r.device},
                              {"case", r.case_label},
+                             {"calls_checked", r.calls_checked},
                              {"feedback", r.feedback}};
+      if (!r.review.empty()) part["performance"]["review"] = r.review;
       if (r.rate_unit == "GB/s") part["performance"]["gbps"] = r.rate;
       else part["performance"]["gflops"] = r.rate;
     }
@@ -133,10 +140,11 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
     if (p.performance) {
       const PerformanceResult& r = *p.performance;
       const bool good = r.status == "scored" && r.score > 0;
+      const bool bad = r.status == "failed" || r.status == "implausible";
+      const char* tag = r.status == "scored" ? "time" : r.status == "failed" ? "FAIL" : r.status == "implausible" ? "REVIEW" : "--";
       char line[256];
-      std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s\n", good ? green : (r.status == "failed" ? red : dim),
-                    r.status == "scored" ? "time" : (r.status == "failed" ? "FAIL" : "--"), reset, "speed",
-                    points(r.score).c_str(), r.counted ? points(r.max_score).c_str() : "-");
+      std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s\n", good ? green : (bad ? red : dim), tag, reset,
+                    "speed", points(r.score).c_str(), r.counted ? points(r.max_score).c_str() : "-");
       s += line;
       std::string f = r.feedback;
       for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");

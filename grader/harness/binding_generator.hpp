@@ -8,5 +8,9 @@
 
 namespace gpulab::harness {
 std::string generate_binding(const LabSpec& lab);
+// `fn(static_cast<const int*>(c.pointer(0)), ...)`: the part's function called with a Call named `c`.
+std::string call_from_binding(const PartSpec& part);
+// A C++ string literal of `s`.
+std::string c_string(const std::string& s);
 std::string generate_contract_header(const LabSpec& lab);
 }  // namespace gpulab::harness

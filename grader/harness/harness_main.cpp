@@ -2,10 +2,11 @@
 // of one part: reads the inputs (.npy), puts them in device memory, poisons
 // the outputs, calls the student's host function, and writes the outputs and
 // a result.json (CUDA errors, kernel launches, modified inputs, guard-zone
-// overruns). For the performance case it then times the function
-// (timed_runs.hpp) and calls it once more on fresh inputs in the same buffers,
-// writing those outputs too, so a function that caches or skips work is
-// caught. It never sees expected outputs: the grader compares.
+// overruns). For the performance case it then times the function on inputs
+// that change from call to call, each call's output checked against the lab's
+// checker (timed_case.hpp), measures the device's copy bandwidth, and calls
+// the function once more on the recheck inputs, writing those outputs too.
+// It never sees expected outputs: the grader compares.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -20,6 +21,7 @@
 #include "harness/device_buffers.hpp"
 #include "harness/harness_binding.hpp"
 #include "harness/launch_counter.hpp"
+#include "harness/timed_case.hpp"
 #include "harness/timed_runs.hpp"
 
 namespace {
@@ -60,19 +62,24 @@ json device_identity() {
   if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
     char uuid[33];
     for (int i = 0; i < 16; ++i) std::snprintf(uuid + 2 * i, 3, "%02x", static_cast<unsigned char>(prop.uuid.bytes[i]));
-    d = {{"name", prop.name}, {"uuid", uuid}, {"l2_bytes", prop.l2CacheSize}};
+    int clock_khz = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) != cudaSuccess) cudaGetLastError();
+    d = {{"name", prop.name},
+         {"uuid", uuid},
+         {"l2_bytes", prop.l2CacheSize},
+         {"multiprocessors", prop.multiProcessorCount},
+         {"compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+         {"clock_khz", clock_khz}};
+#ifdef GPULAB_EMULATOR
+    d["emulated"] = true;  // a CPU: its clock and multiprocessors say nothing of arithmetic peaks
+#endif
   }
   return d;
 }
 
-gpulab::harness::TimingOptions timing_options(const json& t) {
-  gpulab::harness::TimingOptions o;
-  o.warmup = t.value("warmup", o.warmup);
-  o.min_runs = t.value("min_runs", o.min_runs);
-  o.max_runs = t.value("max_runs", o.max_runs);
-  o.min_seconds = t.value("min_seconds", o.min_seconds);
-  o.flush_l2 = t.value("flush_l2", o.flush_l2);
-  return o;
+double copy_bandwidth(const json& request) {
+  const size_t bytes = request.value("copy_bandwidth_bytes", size_t{1} << 30);
+  return gpulab::harness::measure_copy_bandwidth(bytes);
 }
 }  // namespace
 
@@ -90,15 +97,6 @@ int main(int argc, char** argv) {
   const std::string output_dir = request.at("output_dir").get<std::string>();
   const std::string part = request.at("part").get<std::string>();
   json result = {{"part", part}};
-
-  // Only the device's identity and copy bandwidth; the submission is not called.
-  if (request.value("probe_device", false)) {
-    result["device"] = device_identity();
-    result["copy_bandwidth_bytes_per_s"] = gpulab::harness::measure_copy_bandwidth();
-    result["status"] = "ok";
-    write_result(result_path, result);
-    return 0;
-  }
 
   const gpulab::harness::PartBinding* binding = nullptr;
   for (size_t i = 0; i < gpulab::harness::part_binding_count; ++i)
@@ -150,25 +148,21 @@ int main(int argc, char** argv) {
   gpulab::harness::inspect_after_call(buffers, result);
   write_outputs(buffers, output_dir, "output_");
 
-  // The performance case: timed runs, then a call on fresh inputs in the same buffers.
+  // The performance case: timed runs on inputs that change from call to call, each call checked.
   if (request.contains("timing")) {
     result["device"] = device_identity();
-    const gpulab::harness::TimingResult t = gpulab::harness::time_runs(
-        [&] { binding->call(call); },
-        [&] {
-          for (const DeviceBuffer& b : buffers)
-            if (b.role == "output") gpulab::harness::reset_output(b);
-        },
-        timing_options(request.at("timing")));
-    if (!t.ok) {
-      result["cuda_error"] = t.error;
-      return fail(result, result_path, "cuda_error",
-                  "CUDA reported " + t.error + " while your host function was being timed (it ran correctly once)");
+    const gpulab::harness::TimedCaseOutcome t = gpulab::harness::run_timed_case(*binding, call, buffers, request.at("timing"));
+    result["timing"] = t.timing;
+    result["verification"] = t.verification;
+    if (!t.status.empty()) {
+      if (t.status == "cuda_error") {
+        result["cuda_error"] = t.error;
+        return fail(result, result_path, "cuda_error",
+                    "CUDA reported " + t.error + " while your host function was being timed (it ran correctly once)");
+      }
+      return fail(result, result_path, t.status, t.error);
     }
-    result["timing"] = {{"median_s", t.median_s}, {"min_s", t.min_s},     {"max_s", t.max_s},
-                        {"spread", t.spread},     {"runs", t.runs},       {"l2_flush_bytes", t.l2_flush_bytes},
-                        {"samples_s", t.samples_s}};
-    if (request.value("copy_bandwidth", false)) result["copy_bandwidth_bytes_per_s"] = gpulab::harness::measure_copy_bandwidth();
+    if (request.value("copy_bandwidth", false)) result["copy_bandwidth_bytes_per_s"] = copy_bandwidth(request);
   }
   if (request.contains("recheck")) {
     const json& fresh = request.at("recheck");
@@ -189,6 +183,7 @@ int main(int argc, char** argv) {
     }
     json recheck_result;
     gpulab::harness::inspect_after_call(buffers, recheck_result);
+    result["recheck"] = recheck_result;
     write_outputs(buffers, output_dir, "recheck_");
   }
   gpulab::harness::free_buffers(buffers);

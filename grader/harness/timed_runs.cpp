@@ -42,6 +42,33 @@ class L2Flusher {
   unsigned char pattern_ = 0;
 };
 
+// Persisting L2 lines survive the flush: before every call they are demoted to normal lines
+// and the persisting set-aside is set to 0, so whatever access-policy window a submission set
+// up (on a stream, a launch or a graph node) cannot keep its data in L2 from call to call.
+class L2PersistenceReset {
+ public:
+  L2PersistenceReset() {
+    int device = 0, max_bytes = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&max_bytes, cudaDevAttrMaxPersistingL2CacheSize, device) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    supported_ = max_bytes > 0;
+  }
+  void reset() {
+    if (!supported_) return;
+    if (cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, 0) != cudaSuccess ||
+        cudaCtxResetPersistingL2Cache() != cudaSuccess) {
+      cudaGetLastError();
+    }
+  }
+  bool supported() const { return supported_; }
+
+ private:
+  bool supported_ = false;
+};
+
 double quantile(const std::vector<double>& sorted, double q) {
   const double pos = q * static_cast<double>(sorted.size() - 1);
   const size_t lo = static_cast<size_t>(pos);
@@ -53,15 +80,25 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 TimingResult time_runs(const std::function<void()>& call, const std::function<void()>& prepare,
                        const TimingOptions& o) {
+  CallHooks hooks;
+  if (prepare) hooks.prepare = [&prepare](int) { prepare(); };
+  return time_runs(call, hooks, o);
+}
+
+TimingResult time_runs(const std::function<void()>& call, const CallHooks& hooks, const TimingOptions& o) {
   TimingResult r;
   L2Flusher flusher(o.flush_l2);
+  L2PersistenceReset persisting;
   r.l2_flush_bytes = flusher.bytes();
+  r.l2_persisting_reset = o.flush_l2 && persisting.supported();
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
 
   auto one_run = [&](bool timed) -> bool {
-    if (prepare) prepare();
+    const int index = r.calls++;
+    if (hooks.prepare) hooks.prepare(index);
+    if (o.flush_l2) persisting.reset();
     flusher.flush();
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaEventRecord(start, 0);
@@ -74,11 +111,17 @@ TimingResult time_runs(const std::function<void()>& call, const std::function<vo
       r.error = describe(e);
       return false;
     }
-    if (timed) {
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      r.samples_s.push_back(static_cast<double>(ms) * 1e-3);
+    float ms = 0;
+    if (timed) cudaEventElapsedTime(&ms, start, stop);
+    if (hooks.verify) {
+      const std::string wrong = hooks.verify(index);
+      if (!wrong.empty()) {
+        r.error = wrong;
+        r.failed_call = index;
+        return false;
+      }
     }
+    if (timed) r.samples_s.push_back(static_cast<double>(ms) * 1e-3);
     return true;
   };
 
@@ -118,7 +161,7 @@ double measure_copy_bandwidth(size_t bytes) {
   o.flush_l2 = false;  // the buffers are far larger than any L2
   o.min_runs = 20;
   o.min_seconds = 0.2;
-  const TimingResult t = time_runs([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); }, {}, o);
+  const TimingResult t = time_runs([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); }, CallHooks{}, o);
   cudaFree(a);
   cudaFree(b);
   return t.ok && t.median_s > 0 ? 2.0 * static_cast<double>(bytes) / t.median_s : 0;

@@ -1,9 +1,13 @@
 // Timing a host function on the GPU the way the grader scores it and the
 // benchmark reports it (one method, used by both):
 //   - warm-up calls first (module loading, allocator, clocks);
-//   - before every timed call, `prepare` resets what the call writes and the
-//     L2 cache is flushed by writing a buffer twice its size, so no run reads
+//   - before every call, `prepare` sets up its inputs and resets what it
+//     writes; persisting L2 lines are reset and their limit set to 0 (so an
+//     access-policy window cannot keep data in L2 across calls), and the L2
+//     cache is flushed by writing a buffer twice its size, so no run reads
 //     data a previous run left in cache;
+//   - after every call, outside the measurement, `verify` may check its
+//     output; a message from it stops the runs;
 //   - each run is bracketed by events on the legacy default stream with a
 //     device-wide synchronisation before the stop event, so work the call left
 //     on other streams (non-blocking ones included) is inside the measurement;
@@ -27,7 +31,10 @@ struct TimingOptions {
 
 struct TimingResult {
   bool ok = false;
-  std::string error;          // a CUDA error during the timed runs, in words
+  std::string error;          // a CUDA error during the runs, or `verify`'s message, in words
+  int failed_call = -1;       // the call `verify` rejected (counting warm-up calls from 0), or -1
+  int calls = 0;              // calls made, warm-up included
+  bool l2_persisting_reset = false;  // the device has persisting L2 lines, and they were reset before each call
   double median_s = 0;
   double min_s = 0;
   double max_s = 0;
@@ -37,8 +44,16 @@ struct TimingResult {
   std::vector<double> samples_s;
 };
 
-// `call` runs the function being timed; `prepare` (may be empty) runs before
-// each call, outside the measurement.
+// What runs around each call, outside the measurement; either may be empty. `call` counts
+// every call from 0, warm-up ones included.
+struct CallHooks {
+  std::function<void(int call)> prepare;
+  std::function<std::string(int call)> verify;  // "" when the output is right
+};
+
+// `call` runs the function being timed.
+TimingResult time_runs(const std::function<void()>& call, const CallHooks& hooks, const TimingOptions& options);
+// The same with only a `prepare` step.
 TimingResult time_runs(const std::function<void()>& call, const std::function<void()>& prepare,
                        const TimingOptions& options);
 

@@ -237,6 +237,14 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
     lab.hidden_seed_env = j.at("hidden").value("seed_env", lab.hidden_seed_env);
     lab.hidden_visibility = j.at("hidden").value("visibility", lab.hidden_visibility);
   }
+  if (j.contains("checker")) {
+    const json& ch = j.at("checker");
+    if (!ch.is_object() || !ch.contains("file") || !ch.at("file").is_string() || ch.at("file").get<std::string>().empty()) {
+      c.sub("checker").fail("must be an object {\"file\": \"reference/<lab>/...cu\"} naming the implementation every "
+                            "timed call's output is checked against");
+    }
+    lab.checker_file = ch.at("file").get<std::string>();
+  }
   const json& parts = need(j, "parts", c);
   if (!parts.is_array() || parts.empty()) c.fail("parts must be a non-empty list");
   std::set<std::string> names;

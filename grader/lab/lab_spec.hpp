@@ -60,6 +60,9 @@ struct PerformanceSpec {
   std::vector<std::string> flops;           // factors: numbers or size names, e.g. 2 m n k
   std::vector<ScorePoint> thresholds;       // x = t_reference / t_submission
   std::vector<ScorePoint> bandwidth_thresholds;  // x = achieved / copy bandwidth, when no reference is shipped
+  // Float outputs: the depth of the error bound over the sizes ("log2(n)", "k"), so that every
+  // timed call's output can be checked against the lab's checker within the part's float bound.
+  std::string error_depth;
 
   // Piecewise linear through the points, flat beyond the first and the last.
   static double fraction_at(const std::vector<ScorePoint>& points, double x);
@@ -93,6 +96,10 @@ struct LabSpec {
   std::string hidden_seed_env = "GPULAB_HIDDEN_SEED";
   std::string hidden_visibility = "after_due_date";
   std::vector<PartSpec> parts;
+  // lab.json's "checker": {"file": ...}, relative to the project root: a plain CUDA file (a textbook
+  // kernel of the course) implementing every part, against which every timed call's output is
+  // checked (harness/checker_registry.hpp). Empty when the lab names none.
+  std::string checker_file;
   std::filesystem::path file;  // where it was loaded from
 
   const PartSpec& part(const std::string& name) const;  // throws LabSpecError listing the parts

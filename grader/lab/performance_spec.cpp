@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "lab/size_expression.hpp"
+
 namespace gpulab {
 namespace {
 using nlohmann::json;
@@ -76,6 +78,15 @@ PerformanceSpec parse_performance(const json& j, const PartSpec& part, const std
       throw LabSpecError(w + ": 'inputs' needs {\"dist\": ...} for input '" + q.name + "'");
     }
     p.inputs[q.name] = j.at("inputs").at(q.name);
+    // Every timed call gets inputs mixed element by element from two sets drawn from this
+    // distribution; a distribution with one value would give every call the same inputs.
+    const json& d = p.inputs[q.name];
+    const bool one_value = d.value("dist", "") == "constant" ||
+                           (d.contains("min") && d.contains("max") && d.at("min") == d.at("max"));
+    if (one_value) {
+      throw LabSpecError(w + ": input '" + q.name + "' has a distribution with a single value, so every timed call "
+                         "would see the same inputs (and a submission could reuse its results); give it a range");
+    }
   }
   p.work = j.value("work", "bytes");
   if (p.work == "flops") {
@@ -97,6 +108,22 @@ PerformanceSpec parse_performance(const json& j, const PartSpec& part, const std
   p.thresholds = parse_points(j, "thresholds", where);
   if (p.thresholds.empty()) throw LabSpecError(w + ": missing 'thresholds' ([speed ratio, fraction] pairs)");
   p.bandwidth_thresholds = parse_points(j, "bandwidth_thresholds", where);
+  if (j.contains("error_depth")) {
+    if (!j.at("error_depth").is_string()) throw LabSpecError(w + ": 'error_depth' must be a string such as \"log2(n)\"");
+    p.error_depth = j.at("error_depth").get<std::string>();
+    std::map<std::string, long long> probe;  // every size name, to find unknown ones
+    for (const ParamSpec& q : part.params)
+      if (q.role == ParamRole::size) probe[q.name] = 3;
+    try {
+      evaluate_size_expression(p.error_depth, probe);
+    } catch (const ExpressionError& e) {
+      throw LabSpecError(w + ", 'error_depth': " + e.what());
+    }
+  } else if (part.check.kind == "float_bound") {
+    throw LabSpecError(w + ": float outputs need 'error_depth', the depth of the error bound over the sizes (e.g. "
+                       "\"log2(n)\" for a sum, \"k\" for a dot product of length k), so that every timed call's output "
+                       "can be checked against the lab's checker");
+  }
   return p;
 }
 
@@ -107,6 +134,10 @@ double performance_work(const PerformanceSpec& perf, const PartSpec& part) {
       w *= std::isdigit(static_cast<unsigned char>(f[0])) ? std::stod(f) : static_cast<double>(perf.sizes.at(f));
     return w;
   }
+  return performance_bytes(perf, part);
+}
+
+double performance_bytes(const PerformanceSpec& perf, const PartSpec& part) {
   double bytes = 0;
   for (const ParamSpec& q : part.params) {
     if (q.role == ParamRole::size) continue;

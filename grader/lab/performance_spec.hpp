@@ -11,5 +11,7 @@ namespace gpulab {
 PerformanceSpec parse_performance(const nlohmann::json& j, const PartSpec& part, const std::string& where);
 // Bytes moved (inputs read once + outputs written once) or floating-point operations.
 double performance_work(const PerformanceSpec& perf, const PartSpec& part);
+// Bytes moved by the timed case, whatever the part's work is measured in.
+double performance_bytes(const PerformanceSpec& perf, const PartSpec& part);
 
 }  // namespace gpulab

@@ -90,6 +90,25 @@ void add_local_headers(std::vector<fs::path>& reads, const fs::path& source, con
   }
 }
 
+// The link of an emulator program: the prebuilt inputs, the runtime and the output.
+void append_emulator_link(std::vector<std::string>& argv, const BuildOptions& options, const fs::path& executable) {
+  argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
+  if (!options.whole_archives.empty()) {
+    argv.push_back("-Wl,--whole-archive");
+    argv.insert(argv.end(), options.whole_archives.begin(), options.whole_archives.end());
+    argv.push_back("-Wl,--no-whole-archive");
+  }
+  // The race-check build links the checking runtime instead of ThreadSanitizer's own. With
+  // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
+  // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
+  if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
+  argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", executable.string()});
+  argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
+  if (options.race_check) {
+    argv.insert(argv.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"});
+  }
+}
+
 std::string quote_for_display(const std::vector<std::string>& argv) {
   std::string s;
   for (const auto& a : argv) {
@@ -144,6 +163,9 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     throw std::runtime_error("this build of gpulab has no checking runtime for --race-check");
   }
 
+  if (options.object_file && (options.shared_library || !options.extra_sources.empty() || options.race_check)) {
+    throw std::runtime_error("an object file is compiled from one source, without the race check");
+  }
   std::vector<fs::path> sources{source};
   for (const auto& extra : options.extra_sources) sources.push_back(fs::absolute(extra));
 
@@ -159,14 +181,15 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   }
   for (const auto& inc : options.include_dirs) hash.add(inc);
   for (const auto& lib : options.link_inputs) hash.add(file_stamp(lib.c_str()));
+  for (const auto& lib : options.whole_archives) hash.add("whole:" + file_stamp(lib.c_str()));
   for (const auto& flag : options.link_flags) hash.add(flag);
-  hash.add(options.shared_library ? "shared" : "program");
+  hash.add(options.object_file ? "object" : options.shared_library ? "shared" : "program");
   for (const auto& lib : options.libraries) hash.add("-l" + lib);
 
   const fs::path dir = cache_directory() / hash.hex();
   fs::create_directories(dir);
   BuildResult result;
-  result.executable = dir / (options.shared_library ? "library.so" : "program");
+  result.executable = dir / (options.object_file ? "object.o" : options.shared_library ? "library.so" : "program");
   if (options.backend == Backend::emu && (options.shared_library || !options.libraries.empty())) {
     throw std::runtime_error("shared libraries and linked libraries are built for the cuda backend only");
   }
@@ -195,15 +218,10 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
         argv.push_back(sources[i].string());
       }
     }
-    argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
-    // The race-check build links the checking runtime instead of ThreadSanitizer's own. With
-    // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
-    // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
-    if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
-    argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", result.executable.string()});
-    argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
-    if (options.race_check) {
-      argv.insert(argv.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"});
+    if (options.object_file) {
+      argv.insert(argv.end(), {"-c", "-o", result.executable.string()});
+    } else {
+      append_emulator_link(argv, options, result.executable);
     }
   } else {
     const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
@@ -218,9 +236,19 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     }
     for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
     for (const auto& s : sources) argv.push_back(s.string());
-    argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
-    for (const auto& lib : options.libraries) argv.push_back("-l" + lib);
-    argv.insert(argv.end(), {"-o", result.executable.string()});
+    if (options.object_file) {
+      argv.insert(argv.end(), {"-c", "-o", result.executable.string()});
+    } else {
+      argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
+      if (!options.whole_archives.empty()) {
+        argv.insert(argv.end(), {"-Xlinker", "--whole-archive"});
+        argv.insert(argv.end(), options.whole_archives.begin(), options.whole_archives.end());
+        argv.insert(argv.end(), {"-Xlinker", "--no-whole-archive"});
+      }
+      argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
+      for (const auto& lib : options.libraries) argv.push_back("-l" + lib);
+      argv.insert(argv.end(), {"-o", result.executable.string()});
+    }
   }
   result.command = quote_for_display(argv);
 
@@ -239,6 +267,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     }
     for (const auto& inc : options.include_dirs) job.reads.push_back(inc);
     for (const auto& lib : options.link_inputs) job.reads.push_back(lib);
+    for (const auto& lib : options.whole_archives) job.reads.push_back(lib);
     if (options.backend == Backend::emu) {
       job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
       job.reads.push_back(GPULAB_EMU_LIBRARY);

@@ -33,6 +33,9 @@ struct BuildOptions {
   std::vector<std::filesystem::path> extra_sources;  // compiled and linked with the main source
   std::vector<std::string> include_dirs;
   std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
+  // Archives linked whole (every member, after link_inputs), so that a program defining one of
+  // their symbols fails to link instead of silently replacing it.
+  std::vector<std::string> whole_archives;
   std::vector<std::string> link_flags;   // passed to the compiler driver when linking (e.g. -Xlinker ...)
   bool use_cache = true;
   CompileRunner run_compiler;  // unset: the compiler runs directly
@@ -41,6 +44,9 @@ struct BuildOptions {
   // runtime dynamically, so a program and the libraries it loads share one runtime.
   bool shared_library = false;
   std::vector<std::string> libraries;
+  // Compile only: one relocatable object (`object.o`) from the source alone, for another
+  // build's link_inputs (extra_sources, link_inputs and link_flags are not used).
+  bool object_file = false;
 };
 
 struct BuildResult {

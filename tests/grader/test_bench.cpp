@@ -12,10 +12,12 @@
 
 #include "bench/bench_spec.hpp"
 #include "bench/bench_table.hpp"
-#include "bench/size_expression.hpp"
+#include "lab/size_expression.hpp"
 #include "lab/lab_spec.hpp"
 
 using namespace gpulab::bench;
+using gpulab::evaluate_size_expression;
+using gpulab::ExpressionError;
 using nlohmann::json;
 namespace fs = std::filesystem;
 

@@ -1,12 +1,15 @@
 // Tests of the performance score (grader/grade/performance, lab.json's
 // "performance") on the emulator, where the same method times the CPU: a
-// made-up lab "unit_speed" whose reference the test writes. Proves the
-// pipeline end to end: a correct submission is timed against the reference;
-// one that returns cached results on a repeated call is caught by the call on
-// fresh inputs; work left on a non-blocking stream is waited for; without the
-// reference, memory-bound parts fall back to the copy bandwidth; an incorrect
-// part earns no speed points; with speed off the points leave the maximum;
-// calibrate times the reference.
+// made-up lab "unit_speed" whose reference and checker the test writes.
+// Proves the pipeline end to end: a correct submission is timed against the
+// reference with every timed call checked; results kept from an earlier call,
+// whatever the cache is keyed on, and inputs overwritten by the call are
+// caught at the first timed call; work left on a non-blocking stream is waited
+// for; a reported speed beyond the device's limits is implausible and flagged;
+// without a checker speed is shown but not scored; without the reference,
+// memory-bound parts fall back to the copy bandwidth; an incorrect part earns
+// no speed points; with speed off the points leave the maximum; calibrate
+// times the reference.
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +21,7 @@
 #include "grade/reports.hpp"
 #include "grade/submission_runner.hpp"
 #include "grader_test_support.hpp"
+#include "grade/plausibility.hpp"
 #include "lab/performance_spec.hpp"
 
 using gpulab::NdArray;
@@ -38,7 +42,8 @@ GPULAB_GOLD("unit_speed", "triple", gold_triple);
 
 namespace {
 json speed_lab_json() {
-  return json::parse(R"({"lab": "unit_speed", "version": "1", "public_seed": 5, "parts": [
+  return json::parse(R"({"lab": "unit_speed", "version": "1", "public_seed": 5,
+    "checker": {"file": "reference/unit_speed/checker.cu"}, "parts": [
     {"name": "triple", "points": 10, "function": "triple_it", "time_limit_s": 30,
      "params": [{"name": "in", "role": "input", "dtype": "int32", "shape": ["n"]},
                 {"name": "out", "role": "output", "dtype": "int32", "shape": ["n"]},
@@ -61,6 +66,13 @@ __global__ void thrice(const int* in, int* out, int n) {
 )";
 const std::string kReference = std::string(kKernel) +
                                "void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n); }\n";
+// The checker: another correct implementation (one thread per element, grid-stride).
+const char* const kChecker = R"(
+__global__ void times_three(const int* in, int* out, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i] * 3;
+}
+void triple_it(const int* in, int* out, int n) { times_three<<<8, 128>>>(in, out, n); }
+)";
 // Keeps its first result and copies it back when called again with the same pointers.
 const std::string kCaching = std::string(kKernel) + R"(
 static const int* seen_in = nullptr;
@@ -84,6 +96,38 @@ void triple_it(const int* in, int* out, int n) {
   thrice<<<(n + 255) / 256, 256, 0, s>>>(in, out, n);
 }
 )";
+// Keys its cache on 16 sampled input values, copied to the host, as well as n; computes
+// honestly but slowly (the same kernel 20 times) when the key is new.
+const std::string kFingerprint = std::string(kKernel) + R"(
+#include <cstring>
+static int key[17];
+static int* saved = nullptr;
+void triple_it(const int* in, int* out, int n) {
+  int now[17] = {n};
+  for (int k = 0; k < 16; ++k) cudaMemcpy(&now[k + 1], in + (long long)k * n / 16, sizeof(int), cudaMemcpyDeviceToHost);
+  if (saved && std::memcmp(now, key, sizeof key) == 0) {
+    cudaMemcpy(out, saved, n * sizeof(int), cudaMemcpyDeviceToDevice);
+    return;
+  }
+  for (int r = 0; r < 20; ++r) thrice<<<(n + 255) / 256, 256>>>(in, out, n);
+  if (!saved) cudaMalloc(&saved, n * sizeof(int));
+  cudaMemcpy(saved, out, n * sizeof(int), cudaMemcpyDeviceToDevice);
+  std::memcpy(key, now, sizeof key);
+}
+)";
+// After its first call, overwrites its input with zeros and returns zeros: right for the
+// inputs it leaves behind, wrong for the ones it was given.
+const std::string kZeroesInputs = std::string(kKernel) + R"(
+static int calls = 0;
+void triple_it(const int* in, int* out, int n) {
+  if (calls++ == 0) {
+    thrice<<<(n + 255) / 256, 256>>>(in, out, n);
+    return;
+  }
+  cudaMemset(const_cast<int*>(in), 0, n * sizeof(int));
+  cudaMemset(out, 0, n * sizeof(int));
+}
+)";
 // Wrong for n = 1 only: a correctness case fails, so no speed points.
 const std::string kWrongSmall = std::string(kKernel) + R"(
 void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n > 1 ? n : 0); }
@@ -92,14 +136,13 @@ void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>
 struct SpeedHome {
   TempDir home;
   TempDir cache;
-  explicit SpeedHome(bool with_reference = true) {
+  explicit SpeedHome(bool with_reference = true, bool with_checker = true) {
     std::filesystem::create_directory_symlink(std::string(GPULAB_TEST_SOURCE_DIR) + "/grader", home / "grader");
     const gpulab::LabSpec lab = speed_lab();
     gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small, home / "datasets/unit_speed");
-    if (with_reference) {
-      std::filesystem::create_directories(home / "reference/unit_speed");
-      gpulab_test::write_file(home / "reference/unit_speed/unit_speed.cu", kReference);
-    }
+    std::filesystem::create_directories(home / "reference/unit_speed");
+    if (with_reference) gpulab_test::write_file(home / "reference/unit_speed/unit_speed.cu", kReference);
+    if (with_checker) gpulab_test::write_file(home / "reference/unit_speed/checker.cu", kChecker);
   }
   gpulab::grade::GradeResult grade(const std::string& source, gpulab::grade::PerformanceMode mode) {
     ScopedEnv env_home("GPULAB_HOME", home.path().string());
@@ -139,6 +182,27 @@ TEST_CASE("performance: lab.json's performance object is parsed and checked", "[
                     Catch::Contains("needs 'flops'"));
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["inputs"] = json::object(); }), "x/lab.json"),
                     Catch::Contains("for input 'in'"));
+  // Timed inputs must be able to change from call to call.
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["inputs"]["in"] = {{"dist", "constant"}, {"value", 2}}; }),
+                                           "x/lab.json"),
+                    Catch::Contains("input 'in' has a distribution with a single value"));
+  CHECK_THROWS_WITH(
+      gpulab::parse_lab_spec(broken([](json& p) { p["inputs"]["in"] = {{"dist", "uniform_int"}, {"min", 4}, {"max", 4}}; }),
+                             "x/lab.json"),
+      Catch::Contains("single value"));
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["error_depth"] = "log2(q)"; }), "x/lab.json"),
+                    Catch::Contains("'error_depth'") && Catch::Contains("q"));
+  CHECK(lab.checker_file == "reference/unit_speed/checker.cu");
+  json no_checker_file = speed_lab_json();
+  no_checker_file["checker"] = {{"name", "x"}};
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(no_checker_file, "x/lab.json"),
+                    Catch::Contains("x/lab.json, checker: must be an object {\"file\""));
+  // A float part's timed outputs need the depth of its error bound.
+  json float_part = speed_lab_json();
+  float_part["parts"][0]["check"] = {{"kind", "float_bound"}, {"factor", 4}};
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(float_part, "x/lab.json"), Catch::Contains("float outputs need 'error_depth'"));
+  float_part["parts"][0]["performance"]["error_depth"] = "log2(n)";
+  CHECK(gpulab::parse_lab_spec(float_part, "x/lab.json").parts[0].performance->error_depth == "log2(n)");
 }
 
 TEST_CASE("performance: the score is piecewise linear and flat outside the thresholds", "[performance]") {
@@ -168,7 +232,8 @@ TEST_CASE("performance: a correct submission is timed against the reference", "[
   CHECK(r.score == Approx(4 * (0.5 + 0.5 * r.ratio / 1000)));
   CHECK(r.rate_unit == "GB/s");
   CHECK(r.copy_bandwidth > 0);
-  CHECK(r.feedback.find("The reference takes") != std::string::npos);
+  CHECK(r.calls_checked >= r.runs + 3);  // every call, the warm-up ones too
+  CHECK_THAT(r.feedback, Catch::Contains("The reference takes") && Catch::Contains("had new inputs and its output matched"));
   CHECK(g.max_score == 10);
   CHECK(g.score == Approx(6 + r.score));
   const json d = gpulab::grade::detailed_results(g);
@@ -179,18 +244,125 @@ TEST_CASE("performance: a correct submission is timed against the reference", "[
   CHECK(gs["tests"].back()["max_score"] == 4);
 }
 
-TEST_CASE("performance: results cached between calls are caught by the call on fresh inputs", "[performance]") {
+namespace {
+// The speed test of a submission that must fail at the first timed call, whatever its cache.
+void check_caught_at_first_timed_call(const std::string& source, const std::string& why) {
   SpeedHome h;
-  const auto g = h.grade(kCaching, gpulab::grade::PerformanceMode::on);
+  const auto g = h.grade(source, gpulab::grade::PerformanceMode::on);
   REQUIRE(g.compiled);
   CHECK(g.parts[0].score == Approx(6));  // every correctness case runs in a fresh process: correct
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
+  INFO(r.feedback);
   CHECK(r.status == "failed");
   CHECK(r.score == 0);
   CHECK(r.counted);
-  CHECK_THAT(r.feedback, Catch::Contains("fresh inputs in the same buffers") &&
-                             Catch::Contains("keep results from an earlier call"));
+  CHECK_THAT(r.feedback, Catch::StartsWith("timed call 1 ") && Catch::Contains(why) &&
+                             Catch::Contains("results kept from an earlier call"));
+}
+}  // namespace
+
+TEST_CASE("performance: results kept for the same pointers fail at the first timed call", "[performance]") {
+  check_caught_at_first_timed_call(kCaching, "differs from the checker's result");
+}
+
+TEST_CASE("performance: a cache keyed on sampled inputs buys nothing", "[performance]") {
+  // Inputs change at every call, so the cache almost never hits, and the submission is timed
+  // at its honest (slow) speed; on the rare call whose 16 samples repeat an earlier call's, the
+  // result it replays is wrong for the other elements and the speed test fails.
+  SpeedHome h;
+  const auto g = h.grade(kFingerprint, gpulab::grade::PerformanceMode::on);
+  REQUIRE(g.parts[0].performance);
+  const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
+  INFO(r.feedback);
+  if (r.status == "failed") {
+    CHECK_THAT(r.feedback, Catch::Contains("differs from the checker's result"));
+  } else {
+    CHECK(r.status == "scored");
+    CHECK(r.ratio < 0.5);  // the reference launches the kernel once, this one 20 times
+  }
+}
+
+TEST_CASE("performance: a timed call that overwrites its inputs is caught", "[performance]") {
+  check_caught_at_first_timed_call(kZeroesInputs, "modified its input 'in'");
+}
+
+TEST_CASE("performance: without a checker speed is shown but not scored", "[performance]") {
+  SpeedHome h(true, false);
+  const auto g = h.grade(kReference, gpulab::grade::PerformanceMode::on);
+  REQUIRE(g.parts[0].performance);
+  const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
+  INFO(r.feedback);
+  CHECK(r.status == "not_measured");
+  CHECK_FALSE(r.counted);
+  CHECK(r.score == 0);
+  CHECK(r.calls_checked == 0);
+  CHECK(g.max_score == 6);
+  CHECK_THAT(r.feedback, Catch::Contains("not scored here: every timed call's output must be checked") &&
+                             Catch::Contains("no checker") && Catch::Contains("would earn about"));
+}
+
+TEST_CASE("performance: a speed beyond the device's limits is implausible, earns nothing and is flagged",
+          "[performance]") {
+  SpeedHome h;
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  const gpulab::LabSpec lab = speed_lab();
+  gpulab::grade::GradeOptions o;
+  o.performance = gpulab::grade::PerformanceMode::on;
+  const gpulab::grade::SubmissionRunner runner(false, o.backend);
+  TempDir work;
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+  const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_TIMER_HARNESS, true);
+  INFO(r.feedback);
+  CHECK(r.status == "implausible");
+  CHECK(r.score == 0);
+  CHECK(r.counted);
+  CHECK_THAT(r.review, Catch::Contains("copy bandwidth measured on this device in the same run"));
+  CHECK_THAT(r.feedback, Catch::Contains("Implausible, for review"));
+
+  gpulab::grade::GradeResult g;
+  g.lab = "unit_speed";
+  g.compiled = true;
+  gpulab::grade::PartResult part;
+  part.name = "triple";
+  part.max_score = 10;
+  part.performance = r;
+  g.parts.push_back(part);
+  const json gs = gpulab::grade::gradescope_results(g);
+  const json& test = gs["tests"].back();
+  CHECK(test["name"] == "triple: speed");
+  CHECK(test["status"] == "failed");
+  CHECK(test["extra_data"]["implausible"] == true);
+  CHECK_THAT(test["extra_data"]["review"].get<std::string>(), Catch::Contains("GB/s"));
+  const json d = gpulab::grade::detailed_results(g);
+  CHECK(d["parts"][0]["performance"]["status"] == "implausible");
+  CHECK_THAT(d["parts"][0]["performance"]["review"].get<std::string>(), Catch::Contains("copy bandwidth"));
+  CHECK_THAT(gpulab::grade::text_report(g, false, true), Catch::Contains("REVIEW"));
+}
+
+TEST_CASE("performance: the physical limits of a device", "[performance]") {
+  const json h100 = {{"compute_capability", "9.0"}, {"multiprocessors", 132}, {"clock_khz", 1980000}};
+  CHECK(gpulab::grade::peak_fp32_flops(h100) == Approx(132 * 128 * 2 * 1.98e9));
+  CHECK(gpulab::grade::peak_fp32_flops({{"compute_capability", "8.0"}, {"multiprocessors", 108}, {"clock_khz", 1410000}}) ==
+        Approx(108 * 64 * 2 * 1.41e9));
+  CHECK(gpulab::grade::peak_fp32_flops({{"compute_capability", "42.0"}, {"multiprocessors", 1}, {"clock_khz", 1}}) == 0);
+  json emulator = h100;
+  emulator["emulated"] = true;
+  CHECK(gpulab::grade::peak_fp32_flops(emulator) == 0);
+
+  // Memory: up to 25% above the copy bandwidth passes (read-mostly kernels beat a copy a little).
+  CHECK(gpulab::grade::judge_speed(1.2e9, 0, 1.0, 1e9, h100).plausible);
+  const gpulab::grade::Plausibility fast = gpulab::grade::judge_speed(1.3e9, 0, 1.0, 1e9, h100);
+  CHECK_FALSE(fast.plausible);
+  CHECK_THAT(fast.reason, Catch::Contains("130% of the copy bandwidth"));
+  // Arithmetic: above the FP32 peak (a matrix product that moves few bytes).
+  const double peak = gpulab::grade::peak_fp32_flops(h100);
+  CHECK(gpulab::grade::judge_speed(1e6, peak, 1.0, 3e12, h100).plausible);
+  const gpulab::grade::Plausibility flops = gpulab::grade::judge_speed(1e6, 1.2 * peak, 1.0, 3e12, h100);
+  CHECK_FALSE(flops.plausible);
+  CHECK_THAT(flops.reason, Catch::Contains("120% of this device's FP32 peak"));
+  CHECK(gpulab::grade::judge_speed(1e6, 1.2 * peak, 1.0, 3e12, emulator).plausible);  // no peak known there
 }
 
 TEST_CASE("performance: work left on a non-blocking stream is waited for and counted", "[performance]") {
@@ -213,7 +385,7 @@ TEST_CASE("performance: an incorrect part earns no speed points", "[performance]
 }
 
 TEST_CASE("performance: without the reference, memory-bound speed is scored by copy bandwidth", "[performance]") {
-  SpeedHome h(false);
+  SpeedHome h(false, true);
   const auto g = h.grade(kReference, gpulab::grade::PerformanceMode::on);
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
@@ -264,6 +436,6 @@ TEST_CASE("performance: calibrate times the reference and scales the bandwidth t
 }
 
 TEST_CASE("performance: calibrate without a reference says what is missing", "[performance]") {
-  SpeedHome h(false);
+  SpeedHome h(false, true);
   CHECK_THROWS_WITH(calibrate_speed_lab(h), Catch::Contains("calibrating needs the reference solution"));
 }

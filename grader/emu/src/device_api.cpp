@@ -14,6 +14,7 @@
 
 struct CUstream_st {
   unsigned flags;
+  cudaAccessPolicyWindow window{};  // remembered for cudaStreamGetAttribute; the emulator has no L2
 };
 struct CUevent_st {
   unsigned flags;
@@ -37,6 +38,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorInvalidDevicePointer)
     GPULAB_NAME(cudaErrorInvalidMemcpyDirection)
     GPULAB_NAME(cudaErrorInvalidDeviceFunction)
+    GPULAB_NAME(cudaErrorUnsupportedLimit)
     GPULAB_NAME(cudaErrorNoDevice)
     GPULAB_NAME(cudaErrorInvalidDevice)
     GPULAB_NAME(cudaErrorInvalidResourceHandle)
@@ -66,6 +68,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorUnsupportedLimit: return "limit is not supported on this architecture";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
@@ -137,6 +140,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->unifiedAddressing = 1;
   p->memoryBusWidth = 64;
   p->l2CacheSize = 4 * 1024 * 1024;
+  p->persistingL2CacheMaxSize = 3 * 1024 * 1024;
   p->maxThreadsPerMultiProcessor = 2048;
   p->sharedMemPerMultiprocessor = 233472;
   p->regsPerMultiprocessor = 65536;
@@ -169,12 +173,44 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
     case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
+    // The emulated device has no clocks of its own: fixed values, so that programs printing them run.
+    case cudaDevAttrClockRate: *value = 1000000; break;
+    case cudaDevAttrMemoryClockRate: *value = 3200000; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
     default: return set_last_error(cudaErrorInvalidValue);
   }
   return cudaSuccess;
 }
 
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+
+namespace {
+// cudaDeviceSetLimit's values, starting from what CUDA 13 reports on an sm_90 device.
+size_t device_limits[] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
+}  // namespace
+
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return set_last_error(cudaErrorUnsupportedLimit);
+  if (limit == cudaLimitMaxL2FetchGranularity && value > 128) return set_last_error(cudaErrorInvalidValue);
+  if (limit == cudaLimitPersistingL2CacheSize) {
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    if (value > static_cast<size_t>(p.persistingL2CacheMaxSize)) value = static_cast<size_t>(p.persistingL2CacheMaxSize);
+  }
+  device_limits[limit] = value;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return set_last_error(cudaErrorUnsupportedLimit);
+  *value = device_limits[limit];
+  return cudaSuccess;
+}
+
+// Demotes persisting L2 lines to normal on a GPU; nothing is cached here.
+cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
 cudaError_t cudaFuncSetCacheConfigImpl(const void*, cudaFuncCache) { return cudaSuccess; }
 cudaError_t cudaFuncSetAttributeImpl(const void*, cudaFuncAttribute attr, int value) {
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
@@ -188,7 +224,7 @@ cudaError_t cudaFuncSetAttributeImpl(const void*, cudaFuncAttribute attr, int va
 cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
   if (!s) return set_last_error(cudaErrorInvalidValue);
-  *s = new CUstream_st{flags};
+  *s = new CUstream_st{flags, {}};
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
@@ -203,6 +239,31 @@ cudaError_t cudaStreamSynchronize(cudaStream_t) {
 cudaError_t cudaStreamQuery(cudaStream_t) { return synchronize_errors(); }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
   return e ? cudaSuccess : set_last_error(cudaErrorInvalidResourceHandle);
+}
+
+namespace {
+cudaAccessPolicyWindow default_stream_window{};
+cudaAccessPolicyWindow* window_of(cudaStream_t s) {
+  return s && s != cudaStreamLegacy && s != cudaStreamPerThread ? &s->window : &default_stream_window;
+}
+}  // namespace
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID attr, const cudaStreamAttrValue* value) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  if (attr != cudaStreamAttributeAccessPolicyWindow) return cudaSuccess;
+  const cudaAccessPolicyWindow& w = value->accessPolicyWindow;
+  if (w.hitRatio < 0 || w.hitRatio > 1 || w.missProp == cudaAccessPropertyPersisting) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  *window_of(s) = w;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaStreamAttrValue* value) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  std::memset(value, 0, sizeof *value);
+  if (attr == cudaStreamAttributeAccessPolicyWindow) value->accessPolicyWindow = *window_of(s);
+  return cudaSuccess;
 }
 
 cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }

@@ -1,14 +1,15 @@
-// The kernels behind device_checks.hpp: grid-stride loops, one atomic per
-// offending element (few in a correct run) and one per block for the digest.
+// The kernels behind device_checks.hpp (cuda backend): grid-stride loops, one
+// atomic per offending element (few in a correct run) and one per block for
+// the digest. device_checks_emu.cpp is the emulator's version.
 #include <cuda_runtime.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#include "bench/device_checks.hpp"
+#include "harness/device_checks.hpp"
 
-namespace gpulab::bench {
+namespace gpulab::harness {
 namespace {
 
 constexpr int kThreads = 256;
@@ -72,6 +73,14 @@ __global__ void checksum_kernel(const unsigned char* data, size_t bytes, unsigne
   atomicAdd(out, h);
 }
 
+template <class T>
+__global__ void mix_kernel(T* dst, const T* a, const T* b, size_t count, uint64_t seed) {
+  for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+    dst[i] = (mix_hash(seed ^ i) & 1) ? b[i] : a[i];
+  }
+}
+
 DeviceComparison finish(Counters* c) {
   DeviceComparison r;
   Counters host{};
@@ -132,4 +141,14 @@ unsigned long long device_checksum(const void* data, size_t bytes) {
   return h;
 }
 
-}  // namespace gpulab::bench
+bool mix_inputs(void* dst, const void* a, const void* b, size_t count, size_t element_size, uint64_t seed) {
+  switch (element_size) {
+    case 1: mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(a), static_cast<const uint8_t*>(b), count, seed); break;
+    case 8: mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(a), static_cast<const uint64_t*>(b), count, seed); break;
+    case 4: mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(a), static_cast<const uint32_t*>(b), count, seed); break;
+    default: return false;
+  }
+  return cudaGetLastError() == cudaSuccess;
+}
+
+}  // namespace gpulab::harness

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 
-namespace gpulab::bench {
+namespace gpulab {
 namespace {
 
 class Parser {
@@ -103,4 +103,4 @@ double evaluate_size_expression(const std::string& expression, const std::map<st
   return Parser(expression, sizes).parse();
 }
 
-}  // namespace gpulab::bench
+}  // namespace gpulab
