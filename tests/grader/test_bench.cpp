@@ -122,18 +122,25 @@ TEST_CASE("a size override (--sizes) replaces the sizes it names in the parts th
 TEST_CASE("a lab.json bench object with a mistake is refused with the field named") {
   gpulab::LabSpec red = lab("reduction");
   json j = json::parse(std::ifstream(red.file));
-  json no_depth = j;
+  json no_depth = j;  // neither in the bench part nor in the part's performance object
   no_depth["bench"]["parts"]["float"].erase("error_depth");
-  CHECK_THROWS_WITH(parse_bench_spec(red, no_depth), Catch::Contains("part 'float'") && Catch::Contains("error_depth"));
+  gpulab::LabSpec red_without_depth = red;
+  for (gpulab::PartSpec& part : red_without_depth.parts)
+    if (part.performance) part.performance->error_depth.clear();
+  CHECK_THROWS_WITH(parse_bench_spec(red_without_depth, no_depth), Catch::Contains("part 'float'") && Catch::Contains("error_depth"));
   json bad_size = j;
   bad_size["bench"]["parts"]["int"]["cases"][0]["sizes"] = {{"q", 4}};
   CHECK_THROWS_WITH(parse_bench_spec(red, bad_size), Catch::Contains("'q' is not a size parameter"));
   json no_input = j;
   no_input["bench"]["parts"]["int"]["cases"][0].erase("inputs");
   CHECK_THROWS_WITH(parse_bench_spec(red, no_input), Catch::Contains("distribution of input 'in'"));
-  json no_checker = j;
+  json no_checker = j;  // no check_with and no lab-wide checker to fall back on
   no_checker["bench"]["baseline"]["computes_output"] = false;
-  CHECK_THROWS_WITH(parse_bench_spec(red, no_checker), Catch::Contains("check_with"));
+  gpulab::LabSpec red_without_checker = red;
+  red_without_checker.checker_file.clear();
+  CHECK_THROWS_WITH(parse_bench_spec(red_without_checker, no_checker), Catch::Contains("check_with"));
+  // With the lab's checker, the baseline's outputs are checked against it.
+  CHECK(parse_bench_spec(red, no_checker).checker.has_value());
   json none = j;
   none.erase("bench");
   CHECK_THROWS_WITH(parse_bench_spec(red, none), Catch::Contains("no \"bench\" object"));
