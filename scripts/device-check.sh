@@ -87,7 +87,15 @@ else
   echo "speed scoring: FAILED (see speed.txt)"
   status=1
 fi
-for f in /tmp/speed-scoring/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
+# Result replay and L2 pinning (tests/gpu/speed_exploits.sh), in the same file.
+if bash tests/gpu/speed_exploits.sh "$gpulab" cuda /tmp/speed-exploits >>"$out/speed.txt" 2>&1; then
+  echo "speed exploits: all lose their speed points"
+else
+  echo "speed exploits: FAILED (see speed.txt)"
+  status=1
+fi
+grep -h '^== ' "$out/speed.txt"
+for f in /tmp/speed-scoring/*.json /tmp/speed-exploits/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
 fi
 if step sanitizer; then
 # compute-sanitizer's own output for each tool, for the parser's tests.

@@ -195,6 +195,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
       // stopped too, and a hang must cost about one time limit per part, not one per case.
       std::string stopped, stopped_by;  // the smallest case a limit stopped, and the limit
       size_t stopped_size = 0;
+      size_t passed = 0;
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -220,9 +221,11 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         }
         if (cr.passed) cr.score = each;
         all_passed &= cr.passed;
-        pr.score += cr.score;
+        passed += cr.passed;
         pr.cases.push_back(std::move(cr));
       }
+      // Counted, not summed: a part whose every case passed has exactly its points (no 34.999...).
+      pr.score = passed == pr.cases.size() ? part.correctness_points() : each * static_cast<double>(passed);
       if (o.sanitize) {
         const SanitizerResult s =
             sanitize_part(part, manifests.front(), built.executable, fs::path(work) / "sanitize", runner);

@@ -65,6 +65,9 @@ struct PerformanceResult {
   std::string device;
   std::string case_label;     // "timed case (n=67108864)"
   int calls_checked = 0;      // timed calls (warm-up included) whose output was checked against the lab's checker
+  int calls = 0;              // timed calls made, warm-up included, each on inputs no earlier call saw
+  double l2_flush_bytes = 0;  // written before every call to flush L2 (0: not flushed)
+  bool l2_persisting_reset = false;  // persisting L2 lines reset and their set-aside set to 0 before every call
   std::string review;         // status "implausible": why, for the instructor
   std::string feedback;       // what was measured and how it was scored, or why not
 };

@@ -236,6 +236,9 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   if (bytes && r.copy_bandwidth > 0) r.bandwidth_fraction = r.rate * 1e9 / r.copy_bandwidth;
   const json verification = t.run.result.value("verification", json::object());
   r.calls_checked = verification.value("calls_checked", 0);
+  r.calls = timing.value("calls", 0);
+  r.l2_flush_bytes = timing.value("l2_flush_bytes", 0.0);
+  r.l2_persisting_reset = timing.value("l2_persisting_reset", false);
 
   std::string text = "median " + format_time(r.seconds) + " over " + std::to_string(r.runs) +
                      fmt::format(" runs (spread {:.1f}%)", r.spread * 100) + " on " + r.device + ", " + r.case_label +
@@ -257,6 +260,14 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     r.feedback = text + ".\nImplausible, for review: " + plausible.reason +
                  ". That time cannot be the work's, so this part earns no speed points, and the instructor is asked "
                  "to look at this submission.";
+    return r;
+  }
+  if (verification.value("status", "") == "tampered") {
+    r.status = "failed";
+    r.review = "the program's check of its timed calls was tampered with: " +
+               verification.value("reason", std::string("no reason given"));
+    r.feedback = text + ".\nThe timed calls could not be checked because " + r.review +
+                 ". This part earns no speed points, and the instructor is asked to look at this submission.";
     return r;
   }
   if (verification.value("status", "") != "checked") {

@@ -43,6 +43,7 @@ json gradescope_results(const GradeResult& g) {
     if (r.seconds > 0) extra.update({{"median_s", r.seconds}, {"rate", r.rate}, {"rate_unit", r.rate_unit}});
     if (r.ratio > 0) extra["ratio"] = r.ratio;
     if (r.copy_bandwidth > 0) extra["copy_bandwidth_bytes_per_s"] = r.copy_bandwidth;
+    if (r.calls > 0) extra.update({{"calls", r.calls}, {"l2_persisting_reset", r.l2_persisting_reset}});
     if (!r.review.empty()) extra["review"] = r.review;
     tests.push_back({{"name", p.name + ": speed"}, {"score", round2(r.score)},
                      {"max_score", round2(r.counted ? r.max_score : 0)},
@@ -98,6 +99,9 @@ json detailed_results(const GradeResult& g) {
                              {"device", r.device},
                              {"case", r.case_label},
                              {"calls_checked", r.calls_checked},
+                             {"calls", r.calls},
+                             {"l2_flush_bytes", r.l2_flush_bytes},
+                             {"l2_persisting_reset", r.l2_persisting_reset},
                              {"feedback", r.feedback}};
       if (!r.review.empty()) part["performance"]["review"] = r.review;
       if (r.rate_unit == "GB/s") part["performance"]["gbps"] = r.rate;

@@ -33,4 +33,6 @@ const PartBinding* checker_for(const std::string& part, std::string& problem) {
   return nullptr;
 }
 
+bool checker_tampered() { return registrations > 1; }
+
 }  // namespace gpulab::harness

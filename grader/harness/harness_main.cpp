@@ -174,6 +174,7 @@ int main(int argc, char** argv) {
         if (!e.empty()) return fail(result, result_path, "harness_error", e);
       }
     }
+    gpulab::harness::reset_persisting_l2();  // as before every timed call: nothing kept in L2 on purpose
     cudaDeviceSynchronize();
     error = call_and_wait(*binding, call);
     if (!error.empty()) {

@@ -276,7 +276,9 @@ TimedCaseOutcome run_timed_case(const PartBinding& binding, const Call& call, st
                 {"l2_flush_bytes", t.l2_flush_bytes},             {"l2_persisting_reset", t.l2_persisting_reset},
                 {"samples_s", t.samples_s}};
   out.verification = checker ? json{{"status", "checked"}, {"calls_checked", checked}}
-                             : json{{"status", "unavailable"}, {"calls_checked", 0}, {"reason", checker_problem}};
+                             : json{{"status", checker_tampered() ? "tampered" : "unavailable"},
+                                    {"calls_checked", 0},
+                                    {"reason", checker_problem}};
   if (!t.ok) {
     out.error = t.error;
     out.status = checker_failed ? "harness_error" : t.failed_call >= 0 ? "timed_output_wrong" : "cuda_error";

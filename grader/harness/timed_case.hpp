@@ -26,7 +26,7 @@ namespace gpulab::harness {
 
 struct TimedCaseOutcome {
   nlohmann::json timing;        // as result.json's "timing" (median, spread, runs, samples, ...)
-  nlohmann::json verification;  // {"status": "checked"|"unavailable", "calls_checked": n, "reason": ...}
+  nlohmann::json verification;  // {"status": "checked"|"unavailable"|"tampered", "calls_checked": n, "reason": ...}
   std::string error;            // a CUDA error, a wrong timed output or a harness problem, in words
   std::string status;           // "" when the runs completed; else "cuda_error", "timed_output_wrong", "harness_error"
 };

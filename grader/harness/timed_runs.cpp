@@ -78,6 +78,12 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 }  // namespace
 
+bool reset_persisting_l2() {
+  L2PersistenceReset persisting;
+  persisting.reset();
+  return persisting.supported();
+}
+
 TimingResult time_runs(const std::function<void()>& call, const std::function<void()>& prepare,
                        const TimingOptions& o) {
   CallHooks hooks;

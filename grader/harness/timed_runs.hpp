@@ -57,6 +57,11 @@ TimingResult time_runs(const std::function<void()>& call, const CallHooks& hooks
 TimingResult time_runs(const std::function<void()>& call, const std::function<void()>& prepare,
                        const TimingOptions& options);
 
+// Demotes persisting L2 lines to normal and sets the persisting set-aside to 0, as before
+// every timed call; for the calls made outside time_runs. False where the device has no
+// persisting L2 (nothing to reset).
+bool reset_persisting_l2();
+
 // Device-to-device copy bandwidth in bytes per second, counting the bytes read
 // and the bytes written (the convention of the course's bandwidth figures):
 // the median of repeated cudaMemcpy over `bytes`-sized buffers.

@@ -74,7 +74,9 @@ ClassStatistics class_statistics(const batch::ClassResults& c) {
       }
       if (part.contains("performance") && part["performance"].is_object()) {
         const json& pj = part["performance"];
-        if (pj.contains("ratio") && pj["ratio"].is_number()) {
+        // Only measured ratios: not a failed, implausible or unmeasured part's 0.
+        const bool scored = pj.value("status", std::string("scored")) == "scored";
+        if (scored && pj.contains("ratio") && pj["ratio"].is_number()) {
           double tp = 0;
           if (pj.contains("gbps") && pj["gbps"].is_number()) {
             tp = pj["gbps"].get<double>();

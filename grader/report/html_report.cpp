@@ -6,6 +6,7 @@
 
 #include "batch/failure_class.hpp"
 #include "class_statistics.hpp"
+#include "report/review_flags.hpp"
 #include "svg_charts.hpp"
 
 namespace gpulab::report {
@@ -41,6 +42,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .bar span.low { background: #c0504d; }
 .bar span.mid { background: #d99a29; }
 .msg { font-family: "DejaVu Sans Mono", monospace; font-size: 12px; white-space: pre-wrap; color: #44505c; }
+.review { color: #9a5b00; font-weight: 600; } tr.review td { background: #fff6e5; }
 .note { color: #5a6572; font-style: italic; }
 .status-graded { color: #1d2733; } .status-compile_error, .status-grader_error, .status-missing { color: #b0302c; }
 )css";
@@ -135,6 +137,19 @@ std::string performance(const ClassStatistics& s) {
   return h;
 }
 
+// Submissions the grader asks the instructor to look at: listed before anything else is read.
+std::string for_review(const std::vector<ReviewFlag>& flags) {
+  if (flags.empty()) return "";
+  std::string h = "<h2>For review</h2><p class=\"sub\">Speeds no code can reach on this device: these parts earned no "
+                  "speed points, and the submission should be looked at by hand (a result kept from elsewhere, or "
+                  "tampered timing).</p><table><tr><th>student</th><th>part</th><th>why</th></tr>";
+  for (const ReviewFlag& f : flags) {
+    h += "<tr class=\"review\"><td>" + html_escape(f.student) + "</td><td>" + html_escape(f.part) +
+         "</td><td><div class=\"msg\">" + html_escape(f.reason) + "</div></td></tr>";
+  }
+  return h + "</table>";
+}
+
 std::string failures(const ClassStatistics& s) {
   std::string h = "<h2>Most common failures</h2>";
   if (s.failures.empty()) return h + "<p class=\"note\">No failures: every submission passed every case.</p>";
@@ -154,7 +169,7 @@ std::string failures(const ClassStatistics& s) {
 std::string students(const batch::ClassResults& c) {
   std::string h = "<h2>Students</h2><table><tr><th>student</th>";
   for (const batch::PartColumn& p : c.parts) h += "<th>" + html_escape(p.name) + "</th>";
-  h += "<th>total</th><th>status</th><th>failure</th></tr>";
+  h += "<th>total</th><th>status</th><th>failure</th><th>review</th></tr>";
   for (const batch::StudentEntry& e : c.students) {
     const batch::StudentRecord& r = e.record;
     const bool has_file = e.result.has_value();
@@ -172,7 +187,8 @@ std::string students(const batch::ClassResults& c) {
     const bool scored = r.status == "graded" || r.status == "compile_error" || r.status == "no_submission";
     h += "<td class=\"n\">" + (scored ? pts(r.score) : std::string("-")) + "</td><td class=\"status-" +
          html_escape(r.status) + "\">" + html_escape(r.status) + "</td><td>" +
-         html_escape(r.failure_class.empty() ? "" : batch::failure_class_title(r.failure_class)) + "</td></tr>";
+         html_escape(r.failure_class.empty() ? "" : batch::failure_class_title(r.failure_class)) + "</td><td class=\"review\">" +
+         html_escape(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "</td></tr>";
   }
   return h + "</table>";
 }
@@ -191,7 +207,7 @@ std::string html_report(const batch::ClassResults& c, const std::string& generat
   h += "<h1>" + html_escape(c.title.empty() ? c.lab : c.title) + "</h1><p class=\"sub\">lab " + html_escape(c.lab) +
        " &middot; backend " + html_escape(backends.empty() ? "-" : backends) + " &middot; generated " +
        html_escape(generated_at) + " by gpulab</p>";
-  h += overview(c, s) + distribution(s) + case_rates(s) + performance(s) + failures(s) + students(c);
+  h += overview(c, s) + for_review(review_flags(c)) + distribution(s) + case_rates(s) + performance(s) + failures(s) + students(c);
   h += "</body></html>\n";
   return h;
 }

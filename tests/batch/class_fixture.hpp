@@ -1,6 +1,6 @@
 // A made-up graded class for the report tests: four students on a two-part
 // lab (one full marks, one with wrong answers and a time-out, one that does
-// not compile, one without a file), optionally with GPU performance objects.
+// not compile, one without a file), optionally with GPU performance objects (one of them implausible).
 #pragma once
 #include <string>
 
@@ -57,6 +57,9 @@ inline gpulab::batch::ClassResults made_up_class(bool with_performance) {
     full[0]["performance"] = {{"ratio", 1.25}, {"seconds", 0.0008}, {"gbps", 1523.5}, {"score", 10}};
     full[1]["performance"] = {{"ratio", 0.9}, {"seconds", 0.0011}, {"gbps", 1101.0}, {"score", 8}};
     half[0]["performance"] = {{"ratio", 0.31}, {"seconds", 0.0032}, {"gbps", 380.2}, {"score", 2}};
+    // Faster than the device can go: no points, flagged for review, and no ratio in the statistics.
+    half[1]["performance"] = {{"status", "implausible"}, {"ratio", 0.0}, {"score", 0},
+                              {"review", "the fastest timed call moved 9000 GB/s, 300% of the copy bandwidth <sic>"}};
   }
   c.students.push_back(made_up_student("ada", "graded", 100, full, {}));
   c.students.push_back(made_up_student("bob, jr.", "graded", 50, half,

@@ -8,6 +8,7 @@
 #include "report/class_statistics.hpp"
 #include "report/gradebook_csv.hpp"
 #include "report/html_report.hpp"
+#include "report/review_flags.hpp"
 
 using gpulab_test::made_up_class;
 
@@ -18,13 +19,29 @@ TEST_CASE("gradebook: a row per student, parts, total, status, failure class", "
   for (std::string l; std::getline(in, l);) lines.push_back(l);
   REQUIRE(lines.size() == 5);
   CHECK(lines[0] ==
-        "student,inclusive (50),exclusive (50),total,max_total,status,failure_class,names,emails,sid,submission_id,"
-        "source\r");
-  CHECK(lines[1] == "ada,50,50,100,100,graded,,,,,,\r");
-  CHECK(lines[2] == "\"bob, jr.\",25,25,50,100,graded,timeout,,,,,\r");  // RFC 4180 quoting
-  CHECK(lines[3] == "<carol>,0,0,0,100,compile_error,compile_error,,,,,\r");
-  CHECK(lines[4] == "dave,0,0,0,100,no_submission,no_submission,,,,,\r");
+        "student,inclusive (50),exclusive (50),total,max_total,status,failure_class,review,names,emails,sid,"
+        "submission_id,source\r");
+  CHECK(lines[1] == "ada,50,50,100,100,graded,,,,,,,\r");
+  CHECK(lines[2] == "\"bob, jr.\",25,25,50,100,graded,timeout,,,,,,\r");  // RFC 4180 quoting
+  CHECK(lines[3] == "<carol>,0,0,0,100,compile_error,compile_error,,,,,,\r");
+  CHECK(lines[4] == "dave,0,0,0,100,no_submission,no_submission,,,,,,\r");
   CHECK(gpulab::report::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+}
+
+TEST_CASE("gradebook and report: an implausible speed is flagged for review", "[batch][report]") {
+  const auto c = made_up_class(true);
+  const auto flags = gpulab::report::review_flags(c);
+  REQUIRE(flags.size() == 1);
+  CHECK(flags[0].student == "bob, jr.");
+  CHECK(flags[0].part == "exclusive");
+  const std::string csv = gpulab::report::gradebook_csv(c);
+  CHECK_THAT(csv, Catch::Contains("\n\"bob, jr.\",25,25,50,100,graded,timeout,speed for review: exclusive,"));
+  CHECK_THAT(csv, Catch::Contains("\nada,50,50,100,100,graded,,,"));
+  const std::string html = gpulab::report::html_report(c, "now");
+  CHECK_THAT(html, Catch::Contains("<h2>For review</h2>"));
+  CHECK_THAT(html, Catch::Contains("300% of the copy bandwidth &lt;sic&gt;"));  // escaped
+  // Without flags there is no such section.
+  CHECK_THAT(gpulab::report::html_report(made_up_class(false), "now"), !Catch::Contains("For review"));
 }
 
 TEST_CASE("statistics: distribution, pass rates, performance, failures", "[batch][report]") {

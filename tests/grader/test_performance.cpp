@@ -128,6 +128,13 @@ void triple_it(const int* in, int* out, int n) {
   cudaMemset(out, 0, n * sizeof(int));
 }
 )";
+// Registers a checker table of its own (an empty one) from a static constructor, hoping the
+// harness trusts it, or at least gives up checking.
+const std::string kRegistersChecker = kReference + R"(
+#include <cstddef>
+extern "C" void gpulab_harness_adopt_checker(const void* table, size_t count);
+static struct Usurper { Usurper() { gpulab_harness_adopt_checker(nullptr, 0); } } usurper;
+)";
 // Wrong for n = 1 only: a correctness case fails, so no speed points.
 const std::string kWrongSmall = std::string(kKernel) + R"(
 void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n > 1 ? n : 0); }
@@ -285,6 +292,24 @@ TEST_CASE("performance: a cache keyed on sampled inputs buys nothing", "[perform
 
 TEST_CASE("performance: a timed call that overwrites its inputs is caught", "[performance]") {
   check_caught_at_first_timed_call(kZeroesInputs, "modified its input 'in'");
+}
+
+TEST_CASE("performance: a submission that registers a checker of its own fails for review", "[performance]") {
+  SpeedHome h;
+  const auto g = h.grade(kRegistersChecker, gpulab::grade::PerformanceMode::on);
+  REQUIRE(g.parts[0].performance);
+  const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
+  INFO(r.feedback);
+  CHECK(r.status == "failed");
+  CHECK(r.counted);  // its points stay in the maximum: tampering does not shrink it
+  CHECK(r.score == 0);
+  CHECK(g.max_score == 10);
+  CHECK_THAT(r.review, Catch::Contains("tampered with") && Catch::Contains("more than one checker"));
+  const json results = gpulab::grade::gradescope_results(g);
+  bool flagged = false;
+  for (const json& t : results["tests"])
+    if (t.value("name", "") == "triple: speed") flagged = t["extra_data"].value("review", "") == r.review;
+  CHECK(flagged);
 }
 
 TEST_CASE("performance: without a checker speed is shown but not scored", "[performance]") {

@@ -141,6 +141,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->memoryBusWidth = 64;
   p->l2CacheSize = 4 * 1024 * 1024;
   p->persistingL2CacheMaxSize = 3 * 1024 * 1024;
+  p->accessPolicyMaxWindowSize = 134213632;  // as CUDA reports for sm_80 and sm_90 devices
   p->maxThreadsPerMultiProcessor = 2048;
   p->sharedMemPerMultiprocessor = 233472;
   p->regsPerMultiprocessor = 65536;
@@ -174,6 +175,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
     case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
     case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; break;
     // The emulated device has no clocks of its own: fixed values, so that programs printing them run.
     case cudaDevAttrClockRate: *value = 1000000; break;
     case cudaDevAttrMemoryClockRate: *value = 3200000; break;

@@ -91,6 +91,7 @@ struct cudaDeviceProp {
   int memoryBusWidth;
   int l2CacheSize;
   int persistingL2CacheMaxSize;
+  int accessPolicyMaxWindowSize;
   int maxThreadsPerMultiProcessor;
   size_t sharedMemPerMultiprocessor;
   int regsPerMultiprocessor;
@@ -120,7 +121,8 @@ enum cudaDeviceAttr {
   cudaDevAttrMemoryClockRate = 36,
   cudaDevAttrGlobalMemoryBusWidth = 37,
   cudaDevAttrL2CacheSize = 38,
-  cudaDevAttrMaxPersistingL2CacheSize = 108
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109
 };
 
 // Per-context limits (cudaDeviceSetLimit), with CUDA 13's values.
