@@ -6,8 +6,15 @@
 # Prepare here with `bash scripts/device-check.sh --prepare` (copies a stripped
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
-# DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"), so the
-# work can be split over calls shorter than the device's per-call limit.
+# DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
+# "speedtable", below), so the work can be split over calls shorter than the
+# device's per-call limit.
+# speedtable: every lab's reference and textbook kernels (reference/<lab>/
+# progression/) graded with speed scored (no large or hidden cases), for the
+# table of what each earns; SPEED_LABS picks labs. With an earlier gpulab
+# prepared by `bash scripts/device-check.sh --prepare-before CHECKOUT` (a
+# built checkout of that version, copied to .devold/), each file is graded by
+# both, with the wall time of each grading, for a before/after table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--prepare" ]; then
@@ -22,6 +29,15 @@ if [ "${1:-}" = "--prepare" ]; then
   printf '#!/bin/sh\nd=$(dirname "$0")\nLD_LIBRARY_PATH="$d" exec "$d/bwrap.bin" "$@"\n' >.devbuild/bwrap/bwrap
   chmod 755 .devbuild/bwrap .devbuild/bwrap/*
   echo "prepared .devbuild ($(du -sh .devbuild | cut -f1)); carry it to the device"
+  exit 0
+fi
+if [ "${1:-}" = "--prepare-before" ]; then
+  before=${2:?usage: device-check.sh --prepare-before CHECKOUT (a checkout with build/grader/cli/gpulab)}
+  rm -rf .devold && mkdir -p .devold
+  strip -o .devold/gpulab "$before/build/grader/cli/gpulab"
+  cp -r "$before/grader" "$before/assignments" "$before/reference" .devold/
+  ln -s ../datasets .devold/datasets
+  echo "prepared .devold from $before ($(git -C "$before" rev-parse --short HEAD 2>/dev/null), $(du -sh .devold | cut -f1)); carry it too"
   exit 0
 fi
 out=${OUT:-/tmp/device-check}
@@ -81,6 +97,13 @@ done
 fi
 if step speed; then
 # Speed scoring, its defences and --sanitize (tests/gpu/speed_scoring.sh), logged in one file.
+# Every file is built first, all at once (nvcc on the CPUs; correctness only).
+for f in reference/reduction/reduction.cu tests/gpu/speed/*.cu tests/labs/reduction/buggy/cpu_compute.cu \
+  tests/labs/reduction/buggy/missing_bounds_check.cu; do
+  "$gpulab" grade reduction "$f" --backend cuda --part int --performance off --no-hidden --no-sandbox \
+    --format text --out /dev/null >/dev/null 2>&1 &
+done
+wait
 if bash tests/gpu/speed_scoring.sh "$gpulab" /tmp/speed-scoring >"$out/speed.txt" 2>&1; then
   echo "speed scoring: all checks pass"
 else
@@ -96,6 +119,64 @@ else
 fi
 grep -h '^== ' "$out/speed.txt"
 for f in /tmp/speed-scoring/*.json /tmp/speed-exploits/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
+fi
+if step speedtable; then
+# Build every file first, all at once (nvcc on the CPUs), then grade one at a time on the GPU.
+graders=("now|$gpulab|$PWD|/tmp/gpulab-cache")
+[ -x .devold/gpulab ] && graders+=("before|$PWD/.devold/gpulab|$PWD/.devold|/tmp/gpulab-cache-before")
+files=()
+for lab in ${SPEED_LABS:-$(ls assignments)}; do
+  files+=("$lab|reference/$lab/$lab.cu")
+  for f in reference/"$lab"/progression/*.cu; do files+=("$lab|$f"); done
+done
+started=$SECONDS
+for g in "${graders[@]}"; do
+  IFS='|' read -r who bin home cache <<<"$g"
+  for lf in "${files[@]}"; do
+    IFS='|' read -r lab file <<<"$lf"
+    GPULAB_HOME=$home GPULAB_CACHE=$cache "$bin" grade "$lab" "$PWD/$file" --backend cuda --performance off \
+      --no-large --no-hidden --no-sandbox --format text --out /dev/null >/dev/null 2>&1 &
+  done
+done
+wait
+echo "speedtable builds: $((SECONDS - started)) s"
+mkdir -p /tmp/speedtable
+for lf in "${files[@]}"; do
+  IFS='|' read -r lab file <<<"$lf"
+  for g in "${graders[@]}"; do
+    IFS='|' read -r who bin home cache <<<"$g"
+    name=$who-$lab-$(basename "$file" .cu)
+    t0=$(date +%s.%N)
+    GPULAB_HOME=$home GPULAB_CACHE=$cache "$bin" grade "$lab" "$PWD/$file" --backend cuda --performance on \
+      --no-large --no-hidden --no-sandbox --format json --out "/tmp/speedtable/$name.json" >/dev/null 2>&1
+    echo "$name $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" >>/tmp/speedtable/seconds.txt
+  done
+done
+python3 - /tmp/speedtable >"$out/speedtable.md" <<'PY'
+import json, os, sys
+d = sys.argv[1]
+secs = dict(l.split() for l in open(os.path.join(d, "seconds.txt")))
+rows = {}
+for name in sorted(secs):
+    who, lab, file = name.split("-", 2)
+    try:
+        r = json.load(open(os.path.join(d, name + ".json")))
+    except Exception as e:
+        rows.setdefault((lab, file, "?"), {})[who] = ("no result", "", "", "", secs[name]); continue
+    for p in r.get("parts", []):
+        q = p.get("performance") or {}
+        rate = q.get("gbps", q.get("gflops", 0))
+        rows.setdefault((lab, file, p["name"]), {})[who] = (
+            q.get("status", "-"), "%g/%g" % (round(q.get("score", 0), 2), q.get("max_score", 0)),
+            "%.2f" % q.get("ratio", 0), "%.0f %s" % (rate, q.get("rate_unit", "")), secs[name])
+whos = [w for w in ("before", "now") if any(w in v for v in rows.values())]
+head = "| lab | file | part |" + "".join(" %s: status | speed points | ratio | rate | grading s |" % w for w in whos)
+print(head); print("|" + "---|" * (3 + 5 * len(whos)))
+for (lab, file, part), v in sorted(rows.items()):
+    print("| %s | %s | %s |" % (lab, file, part) + "".join(
+        " %s |" * 5 % v.get(w, ("-",) * 5) for w in whos))
+PY
+cat "$out/speedtable.md"
 fi
 if step sanitizer; then
 # compute-sanitizer's own output for each tool, for the parser's tests.

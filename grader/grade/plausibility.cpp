@@ -54,7 +54,9 @@ Plausibility judge_speed(double bytes, double flops, double fastest_s, double co
     p.plausible = false;
     p.reason = fmt::format(
         "the fastest timed call ran at {:.1f} GFLOP/s, {:.0f}% of this device's FP32 peak ({:.1f} GFLOP/s: "
-        "multiprocessors x FP32 lanes x 2 x clock); no FP32 code can exceed it (the limit is {:.0f}% of it)",
+        "multiprocessors x FP32 lanes x 2 x clock); no code on the FP32 units can exceed it (the limit is {:.0f}% of "
+        "it). A kernel that emulates FP32 on the tensor cores (split precision, 3xTF32) could: if this one does, "
+        "its speed is real and may be awarded by hand",
         p.flops_per_s / 1e9, 100 * p.flops_per_s / p.peak_flops, p.peak_flops / 1e9, 100 * kFlopsMargin);
   }
   return p;
