@@ -136,9 +136,7 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   timing["alternates"] = alternates;
   timing["seed"] = std::to_string(seed_);
   timing["check"] = check_request(part);
-  json extra = {{"timing", timing},
-                {"copy_bandwidth", true},
-                {"copy_bandwidth_bytes", options_.backend == toolchain::Backend::emu ? kCopyBytesEmulator : kCopyBytesGpu}};
+  json extra = {{"timing", timing}};
   if (recheck) extra["recheck"] = alternates;
   TimedRun t;
   t.run = run_harness_case(part, manifest(), timed, program, work_ / folder, runner_, extra, 0, {}, files);
@@ -160,28 +158,63 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   return t;
 }
 
-double PerformanceScorer::reference_seconds(const PartSpec& part, const std::string& uuid, std::string& problem) {
-  const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
-  if (!fs::exists(source)) return 0;
+fs::path PerformanceScorer::build_trusted(const fs::path& source, const std::string& what, std::string& problem) {
+  toolchain::BuildOptions b = harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch);
+  b.run_compiler = runner_.compile_runner(lab_);
+  const toolchain::BuildResult built = toolchain::build_program(source, b);
+  if (built.ok) return built.executable;
+  problem = what + " (" + source.string() + ") does not compile on this installation:\n" + built.compiler_output;
+  return {};
+}
+
+const fs::path& PerformanceScorer::reference_program(std::string& problem) {
   if (!reference_program_) {
-    toolchain::BuildOptions b = harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch);
-    b.run_compiler = runner_.compile_runner(lab_);
-    const toolchain::BuildResult built = toolchain::build_program(source, b);
-    if (!built.ok) {
-      problem = "the reference solution does not compile on this installation:\n" + built.compiler_output;
-      reference_program_ = fs::path();
-    } else {
-      reference_program_ = built.executable;
-    }
+    const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
+    reference_program_ = fs::exists(source) ? build_trusted(source, "the reference solution", reference_problem_)
+                                            : fs::path();
   }
-  if (reference_program_->empty()) return 0;
+  problem = reference_problem_;
+  return *reference_program_;
+}
+
+const PerformanceScorer::DeviceProbe& PerformanceScorer::probe(const PartSpec& part) {
+  if (probe_) return *probe_;
+  probe_ = DeviceProbe{};
+  // A program no submission touched: the reference, or else (a student kit) the lab's checker
+  // built as a complete submission of its own.
+  std::string problem;
+  fs::path trusted = reference_program(problem);
+  const fs::path checker = toolchain::project_root() / lab_.checker_file;
+  if (trusted.empty() && problem.empty() && !lab_.checker_file.empty() && fs::exists(checker)) {
+    trusted = build_trusted(checker, "the lab's checker", problem);
+  }
+  if (trusted.empty()) {
+    probe_->problem = problem.empty() ? "neither the reference nor the lab's checker is installed here" : problem;
+    return *probe_;
+  }
+  const json extra = {{"probe", true},
+                      {"copy_bandwidth", true},
+                      {"copy_bandwidth_bytes", options_.backend == toolchain::Backend::emu ? kCopyBytesEmulator : kCopyBytesGpu}};
+  const CaseRun run = run_harness_case(part, manifest(), find_case(part, "timed"), trusted, work_ / "probe", runner_, extra);
+  if (!run.failure.empty()) {
+    probe_->problem = "the grader's probe of the device (" + trusted.filename().string() + ") failed: " + run.failure;
+    return *probe_;
+  }
+  probe_->device = run.result.value("device", json::object());
+  probe_->copy_bandwidth = run.result.value("copy_bandwidth_bytes_per_s", 0.0);
+  return *probe_;
+}
+
+double PerformanceScorer::reference_seconds(const PartSpec& part, const std::string& uuid, std::string& problem) {
+  const fs::path& program = reference_program(problem);
+  if (program.empty()) return 0;
 
   const fs::path cache = toolchain::cache_directory() / "reference-times" /
                          (toolchain::ContentHash()
                               .add(uuid)
                               .add(lab_.lab)
                               .add(lab_.version)
-                              .add(reference_program_->string())
+                              .add(program.string())
                               .add(part.name)
                               .add(json(part.performance->sizes).dump())
                               .add(kTimingMethod)
@@ -191,7 +224,7 @@ double PerformanceScorer::reference_seconds(const PartSpec& part, const std::str
   if (cached.is_object() && now_seconds() - cached.value("measured_at", 0.0) < kReferenceCacheSeconds) {
     return cached.value("seconds", 0.0);
   }
-  const TimedRun t = run_timed(part, *reference_program_, "reference", false);
+  const TimedRun t = run_timed(part, program, "reference", false);
   std::vector<std::string> wrong = t.run.failure.empty() ? t.wrong : std::vector<std::string>{t.run.failure};
   if (!wrong.empty()) {
     problem = "the reference solution failed the timed case on this device, so speed cannot be compared: " + join(wrong);
@@ -225,14 +258,18 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   r.seconds = timing.value("median_s", 0.0);
   r.spread = timing.value("spread", 0.0);
   r.runs = timing.value("runs", 0);
-  const json device = t.run.result.value("device", json::object());
+  // The device and its copy bandwidth come from the grader's own probe, not from the
+  // submission's process (which could slow the copy down, or name another device).
+  const DeviceProbe& trusted = probe(part);
+  const json reported = t.run.result.value("device", json::object());
+  const json& device = trusted.problem.empty() ? trusted.device : reported;
   r.device = device.value("name", std::string("this device"));
   const std::string uuid = device.value("uuid", std::string()) + "/" + r.device;
   const double work = performance_work(spec, part);
   const bool bytes = spec.work == "bytes";
   r.rate_unit = bytes ? "GB/s" : "GFLOP/s";
   r.rate = r.seconds > 0 ? work / r.seconds / 1e9 : 0;
-  r.copy_bandwidth = t.run.result.value("copy_bandwidth_bytes_per_s", 0.0);
+  r.copy_bandwidth = trusted.copy_bandwidth;
   if (bytes && r.copy_bandwidth > 0) r.bandwidth_fraction = r.rate * 1e9 / r.copy_bandwidth;
   const json verification = t.run.result.value("verification", json::object());
   r.calls_checked = verification.value("calls_checked", 0);
@@ -251,6 +288,22 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     text += fmt::format("; each of the {} calls had new inputs and its output matched the lab's checker", r.calls_checked);
   }
 
+  if (!trusted.problem.empty()) {
+    r.status = "not_measured";
+    r.counted = false;
+    r.feedback = text + fmt::format(".\nThese {:g} points are not scored here: ", spec.points) + trusted.problem +
+                 ". This is a problem of the installation, not of your code.";
+    return r;
+  }
+  if (reported.value("uuid", std::string()) != trusted.device.value("uuid", std::string())) {
+    r.status = "failed";
+    r.review = "the timed run says it ran on " + reported.value("name", std::string("?")) + " (" +
+               reported.value("uuid", std::string("?")) + "), but the grader's probe found " + r.device + " (" +
+               trusted.device.value("uuid", std::string("?")) + ")";
+    r.feedback = text + ".\n" + r.review + ": the timing cannot be trusted, so this part earns no speed points, and "
+                 "the instructor is asked to look at this submission.";
+    return r;
+  }
   // A speed beyond what the device can do is not the work's.
   const Plausibility plausible = judge_speed(performance_bytes(spec, part), bytes ? 0 : work,
                                              timing.value("min_s", 0.0), r.copy_bandwidth, device);
@@ -333,7 +386,7 @@ Calibration PerformanceScorer::calibrate(const PartSpec& part) {
   const PerformanceSpec& spec = *part.performance;
   c.rate_unit = spec.work == "bytes" ? "GB/s" : "GFLOP/s";
   c.rate = c.seconds > 0 ? performance_work(spec, part) / c.seconds / 1e9 : 0;
-  c.copy_bandwidth = t.run.result.value("copy_bandwidth_bytes_per_s", 0.0);
+  c.copy_bandwidth = probe(part).copy_bandwidth;
   if (spec.work == "bytes" && c.copy_bandwidth > 0) {
     c.bandwidth_fraction = c.rate * 1e9 / c.copy_bandwidth;
     // The same shape as the speed-ratio thresholds, in units of the reference's own fraction.

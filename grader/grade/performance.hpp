@@ -10,7 +10,9 @@
 // flagged for review. Where the reference is not installed (a student kit),
 // memory-bound parts fall back to the fraction of the device's copy
 // bandwidth, and say so; where the timed calls cannot be checked (no checker
-// installed), speed is measured and shown but not scored.
+// installed), speed is measured and shown but not scored. The device's
+// identity and copy bandwidth are measured by a trusted program (the
+// reference, or in a kit the lab's checker), never in the submission's process.
 #pragma once
 #include <filesystem>
 #include <optional>
@@ -56,6 +58,18 @@ class PerformanceScorer {
                      bool recheck);
   // The reference's median time on this device (cached for an hour), or 0 when there is no reference.
   double reference_seconds(const PartSpec& part, const std::string& device_uuid, std::string& problem);
+  // `source` built with the harness (a trusted program); an empty path and `problem` when it does not compile.
+  std::filesystem::path build_trusted(const std::filesystem::path& source, const std::string& what,
+                                      std::string& problem);
+  // The reference's program (built once); an empty path when it is not installed or does not compile.
+  const std::filesystem::path& reference_program(std::string& problem);
+  // The device as a trusted program sees it, once per grading: its identity and copy bandwidth.
+  struct DeviceProbe {
+    nlohmann::json device = nlohmann::json::object();  // the harness's "device" object
+    double copy_bandwidth = 0;                          // bytes/s, read + written
+    std::string problem;                                // why there is no probe (then nothing is trusted)
+  };
+  const DeviceProbe& probe(const PartSpec& part);
 
   const LabSpec& lab_;
   GradeOptions options_;
@@ -63,6 +77,8 @@ class PerformanceScorer {
   const SubmissionRunner& runner_;
   std::optional<Manifest> manifest_;
   std::optional<std::filesystem::path> reference_program_;
+  std::string reference_problem_;  // why the reference did not compile
+  std::optional<DeviceProbe> probe_;
   uint64_t seed_;  // of this grading: the hidden seed where one is set, mixed with fresh randomness
 };
 

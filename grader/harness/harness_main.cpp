@@ -4,9 +4,11 @@
 // a result.json (CUDA errors, kernel launches, modified inputs, guard-zone
 // overruns). For the performance case it then times the function on inputs
 // that change from call to call, each call's output checked against the lab's
-// checker (timed_case.hpp), measures the device's copy bandwidth, and calls
-// the function once more on the recheck inputs, writing those outputs too.
-// It never sees expected outputs: the grader compares.
+// checker (timed_case.hpp), and calls the function once more on the recheck
+// inputs, writing those outputs too. With a trusted program (the reference
+// or the checker) the grader also runs it as a probe: the device's identity
+// and copy bandwidth, measured where no submission can interfere. It never
+// sees expected outputs: the grader compares.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -98,6 +100,16 @@ int main(int argc, char** argv) {
   const std::string part = request.at("part").get<std::string>();
   json result = {{"part", part}};
 
+  // The grader's probe of the device, run with a trusted program (the reference or the lab's
+  // checker, never a submission): which device this is and its copy bandwidth, nothing called.
+  if (request.value("probe", false)) {
+    result["device"] = device_identity();
+    if (request.value("copy_bandwidth", false)) result["copy_bandwidth_bytes_per_s"] = copy_bandwidth(request);
+    result["status"] = "ok";
+    write_result(result_path, result);
+    return 0;
+  }
+
   const gpulab::harness::PartBinding* binding = nullptr;
   for (size_t i = 0; i < gpulab::harness::part_binding_count; ++i)
     if (part == gpulab::harness::part_bindings[i].part) binding = &gpulab::harness::part_bindings[i];
@@ -162,7 +174,6 @@ int main(int argc, char** argv) {
       }
       return fail(result, result_path, t.status, t.error);
     }
-    if (request.value("copy_bandwidth", false)) result["copy_bandwidth_bytes_per_s"] = copy_bandwidth(request);
   }
   if (request.contains("recheck")) {
     const json& fresh = request.at("recheck");

@@ -2,7 +2,9 @@
 // plausibility test of the speed score (test_performance.cpp): it computes
 // the correct outputs of the test lab "unit_speed" (out = 3 * in) for the
 // timed and the recheck inputs, and reports every timed call as 1 ns, every
-// call checked. Only the physical limits can tell that the time is false.
+// call checked, on the emulator (the identity the grader's own probe sees).
+// Only the physical limits can tell that the time is false. Built a second
+// time with GPULAB_LIE_ABOUT_DEVICE, it also names a device of its own.
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -35,7 +37,11 @@ int main(int argc, char** argv) {
       {"kernel_launches", 1},
       {"inputs_modified", nlohmann::json::array()},
       {"guard_overruns", nlohmann::json::array()},
-      {"device", {{"name", "a tampered timer"}, {"uuid", "0"}}},
+#ifdef GPULAB_LIE_ABOUT_DEVICE
+      {"device", {{"name", "a made-up GPU"}, {"uuid", "0123456789abcdef0123456789abcdef"}}},
+#else
+      {"device", {{"name", "gpulab CPU emulator (sm_90 limits)"}, {"uuid", std::string(32, '0')}}},
+#endif
       {"timing", {{"median_s", 1e-9}, {"min_s", 1e-9}, {"max_s", 1e-9}, {"spread", 0}, {"runs", 10}, {"calls", 13}}},
       {"verification", {{"status", "checked"}, {"calls_checked", 13}}},
       {"copy_bandwidth_bytes_per_s", 1e10}};

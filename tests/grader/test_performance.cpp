@@ -6,7 +6,8 @@
 // whatever the cache is keyed on, and inputs overwritten by the call are
 // caught at the first timed call; work left on a non-blocking stream is waited
 // for; a reported speed beyond the device's limits is implausible and flagged;
-// without a checker speed is shown but not scored; without the reference,
+// a timed run naming another device than the grader's own probe fails for
+// review; without a checker speed is shown but not scored; without the reference,
 // memory-bound parts fall back to the copy bandwidth; an incorrect part earns
 // no speed points; with speed off the points leave the maximum; calibrate
 // times the reference.
@@ -364,6 +365,28 @@ TEST_CASE("performance: a speed beyond the device's limits is implausible, earns
   CHECK(d["parts"][0]["performance"]["status"] == "implausible");
   CHECK_THAT(d["parts"][0]["performance"]["review"].get<std::string>(), Catch::Contains("copy bandwidth"));
   CHECK_THAT(gpulab::grade::text_report(g, false, true), Catch::Contains("REVIEW"));
+}
+
+TEST_CASE("performance: a timed run that names another device than the grader's probe fails for review",
+          "[performance]") {
+  SpeedHome h;
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  const gpulab::LabSpec lab = speed_lab();
+  gpulab::grade::GradeOptions o;
+  o.performance = gpulab::grade::PerformanceMode::on;
+  const gpulab::grade::SubmissionRunner runner(false, o.backend);
+  TempDir work;
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+  const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_DEVICE_HARNESS, true);
+  INFO(r.feedback);
+  CHECK(r.status == "failed");
+  CHECK(r.score == 0);
+  CHECK(r.counted);
+  CHECK_THAT(r.review, Catch::Contains("a made-up GPU") && Catch::Contains("the grader's probe found gpulab CPU emulator"));
+  // The device and copy bandwidth shown are the probe's, not the submission's claim.
+  CHECK(r.device == "gpulab CPU emulator (sm_90 limits)");
+  CHECK(r.copy_bandwidth > 0);
 }
 
 TEST_CASE("performance: the physical limits of a device", "[performance]") {
