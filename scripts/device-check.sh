@@ -14,7 +14,8 @@
 # table of what each earns; SPEED_LABS picks labs. With an earlier gpulab
 # prepared by `bash scripts/device-check.sh --prepare-before CHECKOUT` (a
 # built checkout of that version, copied to .devold/), each file is graded by
-# both, with the wall time of each grading, for a before/after table.
+# both (the references only, unless SPEED_BEFORE=all), with the wall time of
+# each grading, for a before/after table.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--prepare" ]; then
@@ -134,6 +135,7 @@ for g in "${graders[@]}"; do
   IFS='|' read -r who bin home cache <<<"$g"
   for lf in "${files[@]}"; do
     IFS='|' read -r lab file <<<"$lf"
+    [ "$who" = before ] && [ "${SPEED_BEFORE:-reference}" = reference ] && [[ $file == */progression/* ]] && continue
     GPULAB_HOME=$home GPULAB_CACHE=$cache "$bin" grade "$lab" "$PWD/$file" --backend cuda --performance off \
       --no-large --no-hidden --no-sandbox --format text --out /dev/null >/dev/null 2>&1 &
   done
@@ -145,6 +147,7 @@ for lf in "${files[@]}"; do
   IFS='|' read -r lab file <<<"$lf"
   for g in "${graders[@]}"; do
     IFS='|' read -r who bin home cache <<<"$g"
+    [ "$who" = before ] && [ "${SPEED_BEFORE:-reference}" = reference ] && [[ $file == */progression/* ]] && continue
     name=$who-$lab-$(basename "$file" .cu)
     t0=$(date +%s.%N)
     GPULAB_HOME=$home GPULAB_CACHE=$cache "$bin" grade "$lab" "$PWD/$file" --backend cuda --performance on \
