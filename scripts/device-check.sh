@@ -11,7 +11,8 @@
 # device's per-call limit.
 # speedtable: every lab's reference and textbook kernels (reference/<lab>/
 # progression/) graded with speed scored (no large or hidden cases), for the
-# table of what each earns; SPEED_LABS picks labs. With an earlier gpulab
+# table of what each earns; SPEED_LABS picks labs, SPEED_FILES=reference
+# only the references. With an earlier gpulab
 # prepared by `bash scripts/device-check.sh --prepare-before CHECKOUT` (a
 # built checkout of that version, copied to .devold/), each file is graded by
 # both (the references only, unless SPEED_BEFORE=all), with the wall time of
@@ -128,6 +129,7 @@ graders=("now|$gpulab|$PWD|/tmp/gpulab-cache")
 files=()
 for lab in ${SPEED_LABS:-$(ls assignments)}; do
   files+=("$lab|reference/$lab/$lab.cu")
+  [ "${SPEED_FILES:-all}" = reference ] && continue
   for f in reference/"$lab"/progression/*.cu; do files+=("$lab|$f"); done
 done
 started=$SECONDS
