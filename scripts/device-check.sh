@@ -145,18 +145,8 @@ done
 wait
 echo "speedtable builds: $((SECONDS - started)) s"
 mkdir -p /tmp/speedtable
-for lf in "${files[@]}"; do
-  IFS='|' read -r lab file <<<"$lf"
-  for g in "${graders[@]}"; do
-    IFS='|' read -r who bin home cache <<<"$g"
-    [ "$who" = before ] && [ "${SPEED_BEFORE:-reference}" = reference ] && [[ $file == */progression/* ]] && continue
-    name=$who-$lab-$(basename "$file" .cu)
-    t0=$(date +%s.%N)
-    GPULAB_HOME=$home GPULAB_CACHE=$cache "$bin" grade "$lab" "$PWD/$file" --backend cuda --performance on \
-      --no-large --no-hidden --no-sandbox --format json --out "/tmp/speedtable/$name.json" >/dev/null 2>&1
-    echo "$name $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" >>/tmp/speedtable/seconds.txt
-  done
-done
+# The table so far, rewritten after every grading (a call cut off at its limit still returns it).
+speedtable() {
 python3 - /tmp/speedtable >"$out/speedtable.md" <<'PY'
 import json, os, sys
 d = sys.argv[1]
@@ -181,6 +171,21 @@ for (lab, file, part), v in sorted(rows.items()):
     print("| %s | %s | %s |" % (lab, file, part) + "".join(
         " %s |" * 5 % v.get(w, ("-",) * 5) for w in whos))
 PY
+}
+for lf in "${files[@]}"; do
+  IFS='|' read -r lab file <<<"$lf"
+  for g in "${graders[@]}"; do
+    IFS='|' read -r who bin home cache <<<"$g"
+    [ "$who" = before ] && [ "${SPEED_BEFORE:-reference}" = reference ] && [[ $file == */progression/* ]] && continue
+    name=$who-$lab-$(basename "$file" .cu)
+    t0=$(date +%s.%N)
+    GPULAB_HOME=$home GPULAB_CACHE=$cache "$bin" grade "$lab" "$PWD/$file" --backend cuda --performance on \
+      --no-large --no-hidden --no-sandbox --format json --out "/tmp/speedtable/$name.json" >/dev/null 2>&1
+    echo "$name $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" >>/tmp/speedtable/seconds.txt
+    speedtable
+    echo "$name graded in $(tail -1 /tmp/speedtable/seconds.txt | cut -d" " -f2) s"
+  done
+done
 cat "$out/speedtable.md"
 fi
 if step sanitizer; then
