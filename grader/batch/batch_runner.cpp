@@ -7,7 +7,7 @@
 #include <mutex>
 #include <thread>
 
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "failure_class.hpp"
 #include "grade/reports.hpp"
 #include "prebuild.hpp"
@@ -33,7 +33,7 @@ bool up_to_date(const fs::path& out, const Submission& s, const std::string& key
 }
 
 void write_record(const fs::path& out, const StudentRecord& r) {
-  write_file_atomically(record_path(out, r.student), record_to_json(r).dump(2) + "\n");
+  files::write_file_atomically(record_path(out, r.student), record_to_json(r).dump(2) + "\n");
 }
 }  // namespace
 
@@ -101,7 +101,7 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
       r.score = g.score;
       r.max_score = g.max_score;
       const auto report_start = Clock::now();
-      write_file_atomically(result_path(o.out, s.student), result.dump(2) + "\n");
+      files::write_file_atomically(result_path(o.out, s.student), result.dump(2) + "\n");
       r.timing.report_s = since(report_start);
     } catch (const std::exception& e) {
       if (stopping(stop)) return false;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "grade/grading.hpp"
 
 namespace gpulab::batch {
@@ -50,7 +50,7 @@ ClassResults load_class_results(const fs::path& out_dir, const LabSpec& lab, con
     if (e.record.has_result()) {
       const fs::path p = result_path(out_dir, e.record.student);
       try {
-        e.result = json::parse(read_whole_file(p));
+        e.result = json::parse(files::read_whole_file(p));
       } catch (const std::exception& ex) {
         throw std::runtime_error(p.string() + ": the result of '" + e.record.student + "' is missing or damaged (" +
                                  ex.what() + "); delete " + record_path(out_dir, e.record.student).string() +

@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "data/sha256.hpp"
 
 namespace gpulab::batch {
@@ -38,7 +38,7 @@ std::string hash_of(const fs::path& location, const std::vector<fs::path>& files
   std::string all;
   const fs::path base = fs::is_regular_file(location) ? location.parent_path() : location;
   for (const fs::path& f : files) {
-    const std::string bytes = read_whole_file(base / f);
+    const std::string bytes = files::read_whole_file(base / f);
     all += f.generic_string() + '\0' + std::to_string(bytes.size()) + '\0' + sha256_hex(bytes.data(), bytes.size()) + '\n';
   }
   return sha256_hex(all.data(), all.size());

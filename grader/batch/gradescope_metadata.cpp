@@ -14,7 +14,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 namespace gpulab::batch {
 namespace {
@@ -118,7 +118,7 @@ std::map<std::string, std::vector<Submitter>> parse_gradescope_metadata(const st
 }
 
 std::map<std::string, std::vector<Submitter>> read_gradescope_metadata(const std::filesystem::path& yml) {
-  return parse_gradescope_metadata(read_whole_file(yml), yml.string());
+  return parse_gradescope_metadata(files::read_whole_file(yml), yml.string());
 }
 
 }  // namespace gpulab::batch

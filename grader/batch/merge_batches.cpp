@@ -6,7 +6,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 namespace gpulab::batch {
 namespace fs = std::filesystem;
@@ -30,7 +30,7 @@ MergeOutcome merge_batches(const std::vector<fs::path>& dirs, const fs::path& ou
                                "folder of `gpulab batch`");
     }
     if (has_plan) {
-      const json plan = json::parse(read_whole_file(plan_path(dir)));
+      const json plan = json::parse(files::read_whole_file(plan_path(dir)));
       for (const json& s : plan.value("students", json::array())) expected.insert(s.get<std::string>());
       const std::string lab = plan.value("lab", "");
       if (!m.lab.empty() && !lab.empty() && lab != m.lab) {
@@ -62,9 +62,9 @@ MergeOutcome merge_batches(const std::vector<fs::path>& dirs, const fs::path& ou
     m.students.push_back(student);
     if (fs::equivalent(src.dir, out)) continue;
     if (src.record.has_result()) {
-      write_file_atomically(result_path(out, student), read_whole_file(result_path(src.dir, student)));
+      files::write_file_atomically(result_path(out, student), files::read_whole_file(result_path(src.dir, student)));
     }
-    write_file_atomically(record_path(out, student), read_whole_file(record_path(src.dir, student)));
+    files::write_file_atomically(record_path(out, student), files::read_whole_file(record_path(src.dir, student)));
     ++m.copied;
   }
   for (const std::string& s : expected) {

@@ -5,7 +5,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 namespace gpulab::batch {
 namespace fs = std::filesystem;
@@ -89,7 +89,7 @@ std::optional<StudentRecord> read_record(const fs::path& out_dir, const std::str
   const fs::path p = record_path(out_dir, student);
   if (!fs::exists(p)) return std::nullopt;
   try {
-    return record_from_json(json::parse(read_whole_file(p)), p.string());
+    return record_from_json(json::parse(files::read_whole_file(p)), p.string());
   } catch (const std::exception&) {
     return std::nullopt;  // unreadable: graded again, which rewrites it
   }
@@ -103,7 +103,7 @@ std::vector<StudentRecord> read_records(const fs::path& out_dir) {
     if (e.path().extension() != ".json" || !e.is_regular_file()) continue;
     json j;
     try {
-      j = json::parse(read_whole_file(e.path()));
+      j = json::parse(files::read_whole_file(e.path()));
     } catch (const json::exception& ex) {
       throw std::runtime_error(e.path().string() + ": damaged batch record (" + ex.what() +
                                "); delete it and grade that student again");

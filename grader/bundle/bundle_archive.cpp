@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "batch/atomic_file.hpp"
-#include "toolchain/process.hpp"
+#include "files/atomic_file.hpp"
+#include "process/run.hpp"
 
 namespace gpulab::bundle {
 namespace fs = std::filesystem;
@@ -71,7 +71,7 @@ void write_archive(const std::vector<BundleFile>& files, const std::vector<Gener
   for (const GeneratedFile& g : generated) {
     const fs::path p = base / g.to;
     fs::create_directories(p.parent_path());
-    batch::write_file_atomically(p, g.content);
+    files::write_file_atomically(p, g.content);
     fs::permissions(p, g.private_file ? fs::perms::owner_read | fs::perms::owner_write
                        : g.executable ? fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                             fs::perms::others_read | fs::perms::others_exec
@@ -92,9 +92,12 @@ void write_archive(const std::vector<BundleFile>& files, const std::vector<Gener
     argv = {"tar", "-C", stage.string(), "-czf", target.string(), "--owner=0", "--group=0", "--numeric-owner", "--"};
   }
   argv.insert(argv.end(), entries.begin(), entries.end());
-  const toolchain::ProcessResult p = toolchain::run_process(argv);
-  if (p.exit_code != 0 || !fs::is_regular_file(target)) {
-    throw std::runtime_error("could not write the archive '" + out.string() + "': " + p.output);
+  process::ProcessOptions o;
+  o.search_path = true;
+  const process::ProcessResult p = process::run(argv, o);
+  if (!p.started() || p.status() != 0 || !fs::is_regular_file(target)) {
+    throw std::runtime_error("could not write the archive '" + out.string() + "': " +
+                             (p.started() ? p.output : p.spawn_error));
   }
 }
 

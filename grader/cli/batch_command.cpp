@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "batch/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "batch/batch_runner.hpp"
 #include "batch/class_results.hpp"
 #include "batch/merge_batches.hpp"
@@ -221,7 +221,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
       std::vector<std::string> parts;
       for (const fs::path& d : paths) {
         if (!fs::exists(batch::plan_path(d))) continue;
-        const nlohmann::json plan = nlohmann::json::parse(batch::read_whole_file(batch::plan_path(d)));
+        const nlohmann::json plan = nlohmann::json::parse(files::read_whole_file(batch::plan_path(d)));
         const std::vector<std::string> args = plan.value("grade_args", std::vector<std::string>{});
         for (size_t i = 0; i + 1 < args.size(); ++i)
           if (args[i] == "--part") parts.push_back(args[i + 1]);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "child_process.hpp"
+#include "process/run.hpp"
 #include "data/dataset.hpp"
 #include "lab/lab_spec.hpp"
 #include "submission_runner.hpp"
@@ -17,7 +17,7 @@ namespace gpulab::grade {
 
 struct CaseRun {
   std::filesystem::path dir;             // the case's work folder (outputs, result.json)
-  ChildResult child;
+  process::ProcessResult child;
   nlohmann::json result;                 // the harness's result.json, when it is usable
   std::string failure;                   // why the run cannot be compared (timeout, crash, CUDA error, ...)
   std::vector<std::string> diagnostics;  // the emulator's findings, at most 3 plus a count

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "files/grader_error.hpp"
 #include "sandbox/sandbox.hpp"
 #include "sandbox/sandbox_policy.hpp"
 
@@ -35,6 +36,9 @@ unsigned emulator_workers() {
 }
 
 bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// bubblewrap failed before the program ran: it reports that as "bwrap: ..." with status 1.
+bool sandbox_refused(const process::ProcessResult& r) { return r.exit_code == 1 && starts_with(r.output, "bwrap: "); }
 
 std::string number(double x) {
   char buf[32];
@@ -72,22 +76,21 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
     box->hand_over(job.build_dir);
     sandbox::SandboxPolicy p = sandbox::compile_policy(box->system(), job.build_dir, job.reads);
     p.command = job.argv;
-    const ChildResult r = box->run(p, limits, limits.compile_s, false);
+    process::ProcessResult r = box->run(p, limits, limits.compile_s, false);
     box->take_back(job.build_dir);
-    toolchain::ProcessResult out;
-    out.output = r.output;
+    if (!r.started()) throw files::GraderError("the sandbox could not start the compiler: " + r.spawn_error);
+    if (sandbox_refused(r)) throw files::GraderError("the sandbox could not start the compiler: " + r.output);
     if (r.timed_out) {
-      out.exit_code = 124;
-      out.output += "\ngpulab: the compiler was stopped after " + number(limits.compile_s) +
-                    " s (the lab's compile time limit, limits.compile_s)\n";
-    } else {
-      out.exit_code = r.signal ? 128 + r.signal : r.exit_code;
+      r.output += "\ngpulab: the compiler was stopped after " + number(limits.compile_s) +
+                  " s (the lab's compile time limit, limits.compile_s)\n";
+      r.signal = 0;
+      r.exit_code = 124;
     }
-    return out;
+    return r;
   };
 }
 
-ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vector<std::string>& args,
+process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const std::vector<std::string>& args,
                                        const fs::path& work_dir, const std::vector<fs::path>& inputs,
                                        const std::map<std::string, std::string>& env,
                                        const sandbox::ResolvedLimits& limits) const {
@@ -106,22 +109,21 @@ ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vecto
         sandbox::run_policy(box_->system(), real_program, work_dir, inputs, backend_ == toolchain::Backend::cuda);
     p.command = command;
     for (const auto& [k, v] : env) p.env[k] = v;
-    ChildResult r = box_->run(p, limits, limits.wall_s, true);
-    // bwrap reports its own failures as "bwrap: ..." with status 1, gpulab's staging with 126.
-    if ((r.exit_code == 1 && starts_with(r.output, "bwrap: ")) ||
-        (r.exit_code == 126 && starts_with(r.output, "gpulab: cannot"))) {
-      r.sandbox_failed = true;
+    process::ProcessResult r = box_->run(p, limits, limits.wall_s, true);
+    if (!r.started()) throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.spawn_error);
+    if (sandbox_refused(r)) {
+      throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.output.substr(0, 2000));
     }
     return r;
   }
-  ChildOptions o;
+  process::ProcessOptions o;
   o.time_limit_s = limits.wall_s;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = true;
   o.clear_environment = true;
   o.before_exec = [limits](std::string& message) {
     if (sandbox::apply_rlimits(limits, false)) return true;
-    message = "gpulab: cannot set the resource limits";
+    message = "cannot set the resource limits of the run";
     return false;
   };
   std::map<std::string, std::string> full_env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"},
@@ -130,18 +132,21 @@ ChildResult SubmissionRunner::run_case(const fs::path& program, const std::vecto
     if (const char* v = std::getenv(k)) full_env[k] = v;
   }
   for (const auto& [k, v] : env) full_env[k] = v;
-  return run_child(command, full_env, o);
+  o.env = full_env;
+  const process::ProcessResult r = process::run(command, o);
+  if (!r.started()) throw files::GraderError("a run of " + program.string() + " could not be started: " + r.spawn_error);
+  return r;
 }
 
 namespace {
-bool out_of_memory(const ChildResult& r) {
+bool out_of_memory(const process::ProcessResult& r) {
   const bool said = r.output.find("std::bad_alloc") != std::string::npos ||
                     r.output.find("cannot reserve") != std::string::npos;
   return said && (r.signal == SIGABRT || r.signal == SIGSEGV || r.exit_code != 0);
 }
 }  // namespace
 
-std::string limit_name(const ChildResult& r) {
+std::string limit_name(const process::ProcessResult& r) {
   if (r.output_exceeded) return "the output limit";
   if (r.signal == SIGXCPU) return "the CPU time limit";
   if (r.signal == SIGXFSZ) return "the file size limit";
@@ -149,11 +154,7 @@ std::string limit_name(const ChildResult& r) {
   return "";
 }
 
-std::string limit_feedback(const ChildResult& r, const sandbox::ResolvedLimits& l) {
-  if (r.sandbox_failed) {
-    return "the sandbox could not start this run, a problem of the grading machine and not of your code "
-           "(please report it): " + r.output.substr(0, 500);
-  }
+std::string limit_feedback(const process::ProcessResult& r, const sandbox::ResolvedLimits& l) {
   if (r.output_exceeded) {
     return "printed more than " + number(l.output_kb) + " KiB to stdout/stderr (the output limit) and was stopped: "
            "remove debugging output, especially printf in kernels and loops. It began with:\n" + r.output.substr(0, 400);

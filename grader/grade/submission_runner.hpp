@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "child_process.hpp"
+#include "process/run.hpp"
 #include "lab/lab_spec.hpp"
 #include "sandbox/resource_limits.hpp"
 #include "toolchain/toolchain.hpp"
@@ -32,7 +32,9 @@ class SubmissionRunner {
   toolchain::CompileRunner compile_runner(const LabSpec& lab) const;
 
   // Runs the harness for one case. It may write `work_dir` only and read `inputs` and `program`.
-  ChildResult run_case(const std::filesystem::path& program, const std::vector<std::string>& args,
+  // Throws files::GraderError when the run cannot be started (a spawn error, or the sandbox failing
+  // before the program ran): never the submission's fault.
+  process::ProcessResult run_case(const std::filesystem::path& program, const std::vector<std::string>& args,
                        const std::filesystem::path& work_dir, const std::vector<std::filesystem::path>& inputs,
                        const std::map<std::string, std::string>& env, const sandbox::ResolvedLimits& limits) const;
 
@@ -44,9 +46,9 @@ class SubmissionRunner {
 };
 
 // The limit (other than wall time) that ended a run: "the output limit", "the memory limit", ...; "" if none.
-std::string limit_name(const ChildResult& child);
-// Why a run ended early in words, when such a limit ended it or the sandbox could not start it; "" otherwise.
-std::string limit_feedback(const ChildResult& child, const sandbox::ResolvedLimits& limits);
+std::string limit_name(const process::ProcessResult& child);
+// Why a run ended early in words, when such a limit ended it; "" otherwise.
+std::string limit_feedback(const process::ProcessResult& child, const sandbox::ResolvedLimits& limits);
 
 // The files the grader reads back from a case's folder must be plain files the child wrote, not
 // symbolic links (to an expected output, say), FIFOs or devices: "" when they are, else why not.

@@ -1,15 +1,15 @@
 // write_class_reports.
 #include "class_reports.hpp"
 
-#include "batch/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "gradebook_csv.hpp"
 #include "html_report.hpp"
 
 namespace gpulab::report {
 
 void write_class_reports(const std::filesystem::path& out_dir, const batch::ClassResults& c) {
-  batch::write_file_atomically(out_dir / "gradebook.csv", gradebook_csv(c));
-  batch::write_file_atomically(out_dir / "report.html", html_report(c, batch::utc_now_iso8601()));
+  files::write_file_atomically(out_dir / "gradebook.csv", gradebook_csv(c));
+  files::write_file_atomically(out_dir / "report.html", html_report(c, batch::utc_now_iso8601()));
 }
 
 }  // namespace gpulab::report

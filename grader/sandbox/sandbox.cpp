@@ -17,6 +17,7 @@
 #include <system_error>
 
 #include "bwrap_command.hpp"
+#include "files/temp_folder.hpp"
 
 namespace gpulab::sandbox {
 namespace fs = std::filesystem;
@@ -55,9 +56,9 @@ struct Staged {
 
 // `bwrap --version` prints "bubblewrap 0.8.0"; --disable-userns came with 0.8.
 bool bwrap_at_least_0_8(const std::string& bwrap) {
-  grade::ChildOptions o;
+  process::ProcessOptions o;
   o.time_limit_s = 10;
-  const grade::ChildResult r = grade::run_child({bwrap, "--version"}, {}, o);
+  const process::ProcessResult r = process::run({bwrap, "--version"}, o);
   int major = 0, minor = 0;
   if (std::sscanf(r.output.c_str(), "bubblewrap %d.%d", &major, &minor) != 2) return false;
   return major > 0 || minor >= 8;
@@ -96,24 +97,21 @@ std::unique_ptr<Sandbox> Sandbox::open() {
     const passwd* nobody = getpwnam("nobody");
     box->uid_ = nobody ? nobody->pw_uid : 65534;
     box->gid_ = nobody ? nobody->pw_gid : 65534;
-    char tmpl[] = "/tmp/gpulab-sandbox-XXXXXX";
-    if (!mkdtemp(tmpl)) throw SandboxUnavailable("the sandbox cannot start: cannot create a folder under /tmp");
-    box->stage_ = tmpl;
-    chmod(tmpl, 0755);
+    box->stage_.emplace("sandbox-stage");
+    chmod(box->stage_->path().c_str(), 0755);
   }
 
   // The check: a sandbox with the real limits writes one file into a folder handed to it.
-  char tmpl[] = "/tmp/gpulab-sandbox-check-XXXXXX";
-  if (!mkdtemp(tmpl)) throw SandboxUnavailable("the sandbox cannot start: cannot create a folder under /tmp");
-  const fs::path check_dir = tmpl;
+  const files::TempFolder check("sandbox-check");
+  const fs::path& check_dir = check.path();
   box->hand_over(check_dir);
   SandboxPolicy policy = compile_policy(box->system_, check_dir, {});
   policy.command = {"/bin/sh", "-c", "echo ok > probe"};
   const ResolvedLimits limits = resolve({}, false, 1, 1);
-  const grade::ChildResult r = box->run(policy, limits, 30, false);
+  const process::ProcessResult r = box->run(policy, limits, 30, false);
   std::error_code ec;
   const bool wrote = fs::exists(check_dir / "probe", ec);
-  fs::remove_all(check_dir, ec);
+  if (!r.started()) throw SandboxUnavailable("the sandbox cannot start here: " + r.spawn_error + "\n" + kHowToProceed);
   if (r.exit_code != 0 || r.signal != 0 || !wrote) {
     std::string said = r.output.empty() ? "(nothing)" : r.output;
     if (r.exit_code == 127 && r.output.empty()) {
@@ -130,12 +128,7 @@ std::unique_ptr<Sandbox> Sandbox::open() {
   return box;
 }
 
-Sandbox::~Sandbox() {
-  if (!stage_.empty()) {
-    std::error_code ec;
-    fs::remove(stage_, ec);
-  }
-}
+Sandbox::~Sandbox() = default;
 
 void Sandbox::hand_over(const fs::path& dir) const {
   if (switch_user_) (void)!chown(dir.c_str(), uid_, gid_);
@@ -151,7 +144,7 @@ void Sandbox::take_back(const fs::path& dir) const {
   (void)!lchown(dir.c_str(), geteuid(), getegid());
 }
 
-grade::ChildResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limits, double wall_s,
+process::ProcessResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limits, double wall_s,
                                 bool stop_at_output_cap) const {
   std::vector<std::string> command = prlimit_prefix(prlimit_, limits);
   command.insert(command.end(), policy.command.begin(), policy.command.end());
@@ -163,18 +156,18 @@ grade::ChildResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limi
     for (Bind& b : policy.binds) {
       if (b.optional) continue;  // system folders: readable by everyone by path
       std::error_code ec;
-      const std::string at = (stage_ / std::to_string(staged.size())).string();
+      const std::string at = (stage_->path() / std::to_string(staged.size())).string();
       staged.push_back({b.source.string(), at, fs::is_directory(b.source, ec)});
       b.source = at;
     }
   }
   int info[2];
   if (pipe2(info, O_CLOEXEC) != 0) {
-    grade::ChildResult r;
-    r.output = "cannot create a pipe for the sandbox";
+    process::ProcessResult r;
+    r.spawn_error = std::string("cannot create a pipe for the sandbox: ") + std::strerror(errno);
     return r;
   }
-  grade::ChildOptions o;
+  process::ProcessOptions o;
   o.time_limit_s = wall_s;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = stop_at_output_cap;
@@ -184,12 +177,12 @@ grade::ChildResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limi
   const bool switch_user = switch_user_;
   const uid_t uid = uid_;
   const gid_t gid = gid_;
-  const std::string stage = stage_.string();
+  const std::string stage = stage_ ? stage_->path().string() : std::string();
   o.before_exec = [&staged, switch_user, uid, gid, stage](std::string& message) {
     if (!switch_user) return true;
     if (unshare(CLONE_NEWNS) != 0 || mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
         mount("tmpfs", stage.c_str(), "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0) {
-      message = "gpulab: cannot stage the sandbox's files (a private mount namespace is needed): " +
+      message = "cannot stage the sandbox's files (a private mount namespace is needed): " +
                 std::string(std::strerror(errno));
       return false;
     }
@@ -201,7 +194,7 @@ grade::ChildResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limi
         if (fd >= 0) close(fd);
       }
       if (mount(s.source.c_str(), s.at.c_str(), nullptr, MS_BIND | MS_REC, nullptr) != 0) {
-        message = "gpulab: cannot stage '" + s.source + "' for the sandbox: " + std::strerror(errno);
+        message = "cannot stage '" + s.source + "' for the sandbox: " + std::strerror(errno);
         return false;
       }
     }
@@ -209,13 +202,13 @@ grade::ChildResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& limi
     const rlimit unlimited{RLIM_INFINITY, RLIM_INFINITY};
     setrlimit(RLIMIT_NPROC, &unlimited);
     if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0) {
-      message = "gpulab: cannot switch to the sandbox's user: " + std::string(std::strerror(errno));
+      message = "cannot switch to the sandbox's user: " + std::string(std::strerror(errno));
       return false;
     }
     return true;
   };
-  grade::ChildResult r = run_child(bwrap_command(bwrap_, policy, info[1]), {}, o);
-  if (!r.timed_out && !r.output_exceeded && r.signal == 0 && r.exit_code > 128 && r.exit_code <= 128 + 64) {
+  process::ProcessResult r = process::run(bwrap_command(bwrap_, policy, info[1]), o);
+  if (r.started() && !r.timed_out && !r.output_exceeded && r.signal == 0 && r.exit_code > 128 && r.exit_code <= 128 + 64) {
     r.signal = r.exit_code - 128;
     r.exit_code = -1;
   }

@@ -9,10 +9,12 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
-#include "grade/child_process.hpp"
+#include "files/temp_folder.hpp"
+#include "process/run.hpp"
 #include "resource_limits.hpp"
 #include "sandbox_policy.hpp"
 
@@ -33,8 +35,9 @@ class Sandbox {
 
   // Runs policy.command inside, with the limits (prlimit, inside the sandbox). With
   // stop_at_output_cap a run that prints more than limits.output_kb is stopped. An exit
-  // status of 128+N from bwrap (its way of passing on a signal) is reported as signal N.
-  grade::ChildResult run(SandboxPolicy policy, const ResolvedLimits& limits, double wall_s,
+  // status of 128+N from bwrap (its way of passing on a signal) is reported as signal N. A run
+  // that could not be started (the staging of its files failed) has a spawn error.
+  process::ProcessResult run(SandboxPolicy policy, const ResolvedLimits& limits, double wall_s,
                          bool stop_at_output_cap) const;
 
   // Lets the sandbox's user write `dir` (a no-op unless the sandbox runs as another user).
@@ -56,7 +59,7 @@ class Sandbox {
   bool disable_userns_ = true;  // this bwrap knows --disable-userns (0.8 and later)
   uid_t uid_ = 0;
   gid_t gid_ = 0;
-  std::filesystem::path stage_;  // where a root grader stages the sandbox's files (an empty folder)
+  std::optional<files::TempFolder> stage_;  // where a root grader stages the sandbox's files (an empty folder)
 };
 
 // Where bubblewrap is: $GPULAB_BWRAP (a path, or a name looked up on PATH), else `bwrap` on PATH; "" if not found.

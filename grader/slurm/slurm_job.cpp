@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "batch/atomic_file.hpp"
-#include "toolchain/process.hpp"
+#include "files/atomic_file.hpp"
+#include "process/run.hpp"
 
 namespace gpulab::slurm {
 namespace fs = std::filesystem;
@@ -25,12 +25,16 @@ std::string common_directives(const SlurmRequest& r) {
 }
 
 std::string run_sbatch(const std::vector<std::string>& argv) {
-  const toolchain::ProcessResult p = toolchain::run_process(argv);
+  process::ProcessOptions o;
+  o.search_path = true;
+  const process::ProcessResult p = process::run(argv, o);
+  if (!p.started()) {
+    throw std::runtime_error("cannot run sbatch (" + p.spawn_error + "): is Slurm installed, and sbatch on PATH?");
+  }
   std::string out = p.output;
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-  if (p.exit_code != 0) {
-    throw std::runtime_error("sbatch refused the job (exit code " + std::to_string(p.exit_code) + "): " + out +
-                             (p.exit_code == 127 ? " (is Slurm installed, and sbatch on PATH?)" : ""));
+  if (p.status() != 0) {
+    throw std::runtime_error("sbatch refused the job (exit code " + std::to_string(p.status()) + "): " + out);
   }
   // --parsable prints "jobid" or "jobid;cluster" on its last line.
   const size_t nl = out.rfind('\n');
@@ -86,9 +90,9 @@ SlurmSubmission submit_to_slurm(const SlurmRequest& r) {
                                {"shards", r.shards},
                                {"students", r.students},
                                {"grade_args", r.grade_args}};
-  batch::write_file_atomically(dir / "plan.json", plan.dump(2) + "\n");
-  batch::write_file_atomically(dir / "grade.sbatch", grade_array_script(r));
-  batch::write_file_atomically(dir / "merge.sbatch", merge_script(r));
+  files::write_file_atomically(dir / "plan.json", plan.dump(2) + "\n");
+  files::write_file_atomically(dir / "grade.sbatch", grade_array_script(r));
+  files::write_file_atomically(dir / "merge.sbatch", merge_script(r));
   SlurmSubmission s;
   s.grade_job = run_sbatch({"sbatch", "--parsable", (dir / "grade.sbatch").string()});
   s.merge_job = run_sbatch({"sbatch", "--parsable", "--dependency=afterany:" + s.grade_job, (dir / "merge.sbatch").string()});

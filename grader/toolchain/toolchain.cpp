@@ -13,7 +13,15 @@
 
 #include "build_config.hpp"
 #include "content_hash.hpp"
-#include "process.hpp"
+#include <sys/stat.h>
+
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "files/atomic_file.hpp"
+#include "files/temp_folder.hpp"
+#include "files/grader_error.hpp"
+#include "process/run.hpp"
 #include "rewriter/cuda_rewriter.hpp"
 
 namespace gpulab::toolchain {
@@ -117,6 +125,65 @@ std::string quote_for_display(const std::vector<std::string>& argv) {
   }
   return s;
 }
+// The stamp that makes a cache folder a complete entry; it keeps the compiler's warnings, so a
+// cached build shows them as a fresh one does.
+constexpr const char* kStamp = "complete.json";
+
+std::optional<BuildResult> read_cache_entry(const fs::path& entry, const std::string& artifact) {
+  std::error_code ec;
+  const fs::path program = entry / artifact;
+  if (!fs::is_regular_file(entry / kStamp, ec) || !fs::is_regular_file(program, ec) || fs::file_size(program, ec) == 0) {
+    return std::nullopt;
+  }
+  try {
+    const nlohmann::json stamp = nlohmann::json::parse(files::read_whole_file(entry / kStamp));
+    BuildResult r;
+    r.ok = true;
+    r.cached = true;
+    r.executable = program;
+    r.compiler_output = stamp.value("compiler_output", std::string());
+    r.command = stamp.value("command", std::string());
+    return r;
+  } catch (const std::exception&) {
+    return std::nullopt;  // a damaged stamp: build again
+  }
+}
+
+// A folder to build in, beside the cache's entries (so the rename into place stays on one file
+// system); folders left by a killed gpulab are removed first.
+files::TempFolder staging_folder() {
+  const fs::path building = cache_directory() / "building";
+  std::error_code ec;
+  fs::create_directories(building, ec);
+  if (ec) {
+    throw files::GraderError("cannot create the build cache's folder " + building.string() + " (" + ec.message() +
+                             "): set GPULAB_CACHE to a writable folder");
+  }
+  static const bool swept = (files::sweep_stale_temp_folders(building), true);
+  (void)swept;
+  files::TempFolder staging("build", building);
+  chmod(staging.path().c_str(), 0755);  // as a cache folder (the sandbox's user reads it)
+  return staging;
+}
+
+// Stamps the finished build and renames its folder into place as `entry`; returns the artifact's
+// path there. Another gpulab may have finished the same build first: then its entry is used.
+fs::path commit_cache_entry(files::TempFolder staging, const fs::path& entry, const std::string& artifact,
+                            const BuildResult& built) {
+  files::write_json_atomically(staging / kStamp, {{"compiler_output", built.compiler_output}, {"command", built.command}});
+  std::error_code ec;
+  fs::rename(staging.path(), entry, ec);
+  if (ec && !read_cache_entry(entry, artifact)) {
+    fs::remove_all(entry, ec);  // an incomplete entry (an older gpulab's, or damaged): replaced
+    fs::rename(staging.path(), entry, ec);
+  }
+  if (!ec) staging.release();
+  if (!read_cache_entry(entry, artifact)) {
+    throw files::GraderError("cannot put a build into the cache at " + entry.string() + " (" + ec.message() +
+                             "): check that GPULAB_CACHE is writable and the disk is not full");
+  }
+  return entry / artifact;
+}
 }  // namespace
 
 Backend parse_backend(const std::string& name) {
@@ -186,13 +253,20 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   hash.add(options.object_file ? "object" : options.shared_library ? "shared" : "program");
   for (const auto& lib : options.libraries) hash.add("-l" + lib);
 
-  const fs::path dir = cache_directory() / hash.hex();
-  fs::create_directories(dir);
-  BuildResult result;
-  result.executable = dir / (options.object_file ? "object.o" : options.shared_library ? "library.so" : "program");
   if (options.backend == Backend::emu && (options.shared_library || !options.libraries.empty())) {
     throw std::runtime_error("shared libraries and linked libraries are built for the cuda backend only");
   }
+  // A cache entry is a whole folder, renamed into place once complete (with its stamp): an
+  // interrupted or failed build leaves nothing a later grading could take for a program.
+  const fs::path entry = cache_directory() / hash.hex();
+  const std::string artifact = options.object_file ? "object.o" : options.shared_library ? "library.so" : "program";
+  BuildResult result;
+  if (options.use_cache) {
+    if (std::optional<BuildResult> hit = read_cache_entry(entry, artifact)) return *hit;
+  }
+  files::TempFolder staging = staging_folder();
+  const fs::path dir = staging.path();
+  result.executable = dir / artifact;
 
   std::vector<std::string> argv;
   if (options.backend == Backend::emu) {
@@ -252,13 +326,6 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   }
   result.command = quote_for_display(argv);
 
-  std::error_code ec;
-  if (options.use_cache && fs::is_regular_file(result.executable, ec)) {
-    result.ok = true;
-    result.cached = true;
-    return result;
-  }
-  fs::remove(result.executable, ec);
   CompileJob job{argv, dir, {}};
   if (options.run_compiler) {
     for (size_t i = 0; i < sources.size(); ++i) {
@@ -274,9 +341,13 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
       if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
     }
   }
-  const ProcessResult p = options.run_compiler ? options.run_compiler(job) : run_process(argv);
+  const process::ProcessResult p = options.run_compiler ? options.run_compiler(job) : process::run(argv, {});
+  if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
   result.compiler_output = p.output;
-  result.ok = p.exit_code == 0 && fs::is_regular_file(result.executable, ec);
+  std::error_code ec;
+  result.ok = p.status() == 0 && fs::is_regular_file(result.executable, ec) && fs::file_size(result.executable, ec) > 0;
+  if (!result.ok) return result;  // a failed build is not cached: the staging folder goes
+  result.executable = commit_cache_entry(std::move(staging), entry, artifact, result);
   return result;
 }
 

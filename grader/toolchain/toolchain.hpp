@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "process.hpp"
+#include "process/run.hpp"
 
 namespace gpulab::toolchain {
 
@@ -24,7 +24,7 @@ struct CompileJob {
   std::filesystem::path build_dir;             // the only folder the compiler writes
   std::vector<std::filesystem::path> reads;    // the files and folders it reads, besides the system's
 };
-using CompileRunner = std::function<ProcessResult(const CompileJob&)>;
+using CompileRunner = std::function<process::ProcessResult(const CompileJob&)>;
 
 struct BuildOptions {
   Backend backend = Backend::emu;
@@ -57,8 +57,9 @@ struct BuildResult {
   std::string command;          // the compile command, for "how do I reproduce this"
 };
 
-// Throws std::runtime_error for problems that are not the program's fault
-// (missing file, missing compiler, unwritable cache).
+// Throws std::runtime_error for a missing source file or an unusable option, and
+// files::GraderError for problems of the installation or the machine (the compiler
+// cannot be started, the cache cannot be written).
 BuildResult build_program(const std::filesystem::path& source, const BuildOptions& options);
 
 std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab

@@ -134,7 +134,7 @@ check "Gradescope export graded (rc $rc)" test $rc -eq 0
 check "student named by email" test -s gsout/ada@example.edu.json
 check "group named by both emails" test -s "gsout/grace@example.edu+alan@example.edu.json"
 check "gradebook has names, emails, ids and the submission" \
-  grep -q '^ada@example.edu,35,35,70,70,graded,,Ada Lovelace,ada@example.edu,1001,submission_101,submission_101/histogram.cu' gsout/gradebook.csv
+  grep -q '^ada@example.edu,35,35,70,70,graded,,,Ada Lovelace,ada@example.edu,1001,submission_101,submission_101/histogram.cu' gsout/gradebook.csv
 check "group row lists both" grep -q 'Grace Hopper; Alan Turing,grace@example.edu; alan@example.edu' gsout/gradebook.csv
 
 # 7. Bad arguments get clear errors.

@@ -14,7 +14,7 @@
 #include "grader_test_support.hpp"
 #include "png_reader.hpp"
 #include "report/html_report.hpp"
-#include "toolchain/process.hpp"
+#include "process/run.hpp"
 
 namespace fs = std::filesystem;
 
@@ -60,7 +60,7 @@ Stats measure(const gpulab_test::Image& img) {
 }
 
 bool screenshot(const std::string& browser, const fs::path& page, const fs::path& png, const fs::path& profile) {
-  const auto p = gpulab::toolchain::run_process({browser, "--headless", "--no-sandbox", "--disable-gpu",
+  const auto p = gpulab::process::run({browser, "--headless", "--no-sandbox", "--disable-gpu",
                                                  "--hide-scrollbars", "--no-first-run", "--user-data-dir=" + profile.string(),
                                                  "--window-size=1000,1400", "--screenshot=" + png.string(),
                                                  "file://" + page.string()});

@@ -2,7 +2,7 @@
 // students of the plan named, conflicts refused; the sbatch scripts; sharding.
 #include <catch2/catch.hpp>
 
-#include "batch/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "batch/batch_runner.hpp"
 #include "batch/merge_batches.hpp"
 #include "batch/progress_bar.hpp"
@@ -23,8 +23,8 @@ void put_student(const fs::path& dir, const std::string& name, const std::string
   r.lab = lab;
   r.graded_at = when;
   fs::create_directories(dir / "records");
-  gpulab::batch::write_file_atomically(gpulab::batch::record_path(dir, name), gpulab::batch::record_to_json(r).dump());
-  gpulab::batch::write_file_atomically(gpulab::batch::result_path(dir, name), json{{"score", 1}, {"who", name}}.dump());
+  gpulab::files::write_file_atomically(gpulab::batch::record_path(dir, name), gpulab::batch::record_to_json(r).dump());
+  gpulab::files::write_file_atomically(gpulab::batch::result_path(dir, name), json{{"score", 1}, {"who", name}}.dump());
 }
 }  // namespace
 

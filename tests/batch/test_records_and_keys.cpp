@@ -2,7 +2,7 @@
 // that decides whether a submission is graded again.
 #include <catch2/catch.hpp>
 
-#include "batch/atomic_file.hpp"
+#include "files/atomic_file.hpp"
 #include "batch/student_record.hpp"
 #include "batch/submission_key.hpp"
 #include "grader_test_support.hpp"
@@ -15,13 +15,13 @@ using nlohmann::json;
 TEST_CASE("atomic write: new content in place, no temporary left", "[batch][records]") {
   TempDir d;
   const fs::path f = d / "alice.json";
-  gpulab::batch::write_file_atomically(f, "one");
-  gpulab::batch::write_file_atomically(f, "two");
+  gpulab::files::write_file_atomically(f, "one");
+  gpulab::files::write_file_atomically(f, "two");
   CHECK(gpulab_test::read_file(f) == "two");
   size_t entries = 0;
   for (const auto& e : fs::directory_iterator(d.path())) entries += e.path().filename() == "alice.json" ? 1 : 100;
   CHECK(entries == 1);
-  CHECK_THROWS_WITH(gpulab::batch::write_file_atomically(d / "no/such/dir/x.json", "x"),
+  CHECK_THROWS_WITH(gpulab::files::write_file_atomically(d / "no/such/dir/x.json", "x"),
                     Catch::Contains("no/such/dir/x.json") && Catch::Contains("folder exists"));
 }
 
@@ -39,7 +39,7 @@ TEST_CASE("records: round trip, and a damaged one is reported", "[batch][records
   r.timing.compile_s = 1.5;
   r.timing.run_s = 2.5;
   fs::create_directories(d / "records");
-  gpulab::batch::write_file_atomically(gpulab::batch::record_path(d.path(), r.student),
+  gpulab::files::write_file_atomically(gpulab::batch::record_path(d.path(), r.student),
                                        gpulab::batch::record_to_json(r).dump());
   const auto back = gpulab::batch::read_record(d.path(), r.student);
   REQUIRE(back);

@@ -163,7 +163,10 @@ TEST_CASE("sandbox command: a compile job lists the submission's own headers, no
   gpulab::toolchain::CompileJob seen;
   o.run_compiler = [&](const gpulab::toolchain::CompileJob& job) {
     seen = job;
-    return gpulab::toolchain::ProcessResult{1, "not compiled in this test"};
+    gpulab::process::ProcessResult r;
+    r.exit_code = 1;
+    r.output = "not compiled in this test";
+    return r;
   };
   const auto r = gpulab::toolchain::build_program(root / "course/submissions/alice/sub.cu", o);
   CHECK_FALSE(r.ok);

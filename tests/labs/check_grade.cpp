@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "toolchain/process.hpp"
+#include "process/run.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 4) {
@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     else if (a.rfind("feedback=", 0) == 0) feedback.push_back(a.substr(9));
     else if (auto eq = a.find('='); eq != std::string::npos) expect[a.substr(0, eq)] = a.substr(eq + 1);
   }
-  const auto run = gpulab::toolchain::run_process(cmd);
+  const auto run = gpulab::process::run(cmd);
   nlohmann::json r;
   try {
     std::ifstream in(out_path);

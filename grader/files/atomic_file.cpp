@@ -1,5 +1,5 @@
 // write_file_atomically: temp file + fsync + rename(2), which POSIX makes atomic within one file system.
-#include "atomic_file.hpp"
+#include "files/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,7 +11,10 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace gpulab::batch {
+#include "files/grader_error.hpp"
+#include "files/utf8_text.hpp"
+
+namespace gpulab::files {
 
 void write_file_atomically(const std::filesystem::path& target, std::string_view bytes) {
   static std::atomic<unsigned> counter{0};
@@ -20,8 +23,8 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
   auto fail = [&](const char* what) {
     const std::string why = std::strerror(errno);
     ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot write '" + target.string() + "' (" + what + ": " + why +
-                             "); check that its folder exists and is writable and the disk is not full");
+    throw GraderError("cannot write '" + target.string() + "' (" + what + ": " + why +
+                      "); check that its folder exists and is writable and the disk is not full");
   };
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("create");
@@ -43,12 +46,16 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
   if (::rename(tmp.c_str(), target.c_str()) != 0) fail("rename");
 }
 
+void write_json_atomically(const std::filesystem::path& target, const nlohmann::json& value, int indent) {
+  write_file_atomically(target, dump_json(value, indent) + "\n");
+}
+
 std::string read_whole_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read '" + path.string() + "': no such file or not readable");
+  if (!in) throw GraderError("cannot read '" + path.string() + "': no such file or not readable");
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
 
-}  // namespace gpulab::batch
+}  // namespace gpulab::files

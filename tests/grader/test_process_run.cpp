@@ -1,6 +1,8 @@
-// Tests of the child runner (grader/grade/child_process): time limits kill
-// the whole process group (grandchildren included), output is capped with a
-// note, and exit codes and signals are reported.
+// Tests of the process layer (grader/process/run, interruption): time limits
+// kill the whole process group (grandchildren included), output is capped
+// with a note, exit codes and signals are reported, a process that cannot be
+// started is a spawn error (never an exit code), and SIGINT stops the child
+// and throws Interrupted.
 #include <catch2/catch.hpp>
 
 #include <signal.h>
@@ -10,14 +12,31 @@
 #include <chrono>
 #include <fstream>
 #include <string>
+#include <map>
 #include <thread>
+#include <vector>
 
-#include "grade/child_process.hpp"
 #include "grader_test_support.hpp"
+#include "process/interruption.hpp"
+#include "process/run.hpp"
 
-using gpulab::grade::run_child;
+using gpulab::process::ProcessOptions;
+using gpulab::process::ProcessResult;
 
 namespace {
+ProcessResult run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                        ProcessOptions o) {
+  o.env = env;
+  return gpulab::process::run(argv, o);
+}
+ProcessResult run_child(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env,
+                        double time_limit_s, size_t output_cap = 256 * 1024) {
+  ProcessOptions o;
+  o.time_limit_s = time_limit_s;
+  o.output_cap = output_cap;
+  return run_child(argv, env, o);
+}
+
 // True once `pid` no longer runs: gone, or a zombie waiting for its new parent to reap it.
 bool process_gone(pid_t pid) {
   if (kill(pid, 0) != 0) return errno == ESRCH;
@@ -117,10 +136,15 @@ TEST_CASE("child: exit code, signal and output are reported", "[child]") {
     const auto r = run_child({"/bin/sh", "-c", "kill -ABRT $$"}, {}, 10.0);
     CHECK(r.signal == SIGABRT);
   }
-  SECTION("a program that cannot be executed") {
+  SECTION("a program that cannot be executed is a spawn error, not an exit code") {
     const auto r = run_child({"/nonexistent/program"}, {}, 10.0);
+    CHECK_FALSE(r.started());
+    CHECK_THAT(r.spawn_error, Catch::Contains("cannot run '/nonexistent/program'") && Catch::Contains("No such file"));
+  }
+  SECTION("a program that exits 127 by itself started") {
+    const auto r = run_child({"/bin/sh", "-c", "exit 127"}, {}, 10.0);
+    CHECK(r.started());
     CHECK(r.exit_code == 127);
-    CHECK(r.signal == 0);
   }
   SECTION("environment") {
     const auto r = run_child({"/bin/sh", "-c", "printf '%s' \"$GPULAB_UNIT_VAR\""}, {{"GPULAB_UNIT_VAR", "x=1 y"}}, 10.0);
@@ -167,7 +191,7 @@ TEST_CASE("child: output cut in the read that reaches the cap still gets the not
 TEST_CASE("child: with the options, the environment is only what is given and output past the cap stops it",
           "[child]") {
   gpulab_test::ScopedEnv grader_secret("GPULAB_UNIT_SECRET", std::string("s3cret"));
-  gpulab::grade::ChildOptions o;
+  ProcessOptions o;
   o.time_limit_s = 10;
   o.clear_environment = true;
   const auto env = run_child({"/usr/bin/env"}, {{"ONLY", "this"}}, o);
@@ -187,6 +211,39 @@ TEST_CASE("child: with the options, the environment is only what is given and ou
     return false;
   };
   const auto refused = run_child({"/bin/true"}, {}, o);
-  CHECK(refused.exit_code == 126);
-  CHECK_THAT(refused.output, Catch::Contains("cannot get ready"));
+  CHECK_FALSE(refused.started());
+  CHECK(refused.spawn_error == "cannot get ready");
+}
+
+TEST_CASE("process: a search on PATH finds programs by name", "[child]") {
+  ProcessOptions o;
+  o.search_path = true;
+  const auto r = gpulab::process::run({"sh", "-c", "echo found"}, o);
+  CHECK(r.started());
+  CHECK(r.output == "found\n");
+  CHECK_FALSE(gpulab::process::run({"gpulab-no-such-program"}, o).started());
+}
+
+TEST_CASE("process: SIGINT stops the child and throws Interrupted", "[child]") {
+  gpulab::process::install_interrupt_handlers();
+  gpulab_test::TempDir tmp;
+  const auto pid_file = tmp / "child.pid";
+  std::thread ctrl_c([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    kill(getpid(), SIGINT);
+  });
+  const auto start = std::chrono::steady_clock::now();
+  int signal_seen = 0;
+  try {
+    run_child({"/bin/sh", "-c", "echo $$ > '" + pid_file.string() + "'; exec sleep 30"}, {}, 60.0);
+  } catch (const gpulab::process::Interrupted& e) {
+    signal_seen = e.signal;
+  }
+  ctrl_c.join();
+  gpulab::process::clear_interrupt();
+  CHECK(signal_seen == SIGINT);
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 5.0);
+  const pid_t child = read_pid(pid_file);
+  REQUIRE(child > 0);
+  CHECK(gone_within(child, 1.0));
 }

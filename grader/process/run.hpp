@@ -1,0 +1,55 @@
+// Starting a process and waiting for it: the one way gpulab runs compilers,
+// submissions (directly or under bubblewrap), nvidia-smi and its own helper
+// programs. It returns how the process ended, or, when it could not be
+// started at all (no pipe, no fork, exec failed, the set-up before exec
+// failed), a spawn error: the grader's problem, never the program's. A
+// wall-clock limit kills the process group (and a sandbox's PID namespace);
+// output is captured up to a cap; SIGINT/SIGTERM to gpulab stop the child and
+// throw process::Interrupted (interruption.hpp).
+#pragma once
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gpulab::process {
+
+struct ProcessOptions {
+  double time_limit_s = 0;           // wall clock; 0: none
+  size_t output_cap = 0;             // bytes of stdout + stderr kept; 0: all
+  bool stop_at_output_cap = false;   // kill the process when it prints more than the cap
+  bool capture_output = true;        // false: it writes to gpulab's own stdout and stderr
+  bool search_path = false;          // look argv[0] up on PATH
+  bool clear_environment = false;    // the child gets `env` only
+  std::map<std::string, std::string> env;  // set in the child
+  // Descriptors handed to the child: left open across its exec, closed in the parent after the fork.
+  std::vector<int> hand_over_fds;
+  // The read end of bubblewrap's --info-fd pipe. Once bwrap reports its "child-pid" (the
+  // sandbox's PID-namespace init), stopping the child kills that process first: the kernel
+  // then ends every process of the namespace before bwrap itself exits, so none outlives the run.
+  int sandbox_info_fd = -1;
+  // Runs in the child between fork and exec (privileges, resource limits); false (with a
+  // message) makes the start fail with that message as the spawn error.
+  std::function<bool(std::string& message)> before_exec;
+};
+
+struct ProcessResult {
+  std::string spawn_error;   // why it could not be started; then nothing below means anything
+  int exit_code = -1;        // when it exited
+  int signal = 0;            // the signal that ended it, 0 if it exited
+  bool timed_out = false;
+  bool output_exceeded = false;  // printed more than the cap and was stopped (stop_at_output_cap)
+  double seconds = 0;
+  std::string output;        // stdout and stderr together, cut at the cap with a note
+
+  bool started() const { return spawn_error.empty(); }
+  // The shell's view: the exit code, or 128 + the signal.
+  int status() const { return signal ? 128 + signal : exit_code; }
+};
+
+ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// Whether an NVIDIA GPU is visible here (`nvidia-smi -L` succeeds).
+bool nvidia_gpu_visible();
+
+}  // namespace gpulab::process
