@@ -1,9 +1,6 @@
 // Time zone look-up, parsing of local deadlines and ISO 8601 formatting with date/tz.
 #include "course_time.hpp"
 
-// date::parse, inlined here, trips gcc 12's -Wmaybe-uninitialized inside date.h (a false positive).
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-
 #include <optional>
 #include <regex>
 #include <sstream>

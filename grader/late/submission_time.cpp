@@ -1,9 +1,6 @@
 // Reading Gradescope's created_at and choosing the submission time's source.
 #include "submission_time.hpp"
 
-// date::parse, inlined here, trips gcc 12's -Wmaybe-uninitialized inside date.h (a false positive).
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-
 #include <regex>
 #include <sstream>
 
