@@ -62,6 +62,7 @@ ResolvedLimits resolve(const ResourceLimits& l, bool cuda_backend, unsigned core
   r.compile_s = l.compile_s > 0 ? l.compile_s : 300;
   r.processes = l.processes > 0 ? static_cast<long>(l.processes) : std::max(256l, 2l * cores + 64);
   r.limit_address_space = !cuda_backend;
+  r.resident_limit_mb = cuda_backend ? static_cast<long>(r.memory_mb) + kResidentMarginMb : 0;
   // Code, libraries and the harness's own buffers come on top of what the submission may use.
   r.address_space_mb = static_cast<long>(r.memory_mb) + 512 + static_cast<long>(workers) * emulator_reserved_mb_per_worker();
   return r;

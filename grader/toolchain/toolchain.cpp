@@ -205,6 +205,21 @@ fs::path project_root() {
   return GPULAB_SOURCE_DIR;
 }
 
+void check_installation() {
+  const fs::path root = project_root();
+  const bool from_env = std::getenv("GPULAB_HOME") && *std::getenv("GPULAB_HOME");
+  for (const char* needed : {"grader", "assignments"}) {
+    std::error_code ec;
+    if (fs::is_directory(root / needed, ec)) continue;
+    throw files::GraderError(
+        (from_env ? "GPULAB_HOME=" + root.string() : "gpulab's source folder " + root.string()) + " has no " + needed +
+        "/ folder, so it is not a gpulab installation: " +
+        (from_env ? "point GPULAB_HOME at the folder that holds grader/, assignments/ and datasets/ "
+                    "(or unset it)"
+                  : "rebuild gpulab from its source tree, or set GPULAB_HOME to an installation"));
+  }
+}
+
 std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
 std::string nvcc_path() { return GPULAB_NVCC; }
 
