@@ -31,7 +31,8 @@ std::pair<double, double> read_bounds(const JsonReader& r, const NumberRange& ra
   };
   const double lo = one("min", fallback ? fallback->first : 0), hi = one("max", fallback ? fallback->second : 0);
   if (lo > hi) {
-    r.fail("min (" + json(lo).dump() + ") is greater than max (" + json(hi).dump() + "): swap them");
+    r.fail("min (" + JsonReader::describe(json(lo)) + ") is greater than max (" + JsonReader::describe(json(hi)) +
+           "): swap them");
   }
   return {lo, hi};
 }
@@ -79,9 +80,13 @@ json read_distribution(const JsonReader& r, const ParamSpec& input) {
   const std::string dist = r.one_of("dist", names);
   const ValueGenerator& g = *std::find_if(value_generators().begin(), value_generators().end(),
                                           [&](const ValueGenerator& x) { return x.name == dist; });
-  std::vector<std::string> keys = {"dist"};
-  keys.insert(keys.end(), g.keys.begin(), g.keys.end());
-  r.expect_object(keys, example);
+  for (const auto& [key, value] : r.items()) {
+    if (key == "dist" || std::find(g.keys.begin(), g.keys.end(), key) != g.keys.end()) continue;
+    std::vector<std::string> quoted;
+    for (const std::string& k : g.keys) quoted.push_back("'" + k + "'");
+    value.fail("'" + dist + "' takes no '" + key + "': remove it" +
+               (quoted.empty() ? "" : " (it takes " + word_list(quoted, " and ") + ")"));
+  }
 
   const DType t = input.dtype;
   const std::string type = "input '" + input.name + "' is " + dtype_name(t);

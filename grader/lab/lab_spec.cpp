@@ -172,7 +172,7 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
     const std::string what = "an object {\"file\": \"reference/<lab>/...cu\"} naming the implementation every timed call's "
                              "output is checked against";
     ch->expect_object({"file"}, what);
-    lab.checker_file = ch->at("file", what).text();
+    lab.checker_file = ch->at("file", "the CUDA file from the project root, e.g. \"reference/<lab>/progression/<kernel>.cu\"").text();
   }
   std::set<std::string> names, functions;
   for (const JsonReader& p : r.at("parts", "the list of the lab's parts").elements("parts")) {
