@@ -15,8 +15,10 @@ using nlohmann::json;
 std::vector<ScorePoint> parse_points(const JsonReader& r) {
   std::vector<ScorePoint> out;
   for (const JsonReader& p : r.elements("[x, fraction] pairs such as [[0.2, 0.0], [0.85, 1.0]]")) {
-    const std::vector<JsonReader> pair = p.elements("two numbers [x, fraction], e.g. [0.5, 0.6]", 2);
-    if (pair.size() != 2) p.fail("must be a pair of numbers [x, fraction], e.g. [0.5, 0.6], not " + std::to_string(pair.size()) + " numbers");
+    if (!p.value().is_array() || p.value().size() != 2) {
+      p.fail("must be a pair of numbers [x, fraction], e.g. [0.5, 0.6], not " + JsonReader::describe(p.value()));
+    }
+    const std::vector<JsonReader> pair = p.elements("numbers", 2);
     ScorePoint s{pair[0].number(NumberRange::at_least(0)), pair[1].number(NumberRange::between(0, 1))};
     if (!out.empty() && s.x <= out.back().x) {
       pair[0].fail("x values must increase from pair to pair: this one is not above the previous " +
