@@ -37,12 +37,13 @@ void check_expression(const JsonReader& r, const std::string& expr, const PartSp
   }
 }
 
-BenchCaseSpec parse_case(const JsonReader& r, const PartSpec& part) {
+BenchCaseSpec parse_case(const JsonReader& bench_case, const PartSpec& part) {
+  const JsonReader r = bench_case.named_by("label", "case");
   r.expect_object({"label", "sizes", "inputs"},
                   "a case such as {\"label\": \"uniform\", \"sizes\": {...}, \"inputs\": {...}}");
   BenchCaseSpec c;
   c.label = r.text("label");
-  const JsonReader cr = r.named("case '" + c.label + "'");
+  const JsonReader& cr = r;
   c.sizes = read_sizes(cr.at("sizes", "every size of the part, e.g. {\"n\": 268435456}"), part);
   c.inputs = read_inputs(cr.at("inputs", "a value distribution for every input"), part);
   return c;

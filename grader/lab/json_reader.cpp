@@ -57,6 +57,11 @@ std::string NumberRange::describe() const {
 
 JsonReader::JsonReader(const nlohmann::json& document, std::string file) : value_(&document), file_(std::move(file)) {}
 
+JsonReader JsonReader::named_by(const std::string& key, const std::string& kind) const {
+  if (!has(key) || !value_->at(key).is_string() || value_->at(key).get<std::string>().empty()) return *this;
+  return named(kind + " '" + value_->at(key).get<std::string>() + "'");
+}
+
 JsonReader JsonReader::named(const std::string& label) const {
   return JsonReader(value_, file_, path_, names_.empty() ? label : names_ + ", " + label);
 }
@@ -76,7 +81,12 @@ std::string JsonReader::describe(const nlohmann::json& v) {
     if (s.size() > 40) s = s.substr(0, 37) + "...";
     return "the string '" + s + "'";
   }
-  if (v.is_array()) return v.empty() ? "an empty list" : "a list";
+  if (v.is_array()) {
+    if (v.empty()) return "an empty list";
+    const bool flat = std::all_of(v.begin(), v.end(), [](const nlohmann::json& e) { return e.is_primitive(); });
+    const std::string text = v.dump();
+    return flat && text.size() <= 40 ? "the list " + text : "a list";
+  }
   if (v.is_object()) return "an object";
   if (v.is_number_float()) return format_number(v.get<double>());
   return v.dump();  // integers, true, false, null

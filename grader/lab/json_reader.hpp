@@ -44,6 +44,9 @@ class JsonReader {
   std::string path() const { return path_; }  // "" for the document itself
   // A copy whose messages also say which named thing this is: "(part 'int', family 'tiny')".
   JsonReader named(const std::string& label) const;
+  // named(kind + " '<name>'") when this object's `key` holds a name, else a plain copy: so that even
+  // an error found before the name is read (an unknown key) says which part, family or case it is in.
+  JsonReader named_by(const std::string& key, const std::string& kind) const;
   // Throws LabSpecError "<file>: <path> (<names>): <problem>".
   [[noreturn]] void fail(const std::string& problem) const;
 

@@ -32,12 +32,13 @@ std::string identifier(const JsonReader& r, const std::string& what) {
 
 const std::vector<std::string> kDtypes = {"int32", "uint32", "float32", "float64", "uint8", "char", "int8"};
 
-ParamSpec parse_param(const JsonReader& r) {
+ParamSpec parse_param(const JsonReader& param) {
+  const JsonReader r = param.named_by("name", "param");
   r.expect_object({"name", "role", "dtype", "shape", "initial", "ctype"},
                   "a param such as {\"name\": \"in\", \"role\": \"input\", \"dtype\": \"int32\", \"shape\": [\"n\"]}");
   ParamSpec p;
   p.name = identifier(r.at("name", "the parameter's C name"), "parameter");
-  const JsonReader pr = r.named("param '" + p.name + "'");
+  const JsonReader& pr = r;
   const std::string role = pr.one_of("role", {"input", "output", "size"});
   p.role = role == "input" ? ParamRole::input : role == "output" ? ParamRole::output : ParamRole::size;
   if (p.role == ParamRole::size) {
@@ -66,12 +67,13 @@ ParamSpec parse_param(const JsonReader& r) {
   return p;
 }
 
-FamilySpec parse_family(const JsonReader& r, const PartSpec& part) {
+FamilySpec parse_family(const JsonReader& family, const PartSpec& part) {
+  const JsonReader r = family.named_by("family", "family");
   r.expect_object({"family", "public", "sizes", "inputs"},
                   "a dataset family such as {\"family\": \"tiny\", \"sizes\": [{\"n\": 1}], \"inputs\": {...}}");
   FamilySpec f;
   f.family = r.text("family");
-  const JsonReader fr = r.named("family '" + f.family + "'");
+  const JsonReader& fr = r;
   f.is_public = fr.boolean_or("public", true);
   for (const JsonReader& s : fr.at("sizes", "a list of size assignments, one case each, e.g. [{\"n\": 1000}]")
                                  .elements("size assignments such as {\"n\": 1000}")) {
@@ -99,12 +101,13 @@ sandbox::ResourceLimits parse_limits(const JsonReader& r, const sandbox::Resourc
   return out;
 }
 
-PartSpec parse_part(const JsonReader& r, const sandbox::ResourceLimits& lab_limits) {
+PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_limits) {
+  const JsonReader r = part.named_by("name", "part");
   r.expect_object({"name", "points", "function", "time_limit_s", "limits", "params", "check", "datasets", "performance"},
                   "a part such as {\"name\": \"int\", \"points\": 50, \"function\": ..., \"params\": [...], ...}");
   PartSpec p;
   p.name = r.text("name");
-  const JsonReader pr = r.named("part '" + p.name + "'");
+  const JsonReader& pr = r;
   p.points = pr.number("points", NumberRange::at_least(0));
   p.function = identifier(pr.at("function", "the name of the C host function students define"), "C function");
   p.limits = lab_limits;
