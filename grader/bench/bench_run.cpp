@@ -53,6 +53,8 @@ int run_inheriting(const std::vector<std::string>& argv) {
 }  // namespace
 
 BenchReport run_bench(const BenchOptions& o) {
+  const LabSpec lab = grade::load_lab(o.lab);  // a mistake in lab.json is reported first, GPU or not
+  const BenchSpec spec = load_bench_spec(lab);
   if (!toolchain::cuda_backend_available()) {
     throw std::runtime_error("gpulab bench measures on a GPU with the cuda backend, and this build of gpulab found no "
                              "nvcc; run it on a machine with the CUDA toolkit and an NVIDIA GPU (the emulator's "
@@ -62,8 +64,6 @@ BenchReport run_bench(const BenchOptions& o) {
     throw std::runtime_error("gpulab bench measures on an NVIDIA GPU, and none is visible here (`nvidia-smi -L` "
                              "fails); run it on the GPU machine (--build-only compiles without one)");
   }
-  const LabSpec lab = grade::load_lab(o.lab);
-  const BenchSpec spec = load_bench_spec(lab);
   BenchReport report;
   report.lab = lab.lab;
   report.cases = resolve_cases(lab, spec, o.parts, o.sizes);

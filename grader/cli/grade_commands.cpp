@@ -93,7 +93,8 @@ void add_grade_commands(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"gradescope", "json", "text"}));
   grade_cmd->add_option("--out", g->out, "write the results here instead of stdout");
   grade_cmd->add_option("--hidden-visibility", g->visibility,
-                        "Gradescope visibility of hidden cases (default from lab.json, e.g. after_due_date)");
+                        "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
+      ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   grade_cmd->callback([g, &action] {
     action = [g] {

@@ -120,7 +120,13 @@ LabSpec load_lab(const std::string& lab) {
     }
     throw LabSpecError("no lab named '" + lab + "' (" + file.string() + " does not exist); labs: " + known);
   }
-  return load_lab_spec(file);
+  LabSpec spec = load_lab_spec(file);
+  if (spec.lab != lab) {
+    // Datasets, caches and the bundles are found by the folder's name and results carry lab.json's.
+    throw LabSpecError(file.string() + ": lab: says '" + spec.lab + "', but the lab's folder is '" + lab +
+                       "': make them the same");
+  }
+  return spec;
 }
 
 GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o) {

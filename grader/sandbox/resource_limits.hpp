@@ -2,7 +2,6 @@
 // lab-wide with a per-part override; defaults in docs/lab-format.md), and
 // turning them into kernel resource limits (setrlimit / prlimit).
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -20,10 +19,13 @@ struct ResourceLimits {
   double compile_s = 0;      // wall clock of the compile (lab-wide only; default 300)
 };
 
-// Reads a "limits" object; every field optional, unknown fields and non-positive values
-// are errors (thrown as std::invalid_argument with the field named). `inherited` supplies
-// what the object leaves out.
-ResourceLimits parse_limits(const nlohmann::json& limits, const ResourceLimits& inherited);
+// The fields of lab.json's "limits" object, each a positive number (read by lab/lab_spec.cpp).
+struct LimitField {
+  const char* name;
+  double ResourceLimits::*member;
+  bool whole;  // a count (processes), not a measure
+};
+const std::vector<LimitField>& limit_fields();
 
 // What the limits are on this machine: every 0 replaced by its default. `emulator_workers` is
 // the number of threads the emulator runs blocks on (its per-worker stack reservations are
