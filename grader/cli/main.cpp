@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   gpulab::process::install_interrupt_handlers();
   try {
     gpulab::files::sweep_stale_temp_folders();
+    gpulab::toolchain::sweep_cache_leftovers();
   } catch (const std::exception&) {
     // Leftovers of a killed run are tidied when possible; never a reason not to go on.
   }

@@ -64,7 +64,7 @@ stop() {
 
 # 1. gpulab grade, stopped at several moments, then run again with the same cache.
 n=0
-for spec in "INT 0.4" "TERM 1.5" "KILL 3" "INT 6"; do
+for spec in "INT 0.4" "KILL 3" "TERM 6"; do
   set -- $spec
   n=$((n + 1))
   cache=$work/cache-grade-$n
@@ -90,7 +90,7 @@ done
 
 # 2. gpulab batch, stopped at several moments (a second Ctrl-C stops gradings in progress).
 n=0
-for spec in "INT 0.5 -" "TERM 3 -" "KILL 5 -" "INT 2 0.5"; do
+for spec in "TERM 0.5 -" "KILL 5 -" "INT 2 0.5"; do
   set -- $spec
   n=$((n + 1))
   cache=$work/cache-batch-$n

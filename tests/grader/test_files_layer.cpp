@@ -60,6 +60,8 @@ TEST_CASE("files: a temporary folder is removed on every path, a killed run's by
   if (child == 0) {
     files::TempFolder t("unit", parent.path());
     t.release();
+    files::TempFolder dashed("sandbox-stage", parent.path());  // purposes may hold dashes
+    dashed.release();
     _exit(0);
   }
   int status = 0;
@@ -69,7 +71,7 @@ TEST_CASE("files: a temporary folder is removed on every path, a killed run's by
   for (const auto& e : fs::directory_iterator(parent.path())) before += e.path().string().rfind(left.string(), 0) == 0;
   CHECK(before == 1);
   files::TempFolder mine("unit", parent.path());  // a live process's folder is never swept
-  CHECK(files::sweep_stale_temp_folders(parent.path()) == 1);
+  CHECK(files::sweep_stale_temp_folders(parent.path()) == 2);
   CHECK(fs::is_directory(mine.path()));
 }
 
