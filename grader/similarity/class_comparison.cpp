@@ -89,8 +89,10 @@ ClassComparison compare_class(const std::vector<Document>& documents, const std:
   c.excluded = std::move(skeleton_hit);
   std::sort(postings.begin(), postings.end());
 
-  // "More than a fraction of the class", but never fewer than 2 holders: a pair is never hidden.
-  c.common_limit = std::max<std::size_t>(2, static_cast<std::size_t>(std::floor(o.common_fraction * n)));
+  // "More than a fraction of the class", and more than common_min holders: a group of up to common_min
+  // students sharing code is never hidden as an idiom.
+  c.common_limit = std::max<std::size_t>(std::max<std::size_t>(o.common_min, 1),
+                                         static_cast<std::size_t>(std::floor(o.common_fraction * n)));
   c.fingerprints.assign(n, 0);
   std::unordered_map<std::uint64_t, std::uint32_t> shared;  // (a << 32 | b) -> fingerprints in common
   for (std::size_t g = 0; g < postings.size();) {

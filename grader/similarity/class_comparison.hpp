@@ -1,8 +1,9 @@
 // Comparing every submission of a class with every other, without looking at every pair: each
 // submission's winnowed fingerprints go into one index (fingerprint -> submissions), and only the
 // pairs that share a fingerprint are ever counted. Fingerprints of the lab's skeleton (any k-gram of
-// it) and fingerprints held by more than a set fraction of the class (the lab's idioms) are left out
-// before anything is counted.
+// it) and fingerprints held by more than a set fraction of the class (the lab's idioms; and by more
+// than common_min submissions, so that a group copying from one another is not taken for an idiom)
+// are left out before anything is counted.
 //
 // Similarity of a pair = 2 |F(a) ∩ F(b)| / (|F(a)| + |F(b)|) over the distinct fingerprints left, from
 // 0 (nothing shared) to 1 (the same fingerprints).

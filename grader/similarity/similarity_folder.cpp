@@ -33,6 +33,7 @@ nlohmann::json similarity_summary(const SimilarityReport& r, std::size_t pages) 
           {"kgram", r.options.k},
           {"window", r.options.window},
           {"common_fraction", r.options.common_fraction},
+          {"common_min", r.options.common_min},
           {"common_limit", r.comparison.common_limit},
           {"flagged", flagged},
           {"pages", pages},

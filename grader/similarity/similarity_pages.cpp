@@ -91,8 +91,10 @@ std::string parameters(const SimilarityReport& r) {
   const SimilarityOptions& o = r.options;
   return fmt::format(
       "<p class=\"sub\">k-grams of {} tokens, winnowing window {} (any common run of {} or more tokens is found); "
-      "fingerprints of the skeleton and those held by more than {} submissions ({}% of the class) left out.</p>",
-      o.k, o.window, o.window + o.k - 1, r.comparison.common_limit, fmt::format("{:g}", o.common_fraction * 100));
+      "fingerprints of the skeleton and those held by more than {} submissions (the larger of {}% of the class and "
+      "{}) left out.</p>",
+      o.k, o.window, o.window + o.k - 1, r.comparison.common_limit, fmt::format("{:g}", o.common_fraction * 100),
+      o.common_min);
 }
 
 }  // namespace
