@@ -10,6 +10,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "similarity/normalised_tokens.hpp"
 #include "similarity/winnowing.hpp"
 
@@ -39,11 +41,15 @@ void parallel_for(std::size_t n, F f) {
 }  // namespace
 
 void check_options(const SimilarityOptions& o) {
-  if (o.k < 1 || o.k > 1000) throw std::invalid_argument("--kgram must be between 1 and 1000 tokens");
-  if (o.window < 1 || o.window > 1000) throw std::invalid_argument("--window must be between 1 and 1000 k-grams");
+  const auto got = [](double x) { return " (got " + fmt::format("{:g}", x) + ")"; };
+  if (o.k < 1 || o.k > 1000) throw std::invalid_argument("--kgram must be between 1 and 1000 tokens" + got(o.k));
+  if (o.window < 1 || o.window > 1000)
+    throw std::invalid_argument("--window must be between 1 and 1000 k-grams" + got(o.window));
   if (!(o.common_fraction > 0 && o.common_fraction <= 1))
-    throw std::invalid_argument("--common-fraction must be above 0 and at most 1 (1 keeps every fingerprint)");
-  if (!(o.threshold >= 0 && o.threshold <= 1)) throw std::invalid_argument("--threshold must be between 0 and 1");
+    throw std::invalid_argument("--common-fraction must be above 0 and at most 1 (1 keeps every fingerprint)" +
+                                got(o.common_fraction));
+  if (!(o.threshold >= 0 && o.threshold <= 1))
+    throw std::invalid_argument("--threshold must be between 0 and 1" + got(o.threshold));
 }
 
 std::vector<std::uint64_t> distinct_fingerprints(const std::string& source, const SimilarityOptions& o) {

@@ -28,7 +28,7 @@ grep -q '"schema": "gpulab-similarity/1"' "$work/out/summary.json" || fail "summ
 
 # Mistakes: each a clear message and exit status 2 (bad arguments) or CLI11's 105/106.
 "$gpulab" similarity reduction "$work/class" --out "$work/o2" --threshold 1.5 2> "$work/err1"; rc=$?
-[ $rc -ne 0 ] && grep -q -- "--threshold must be between 0 and 1" "$work/err1" || fail "threshold 1.5 (rc $rc)"
+[ $rc -ne 0 ] && grep -q -- "--threshold must be between 0 and 1 (got 1.5)" "$work/err1" || fail "threshold 1.5 (rc $rc)"
 "$gpulab" similarity reduction "$work/class" --out "$work/o2" --common-fraction 0 2> "$work/err2"; rc=$?
 [ $rc -ne 0 ] && grep -q -- "--common-fraction" "$work/err2" || fail "common fraction 0 (rc $rc)"
 "$gpulab" similarity no_such_lab "$work/class" --out "$work/o2" 2> "$work/err3"; rc=$?

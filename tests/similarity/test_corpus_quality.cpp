@@ -33,8 +33,8 @@ LabScores score_lab(const std::string& lab, const nlohmann::json& spec, const Si
     index[path] = static_cast<std::uint32_t>(docs.size());
     docs.push_back({path, text});
   };
-  for (const std::string& p : spec["independent"]) add(p);
-  for (const std::string& p : spec["related"]) add(p);
+  for (const std::string p : spec["independent"]) add(p);
+  for (const std::string p : spec["related"]) add(p);
   for (const auto& [copy, original] : spec["copies"].items()) add(copy);
   std::vector<std::string> skeleton;
   for (const auto& e : fs::directory_iterator(kRoot / "skeletons" / lab)) skeleton.push_back(gpulab_test::read_file(e.path()));
