@@ -10,6 +10,8 @@
 namespace gpulab::similarity {
 namespace {
 
+constexpr std::size_t kMaxListed = 1000;  // flagged pairs listed on the index page at most
+
 std::string esc(std::string_view text) { return report::html_escape(files::valid_utf8(text)); }
 std::string score(double s) { return fmt::format("{:.2f}", s); }
 
@@ -173,13 +175,19 @@ std::string index_page(const SimilarityReport& r, std::size_t pages) {
                                             : "No pair reaches the threshold.") +
          "</p>";
   } else {
+    // The page stays readable for a class of thousands: the rest of the flagged pairs are in the CSV.
+    const std::size_t listed = std::min(flagged, std::max(pages, kMaxListed));
     h += head;
-    for (std::size_t i = 0; i < flagged; ++i) h += row(i, i < pages);
+    for (std::size_t i = 0; i < listed; ++i) h += row(i, i < pages);
     h += "</table>";
     if (pages < flagged)
       h += "<p class=\"note\">" + std::to_string(flagged - pages) +
            " pairs above the threshold have no page (--max-pages " + std::to_string(r.options.max_pages) +
-           "); all are in similarity.csv.</p>";
+           "); all are in similarity.csv" +
+           (listed < flagged ? ", and the " + std::to_string(flagged - listed) + " after the first " +
+                                   std::to_string(listed) + " are listed there only"
+                             : std::string()) +
+           ".</p>";
   }
   const std::size_t below = std::min<std::size_t>(pairs.size() - flagged, 20);
   if (below > 0) {

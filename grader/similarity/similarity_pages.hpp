@@ -1,5 +1,5 @@
-// The similarity folder's offline HTML: index.html (every flagged pair, ranked, with a link to its
-// page; the closest pairs below the threshold; what was left out and why; how to read a score) and
+// The similarity folder's offline HTML: index.html (the flagged pairs, ranked, the first 1,000 at
+// most, each with a link to its page; the closest pairs below the threshold; what was left out and why; how to read a score) and
 // one page per flagged pair: the two files side by side, each matching region highlighted in both and
 // linked to its counterpart (click a region on one side to jump to it on the other). No scripts,
 // nothing fetched: inline CSS only, and a Content-Security-Policy forbidding any load.

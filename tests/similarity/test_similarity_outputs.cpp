@@ -205,3 +205,21 @@ TEST_CASE("report.html: a similarity section from summary.json, none without it"
   REQUIRE(damaged.has_value());
   CHECK_THAT(gpulab::report::similarity_section(*damaged), Catch::Contains("could not be read"));
 }
+
+TEST_CASE("the index lists the first 1,000 flagged pairs and says where the rest are", "[similarity]") {
+  std::vector<Document> docs;
+  for (int i = 0; i < 50; ++i) docs.push_back({"s" + std::to_string(100 + i), kKernel});  // 1,225 identical pairs
+  SimilarityReport r = made_up_report(docs);
+  r.options.common_fraction = 1.0;
+  r.options.common_min = 50;
+  r.comparison = compare_class(r.documents, {}, r.options);
+  REQUIRE(flagged_pairs(r) == 1225);
+  const std::string index = index_page(r, 200);
+  std::size_t rows = 0;
+  for (std::size_t at = index.find("<tr><td class=\"n\">"); at != std::string::npos;
+       at = index.find("<tr><td class=\"n\">", at + 1))
+    ++rows;
+  CHECK(rows == 1000);
+  CHECK_THAT(index, Catch::Contains("1025 pairs above the threshold have no page"));
+  CHECK_THAT(index, Catch::Contains("the 225 after the first 1000 are listed there only"));
+}
