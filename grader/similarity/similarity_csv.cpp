@@ -8,12 +8,6 @@
 
 namespace gpulab::similarity {
 
-std::size_t flagged_pairs(const SimilarityReport& r) {
-  std::size_t n = 0;
-  while (n < r.comparison.pairs.size() && r.comparison.pairs[n].similarity >= r.options.threshold) ++n;
-  return n;
-}
-
 std::string similarity_csv(const SimilarityReport& r) {
   std::string s = "a,b,similarity\r\n";
   for (const PairScore& p : r.comparison.pairs) {
