@@ -10,6 +10,8 @@
 namespace gpulab::similarity {
 namespace {
 
+constexpr std::size_t kMaxOccurrences = 4;
+
 struct Run {
   std::size_t a, b, length;  // token indices
 };
@@ -34,14 +36,20 @@ std::vector<Region> matching_regions(const std::string& a, const std::string& b,
   const std::vector<Fingerprint> fa = winnow(kgram_hashes(sa, o.k), o.window);
   const std::vector<Fingerprint> fb = winnow(kgram_hashes(sb, o.k), o.window);
 
+  // A fingerprint repeated many times (a file of one line copied over and over) would make the seeds
+  // quadratic: only its first kMaxOccurrences places on each side are used.
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> in_b;  // shared fingerprint -> positions in b
-  for (const Fingerprint& f : fb)
-    if (!excluded.count(f.hash)) in_b[f.hash].push_back(f.position);
+  for (const Fingerprint& f : fb) {
+    if (excluded.count(f.hash)) continue;
+    std::vector<std::uint32_t>& places = in_b[f.hash];
+    if (places.size() < kMaxOccurrences) places.push_back(f.position);
+  }
 
   std::vector<Run> runs;
+  std::unordered_map<std::uint64_t, std::size_t> seen_in_a;
   for (const Fingerprint& f : fa) {
     const auto it = in_b.find(f.hash);
-    if (it == in_b.end()) continue;
+    if (it == in_b.end() || ++seen_in_a[f.hash] > kMaxOccurrences) continue;
     for (const std::uint32_t pb : it->second) {
       std::size_t x = f.position, y = pb;
       // A seed inside a run already found adds nothing.

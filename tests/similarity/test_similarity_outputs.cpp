@@ -223,3 +223,15 @@ TEST_CASE("the index lists the first 1,000 flagged pairs and says where the rest
   CHECK_THAT(index, Catch::Contains("1025 pairs above the threshold have no page"));
   CHECK_THAT(index, Catch::Contains("the 225 after the first 1000 are listed there only"));
 }
+
+TEST_CASE("a pair of huge repetitive files is compared and paged in reasonable time", "[similarity]") {
+  std::string a, b;
+  for (int i = 0; i < 40000; ++i) a += "x = y + 1;\n";  // 240,000 tokens of one line over and over
+  for (int i = 0; i < 40000; ++i) b += "p = q + 2;\n";
+  const SimilarityReport r = made_up_report({{"ada", a}, {"bob", b}});
+  REQUIRE(r.comparison.pairs.size() == 1);
+  CHECK(r.comparison.pairs[0].similarity == Approx(1.0));
+  const std::vector<Region> regions = matching_regions(a, b, r.comparison.excluded, r.options);
+  REQUIRE(!regions.empty());
+  CHECK(regions[0].tokens == 240000);  // the whole file, found from the first seed
+}
