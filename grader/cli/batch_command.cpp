@@ -20,6 +20,7 @@
 #include "batch/class_results.hpp"
 #include "batch/merge_batches.hpp"
 #include "batch/progress_bar.hpp"
+#include "batch_similarity.hpp"
 #include "commands.hpp"
 #include "report/class_reports.hpp"
 #include "slurm/slurm_job.hpp"
@@ -73,6 +74,7 @@ struct BatchArgs {
   unsigned jobs = 0, shards = 4;
   std::vector<std::string> parts;
   bool no_large = false, no_hidden = false, regrade = false, no_cache = false, slurm = false;
+  bool no_similarity = false;
 };
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -191,6 +193,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab) {
     not_graded += e.record.status == "missing";
     compile_errors += e.record.status == "compile_error";
   }
+  if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
   if (!sharded) report::write_class_reports(o.out, c);
   std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
                sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
@@ -237,6 +240,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
   cmd->add_flag("--no-hidden", a->no_hidden, "do not grade hidden cases even if the secret seed is set");
   cmd->add_flag("--regrade", a->regrade, "grade every submission again, even those already graded and unchanged");
   cmd->add_flag("--no-cache", a->no_cache, "recompile even if an identical build is cached");
+  cmd->add_flag("--no-similarity", a->no_similarity, "skip the code similarity report (OUT/similarity/)");
   cmd->add_option("--shard", a->shard, "grade only shard I of K (I/K, from 0); `gpulab merge` combines the shards");
   cmd->add_flag("--slurm", a->slurm, "submit a Slurm job array (one task per shard) and a merge job, then return");
   cmd->add_option("--partition", a->partition, "Slurm partition (with --slurm)");

@@ -7,6 +7,7 @@
 #include "batch/failure_class.hpp"
 #include "class_statistics.hpp"
 #include "report/review_flags.hpp"
+#include "report/similarity_section.hpp"
 #include "svg_charts.hpp"
 
 namespace gpulab::report {
@@ -194,7 +195,8 @@ std::string students(const batch::ClassResults& c) {
 }
 }  // namespace
 
-std::string html_report(const batch::ClassResults& c, const std::string& generated_at) {
+std::string html_report(const batch::ClassResults& c, const std::string& generated_at,
+                        const std::optional<nlohmann::json>& similarity) {
   const ClassStatistics s = class_statistics(c);
   std::string backends;
   for (const batch::StudentEntry& e : c.students)
@@ -207,7 +209,8 @@ std::string html_report(const batch::ClassResults& c, const std::string& generat
   h += "<h1>" + html_escape(c.title.empty() ? c.lab : c.title) + "</h1><p class=\"sub\">lab " + html_escape(c.lab) +
        " &middot; backend " + html_escape(backends.empty() ? "-" : backends) + " &middot; generated " +
        html_escape(generated_at) + " by gpulab</p>";
-  h += overview(c, s) + for_review(review_flags(c)) + distribution(s) + case_rates(s) + performance(s) + failures(s) + students(c);
+  h += overview(c, s) + for_review(review_flags(c)) + (similarity ? similarity_section(*similarity) : std::string()) +
+       distribution(s) + case_rates(s) + performance(s) + failures(s) + students(c);
   h += "</body></html>\n";
   return h;
 }
