@@ -7,7 +7,7 @@
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
 # DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
-# "speedtable", below), so the work can be split over calls shorter than the
+# "speedtable" and "memory", below), so the work can be split over calls shorter than the
 # device's per-call limit.
 # speedtable: every lab's reference and textbook kernels (reference/<lab>/
 # progression/) graded with speed scored (no large or hidden cases), for the
@@ -194,6 +194,23 @@ sanitizer=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/compu
 samples=$("$gpulab" run --backend cuda --build-only tests/gpu/sanitizer_samples.cu | tail -1)
 for tool in memcheck racecheck synccheck initcheck; do
   { echo "=== $tool"; "$sanitizer" --tool "$tool" "$samples" "$tool" 2>&1; } >>"$out/sanitizer.txt"
+done
+fi
+if step memory; then
+# The memory bomb (tests/hostile/memory_hog.cu: host memory touched 64 MiB at a time) on the cuda
+# backend, under the part's limits of the hostile corpus: the resident-memory watch must stop it
+# in every case within the time limit, and the reference must still score (the CUDA runtime's own
+# memory fits the margin). Wall time and the results go to $OUT/memory.
+mkdir -p "$out/memory"
+{ cat tests/hostile/hostile_common.cuh; grep -v '#include "hostile_common.cuh"' tests/hostile/memory_hog.cu; } \
+  >"$out/memory/reduction.cu"
+for file in "$out/memory/reduction.cu" reference/reduction/reduction.cu; do
+  name=$(basename "$(dirname "$file")")
+  started=$SECONDS
+  "$gpulab" grade reduction "$file" --backend cuda --performance off --no-large --format json \
+    --out "$out/memory/$name.json" >"$out/memory/$name.log" 2>&1
+  echo "memory: $file: exit $?, $((SECONDS - started)) s; $(grep -c 'held more than' "$out/memory/$name.json") cases stopped by the memory watch" \
+    | tee -a "$out/memory/summary.txt"
 done
 fi
 exit $status

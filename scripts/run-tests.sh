@@ -6,4 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh
 jobs=$(nproc 2>/dev/null || echo 2)
+if command -v ccache >/dev/null; then  # the tests that build gpulab from a package reuse the main build's objects
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
+fi
 ctest --test-dir build --output-on-failure -j "$jobs"

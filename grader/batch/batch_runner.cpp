@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "files/atomic_file.hpp"
+#include "files/utf8_text.hpp"
+#include "process/interruption.hpp"
 #include "failure_class.hpp"
 #include "grade/reports.hpp"
 #include "prebuild.hpp"
@@ -21,7 +23,8 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-bool stopping(const std::atomic<bool>* stop) { return stop && stop->load(); }
+// Asked to stop: the caller's flag (a first Ctrl-C), or an interruption the process layer saw.
+bool stopping(const std::atomic<bool>* stop) { return (stop && stop->load()) || process::interrupt_signal() != 0; }
 
 // Up to date: same key, and the result it describes is still there. Grader errors are always retried.
 bool up_to_date(const fs::path& out, const Submission& s, const std::string& key, StudentRecord& existing) {
@@ -33,7 +36,7 @@ bool up_to_date(const fs::path& out, const Submission& s, const std::string& key
 }
 
 void write_record(const fs::path& out, const StudentRecord& r) {
-  files::write_file_atomically(record_path(out, r.student), record_to_json(r).dump(2) + "\n");
+  files::write_json_atomically(record_path(out, r.student), record_to_json(r), 2);
 }
 }  // namespace
 
@@ -72,7 +75,8 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
     r.failure_example = s.problem;
     r.failure_classes = {{"no_submission", s.problem}};
   } else {
-    r.source = fs::relative(s.source, s.location.parent_path()).generic_string();  // "alice/scan.cu"
+    // "alice/scan.cu"; a name that is not UTF-8 keeps its bytes visible as \xNN
+    r.source = files::escaped_name(fs::relative(s.source, s.location.parent_path()).generic_string());
     try {
       const PrebuildResult built = prebuild_submission(lab, s.source, o.grade);
       r.timing.compile_s = built.seconds;
@@ -103,7 +107,7 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
       r.score = g.score;
       r.max_score = g.max_score;
       const auto report_start = Clock::now();
-      files::write_file_atomically(result_path(o.out, s.student), result.dump(2) + "\n");
+      files::write_json_atomically(result_path(o.out, s.student), result, 2);
       r.timing.report_s = since(report_start);
     } catch (const std::exception& e) {
       if (stopping(stop)) return false;

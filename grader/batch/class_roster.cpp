@@ -12,30 +12,16 @@
 
 #include "files/atomic_file.hpp"
 #include "data/sha256.hpp"
+#include "files/utf8_text.hpp"
+#include "grade/submission_source.hpp"
 
 namespace gpulab::batch {
 namespace fs = std::filesystem;
 
 namespace {
-bool ignored_name(const std::string& name) {
-  return name.empty() || name[0] == '.' || name == "__MACOSX" || name == "submission_metadata.yml";
-}
+bool ignored_name(const std::string& name) { return grade::ignored_submission_name(name); }
 
-// Every regular file under `location` (or `location` itself), as sorted relative paths.
-std::vector<fs::path> files_of(const fs::path& location) {
-  std::vector<fs::path> files;
-  if (fs::is_regular_file(location)) return {location.filename()};
-  for (auto it = fs::recursive_directory_iterator(location); it != fs::recursive_directory_iterator(); ++it) {
-    if (ignored_name(it->path().filename().string())) {
-      if (it->is_directory()) it.disable_recursion_pending();
-      continue;
-    }
-    // Symbolic links are not followed: a submission is what is inside its folder.
-    if (it->is_regular_file() && !it->is_symlink()) files.push_back(fs::relative(it->path(), location));
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+std::vector<fs::path> files_of(const fs::path& location) { return grade::submission_files(location); }
 
 std::string hash_of(const fs::path& location, const std::vector<fs::path>& files) {
   std::string all;
@@ -68,29 +54,9 @@ std::string newest_file_time(const fs::path& location, const std::vector<fs::pat
 
 void choose_source(Submission& s, const std::vector<fs::path>& files, const std::string& source_name) {
   const fs::path base = fs::is_regular_file(s.location) ? s.location.parent_path() : s.location;
-  std::vector<fs::path> cu, named;
-  for (const fs::path& f : files) {
-    if (f.extension() != ".cu") continue;
-    cu.push_back(f);
-    if (f.filename() == source_name) named.push_back(f);
-  }
-  auto depth = [](const fs::path& p) { return std::distance(p.begin(), p.end()); };
-  auto shallowest = [&](std::vector<fs::path>& v) {
-    std::stable_sort(v.begin(), v.end(), [&](const fs::path& a, const fs::path& b) { return depth(a) < depth(b); });
-    return v.front();
-  };
-  if (!named.empty()) {
-    s.source = base / shallowest(named);
-  } else if (cu.size() == 1) {
-    s.source = base / cu.front();
-  } else if (cu.empty()) {
-    s.problem = "no .cu file was handed in (expected " + source_name + " in " + s.location.string() + ")";
-  } else {
-    std::string list;
-    for (const fs::path& f : cu) list += (list.empty() ? "" : ", ") + f.generic_string();
-    s.problem = "several .cu files (" + list + ") and none named " + source_name +
-                ": rename the one to grade to " + source_name;
-  }
+  const grade::SubmissionSource chosen = grade::choose_submission_source(base, files, source_name);
+  s.source = chosen.file;
+  if (!chosen.problem.empty()) s.problem = chosen.problem + " in " + files::escaped_name(s.location.string());
 }
 
 std::string label_for(const std::vector<Submitter>& people, const std::string& fallback) {

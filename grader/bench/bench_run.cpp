@@ -1,15 +1,16 @@
 // Building and running the bench program.
 #include "bench_run.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <future>
 #include <stdexcept>
 
+#include "files/atomic_file.hpp"
+#include "files/grader_error.hpp"
+#include "files/temp_folder.hpp"
 #include "grade/grading.hpp"
+#include "process/run.hpp"
 #include "harness/binding_generator.hpp"
 #include "toolchain/content_hash.hpp"
 #include "toolchain/toolchain.hpp"
@@ -30,7 +31,7 @@ std::string write_bench_binding(const LabSpec& lab) {
   const fs::path dir = toolchain::cache_directory() / "bindings";
   fs::create_directories(dir);
   const fs::path file = dir / ("bench-" + lab.lab + "-" + toolchain::ContentHash().add(text).hex() + ".cpp");
-  if (!fs::exists(file)) std::ofstream(file) << text;
+  if (!fs::exists(file)) files::write_file_atomically(file, text);  // never half a file in the cache
   return file.string();
 }
 
@@ -42,35 +43,27 @@ fs::path resolve_file(const std::string& file, bool from_root) {
 
 // Runs the program with this process's stdout and stderr (its progress lines show as it goes).
 int run_inheriting(const std::vector<std::string>& argv) {
-  const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("cannot start the bench program (fork failed)");
-  if (pid == 0) {
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  process::ProcessOptions o;
+  o.capture_output = false;
+  const process::ProcessResult r = process::run(argv, o);
+  if (!r.started()) throw files::GraderError("cannot start the bench program " + argv.front() + ": " + r.spawn_error);
+  return r.status();
 }
 
 }  // namespace
 
 BenchReport run_bench(const BenchOptions& o) {
+  const LabSpec lab = grade::load_lab(o.lab);  // a mistake in lab.json is reported first, GPU or not
+  const BenchSpec spec = load_bench_spec(lab);
   if (!toolchain::cuda_backend_available()) {
     throw std::runtime_error("gpulab bench measures on a GPU with the cuda backend, and this build of gpulab found no "
                              "nvcc; run it on a machine with the CUDA toolkit and an NVIDIA GPU (the emulator's "
                              "timings say nothing about a GPU)");
   }
-  if (!o.build_only && std::system("nvidia-smi -L >/dev/null 2>&1") != 0) {
+  if (!o.build_only && !process::nvidia_gpu_visible()) {
     throw std::runtime_error("gpulab bench measures on an NVIDIA GPU, and none is visible here (`nvidia-smi -L` "
                              "fails); run it on the GPU machine (--build-only compiles without one)");
   }
-  const LabSpec lab = grade::load_lab(o.lab);
-  const BenchSpec spec = load_bench_spec(lab);
   BenchReport report;
   report.lab = lab.lab;
   report.cases = resolve_cases(lab, spec, o.parts, o.sizes);
@@ -140,11 +133,9 @@ BenchReport run_bench(const BenchOptions& o) {
     return report;
   }
 
-  char tmpl[] = "/tmp/gpulab-bench-XXXXXX";
-  const char* work = mkdtemp(tmpl);
-  if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
-  const fs::path request_path = fs::path(work) / "request.json";
-  const fs::path result_path = fs::path(work) / "result.json";
+  const files::TempFolder work("bench");
+  const fs::path request_path = work / "request.json";
+  const fs::path result_path = work / "result.json";
   json request = {{"result", result_path.string()}, {"seed", o.seed}, {"implementations", impls}, {"checker", checker}};
   request["cases"] = json::array();
   for (const ResolvedCase& c : report.cases) {
@@ -155,11 +146,9 @@ BenchReport run_bench(const BenchOptions& o) {
   const int rc = run_inheriting({main_build.executable.string(), "--request", request_path.string()});
   std::ifstream in(result_path);
   if (!in) {
-    fs::remove_all(work);
     throw std::runtime_error("the bench program ended (exit code " + std::to_string(rc) + ") without writing a result");
   }
   report.result = json::parse(in);
-  fs::remove_all(work);
   if (report.result.contains("error")) throw std::runtime_error(report.result.at("error").get<std::string>());
   return report;
 }

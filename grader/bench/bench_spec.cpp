@@ -3,143 +3,121 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <stdexcept>
 
+#include "lab/case_inputs.hpp"
 #include "lab/size_expression.hpp"
 
 namespace gpulab::bench {
 namespace {
 using nlohmann::json;
 
-struct Where {
-  std::string text;
-  [[noreturn]] void fail(const std::string& what) const { throw LabSpecError(text + ": " + what); }
-  Where sub(const std::string& more) const { return Where{text + ", " + more}; }
-};
-
-std::string need_string(const json& j, const char* key, const Where& w) {
-  if (!j.is_object() || !j.contains(key) || !j.at(key).is_string()) {
-    w.fail(std::string("needs a string field '") + key + "'");
-  }
-  return j.at(key).get<std::string>();
-}
-
-Implementation parse_implementation(const json& j, const Where& w) {
+Implementation parse_implementation(const JsonReader& r, bool is_baseline) {
+  std::vector<std::string> keys = {"name", "file", "libraries"};
+  if (is_baseline) keys.push_back("computes_output");
+  r.expect_object(keys, "an implementation such as {\"name\": \"CUB\", \"file\": \"reference/<lab>/baseline.cu\"}");
   Implementation i;
-  i.name = need_string(j, "name", w);
-  i.file = need_string(j, "file", w);
-  if (j.contains("libraries")) {
-    if (!j.at("libraries").is_array()) w.fail("'libraries' must be a list of library names, e.g. [\"cublas\"]");
-    for (const json& l : j.at("libraries")) i.libraries.push_back(l.get<std::string>());
+  i.name = r.text("name");
+  i.file = r.text("file");
+  if (auto libs = r.find("libraries")) {
+    for (const JsonReader& l : libs->elements("library names, e.g. [\"cublas\"]", 0)) i.libraries.push_back(l.text());
   }
   return i;
 }
 
-void check_expression(const std::string& expr, const PartSpec& part, const Where& w) {
+void check_expression(const JsonReader& r, const std::string& expr, const PartSpec& part) {
   std::map<std::string, long long> probe;
   for (const ParamSpec& p : part.params)
     if (p.role == ParamRole::size) probe[p.name] = 3;
   try {
     evaluate_size_expression(expr, probe);
   } catch (const ExpressionError& e) {
-    w.fail(e.what());
+    r.fail(e.what());
   }
 }
 
-BenchCaseSpec parse_case(const json& j, const PartSpec& part, const Where& w) {
+BenchCaseSpec parse_case(const JsonReader& bench_case, const PartSpec& part) {
+  const JsonReader r = bench_case.named_by("label", "case");
+  r.expect_object({"label", "sizes", "inputs"},
+                  "a case such as {\"label\": \"uniform\", \"sizes\": {...}, \"inputs\": {...}}");
   BenchCaseSpec c;
-  c.label = need_string(j, "label", w);
-  const Where cw = w.sub("case '" + c.label + "'");
-  if (!j.contains("sizes") || !j.at("sizes").is_object()) cw.fail("needs 'sizes', e.g. {\"n\": 268435456}");
-  for (const auto& [k, v] : j.at("sizes").items()) {
-    const ParamSpec* p = part.param(k);
-    if (!p || p->role != ParamRole::size) cw.fail("'" + k + "' is not a size parameter of part '" + part.name + "'");
-    if (!v.is_number_integer() || v.get<long long>() < 1) cw.fail("size '" + k + "' must be a positive integer");
-    c.sizes[k] = v.get<long long>();
-  }
-  for (const ParamSpec& p : part.params) {
-    if (p.role == ParamRole::size && !c.sizes.count(p.name)) cw.fail("misses the size '" + p.name + "'");
-    if (p.role == ParamRole::input) {
-      if (!j.contains("inputs") || !j.at("inputs").contains(p.name)) {
-        cw.fail("misses the distribution of input '" + p.name + "' under 'inputs'");
-      }
-      c.inputs[p.name] = j.at("inputs").at(p.name);
-    }
-  }
+  c.label = r.text("label");
+  const JsonReader& cr = r;
+  c.sizes = read_sizes(cr.at("sizes", "every size of the part, e.g. {\"n\": 268435456}"), part);
+  c.inputs = read_inputs(cr.at("inputs", "a value distribution for every input"), part);
   return c;
 }
 
 }  // namespace
 
-BenchSpec parse_bench_spec(const LabSpec& lab, const json& lab_json) {
-  const Where w{lab.file.string() + ", \"bench\""};
-  if (!lab_json.contains("bench") || !lab_json.at("bench").is_object()) {
-    Where{lab.file.string()}.fail("has no \"bench\" object, so `gpulab bench` does not know what to time for lab '" +
-                                  lab.lab + "' (see docs/lab-format.md)");
-  }
-  const json& b = lab_json.at("bench");
+BenchSpec read_bench_spec(const LabSpec& lab, const JsonReader& b) {
+  b.expect_object({"baseline", "check_with", "progression", "parts"},
+                  "an object {\"baseline\": ..., \"progression\": [...], \"parts\": {...}} (docs/lab-format.md)");
   BenchSpec s;
-  if (!b.contains("baseline")) w.fail("needs a 'baseline' ({\"name\": ..., \"file\": ...})");
-  s.baseline = parse_implementation(b.at("baseline"), w.sub("baseline"));
-  s.baseline_computes_output = b.at("baseline").value("computes_output", true);
-  if (b.contains("check_with")) s.checker = parse_implementation(b.at("check_with"), w.sub("check_with"));
+  const JsonReader baseline = b.at("baseline", "{\"name\": ..., \"file\": ...}, the library implementation");
+  s.baseline = parse_implementation(baseline, true);
+  s.baseline_computes_output = baseline.boolean_or("computes_output", true);
+  if (auto c = b.find("check_with")) s.checker = parse_implementation(*c, false);
   if (!s.baseline_computes_output && !s.checker && !lab.checker_file.empty()) {
     s.checker = Implementation{"checker", lab.checker_file, {}};  // the lab's own checker (lab.json "checker")
   }
   if (!s.baseline_computes_output && !s.checker) {
-    w.fail("the baseline computes no output ('computes_output': false), so 'check_with' (or the lab's \"checker\") "
-           "must name an implementation whose output the others are checked against");
+    baseline.at("computes_output", "").fail(
+        "the baseline computes no output, so 'check_with' (or the lab's \"checker\") must name an implementation "
+        "whose output the others are checked against: add one");
   }
-  if (b.contains("progression")) {
-    if (!b.at("progression").is_array()) w.fail("'progression' must be a list of {\"name\", \"file\"}");
-    for (const json& p : b.at("progression")) s.progression.push_back(parse_implementation(p, w.sub("progression")));
+  if (auto prog = b.find("progression")) {
+    for (const JsonReader& p : prog->elements("implementations {\"name\", \"file\"}", 0)) {
+      s.progression.push_back(parse_implementation(p, false));
+    }
   }
-  if (!b.contains("parts") || !b.at("parts").is_object()) w.fail("needs 'parts': {part name: {\"cases\": [...]}}");
-  for (const auto& [name, pj] : b.at("parts").items()) {
-    const Where pw = w.sub("part '" + name + "'");
-    const PartSpec* part = nullptr;
-    for (const PartSpec& p : lab.parts)
-      if (p.name == name) part = &p;
-    if (!part) pw.fail("lab '" + lab.lab + "' has no such part");
+  std::vector<std::string> part_names;
+  for (const PartSpec& p : lab.parts) part_names.push_back(p.name);
+  const JsonReader parts = b.at("parts", "{part name: {\"cases\": [...]}}");
+  parts.expect_object(part_names, "an object {part name: {\"cases\": [...]}} over the lab's parts (" +
+                                      word_list(part_names, ", ") + ")");
+  for (const PartSpec& part : lab.parts) {  // in the order of lab.json's "parts" (a JSON object has no order)
+    const auto pj = parts.find(part.name);
+    if (!pj) continue;
+    pj->expect_object({"flops", "error_depth", "cases"}, "an object {\"cases\": [...], \"flops\": ..., \"error_depth\": ...}");
     BenchPartSpec bp;
-    bp.part = name;
-    bp.flops = pj.value("flops", "");
-    bp.error_depth = pj.value("error_depth", part->performance ? part->performance->error_depth : std::string());
-    if (!bp.flops.empty()) check_expression(bp.flops, *part, pw.sub("flops"));
-    if (part->check.kind == "float_bound") {
-      if (bp.error_depth.empty()) {
-        pw.fail("float outputs need 'error_depth' (the depth of the error bound, e.g. \"log2(n)\" or \"k\"), here or in "
-                "the part's \"performance\"");
-      }
-      check_expression(bp.error_depth, *part, pw.sub("error_depth"));
+    bp.part = part.name;
+    if (auto f = pj->find("flops")) {
+      bp.flops = f->text();
+      check_expression(*f, bp.flops, part);
     }
-    if (!pj.contains("cases") || !pj.at("cases").is_array() || pj.at("cases").empty()) {
-      pw.fail("needs a non-empty list 'cases'");
+    if (auto d = pj->find("error_depth")) {
+      bp.error_depth = d->text();
+      check_expression(*d, bp.error_depth, part);
+    } else if (part.performance) {
+      bp.error_depth = part.performance->error_depth;  // checked with the part's "performance"
     }
-    for (const json& c : pj.at("cases")) bp.cases.push_back(parse_case(c, *part, pw));
+    if (part.check.kind == "float_bound" && bp.error_depth.empty()) {
+      pj->fail("float outputs need 'error_depth' (the depth of the error bound, e.g. \"log2(n)\" or \"k\"), here or in "
+               "the part's \"performance\": add it");
+    }
+    for (const JsonReader& c : pj->at("cases", "a list of benchmark cases").elements("cases")) {
+      bp.cases.push_back(parse_case(c, part));
+    }
     s.parts.push_back(std::move(bp));
   }
-  // In the order of lab.json's "parts" (a JSON object has no order of its own).
-  std::vector<BenchPartSpec> ordered;
-  for (const PartSpec& p : lab.parts)
-    for (BenchPartSpec& bp : s.parts)
-      if (bp.part == p.name) ordered.push_back(std::move(bp));
-  s.parts = std::move(ordered);
   return s;
 }
 
-BenchSpec load_bench_spec(const LabSpec& lab) {
-  std::ifstream in(lab.file);
-  if (!in) throw LabSpecError("cannot read " + lab.file.string());
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw LabSpecError(lab.file.string() + ": not valid JSON: " + e.what());
+BenchSpec parse_bench_spec(const LabSpec& lab, const json& lab_json) {
+  const JsonReader doc(lab_json, lab.file.string());
+  if (!doc.has("bench")) {
+    doc.fail("has no \"bench\" object, so `gpulab bench` does not know what to time for lab '" + lab.lab +
+             "': add one (see docs/lab-format.md)");
   }
-  return parse_bench_spec(lab, j);
+  return read_bench_spec(lab, doc.at("bench", ""));
+}
+
+BenchSpec load_bench_spec(const LabSpec& lab) {
+  json doc = json::object();
+  if (!lab.bench.is_null()) doc["bench"] = lab.bench;
+  return parse_bench_spec(lab, doc);
 }
 
 std::map<std::string, long long> parse_size_override(const std::string& text) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "lab/json_reader.hpp"
 #include "lab/lab_spec.hpp"
 
 namespace gpulab::bench {
@@ -42,8 +43,10 @@ struct BenchSpec {
 };
 
 // Throws LabSpecError naming lab.json and the field when the object is missing or wrong.
-BenchSpec parse_bench_spec(const LabSpec& lab, const nlohmann::json& lab_json);
-BenchSpec load_bench_spec(const LabSpec& lab);  // reads lab.file again for its "bench" object
+// `bench` is lab.json's "bench" object; `lab` is read up to its parts (this runs when the lab loads).
+BenchSpec read_bench_spec(const LabSpec& lab, const JsonReader& bench);
+BenchSpec parse_bench_spec(const LabSpec& lab, const nlohmann::json& lab_json);  // the whole lab.json
+BenchSpec load_bench_spec(const LabSpec& lab);  // lab.bench, as loaded (and checked) with the lab
 
 // One case to run: the part, a label, the sizes, and what the bench program needs.
 struct ResolvedCase {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "files/temp_folder.hpp"
 #include "files/atomic_file.hpp"
 #include "process/run.hpp"
 
@@ -53,16 +54,8 @@ void write_archive(const std::vector<BundleFile>& files, const std::vector<Gener
   if (!zip && !ends_with(name, ".tar.gz") && !ends_with(name, ".tgz")) {
     throw std::runtime_error("'" + out.string() + "': the archive's name must end in .zip, .tar.gz or .tgz");
   }
-  char tmpl[] = "/tmp/gpulab-bundle-XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a staging folder under /tmp");
-  const fs::path stage = tmpl;
-  struct Cleanup {
-    fs::path p;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-    }
-  } cleanup{stage};
+  const files::TempFolder stage_folder("bundle");  // removed on every path, Ctrl-C included
+  const fs::path& stage = stage_folder.path();
   const fs::path base = top_folder.empty() ? stage : stage / top_folder;
   for (const BundleFile& f : files) {
     fs::create_directories((base / f.to).parent_path());

@@ -9,13 +9,18 @@
 namespace gpulab::bundle {
 namespace fs = std::filesystem;
 
-std::vector<BundleFile> student_kit_files(const fs::path& root, const std::vector<std::string>& labs_in) {
+std::vector<std::string> student_kit_labs(const fs::path& root, const std::vector<std::string>& labs_in) {
   std::vector<std::string> labs = labs_in;
   if (labs.empty()) {
     for (const auto& e : fs::directory_iterator(root / "assignments"))
       if (fs::exists(e.path() / "lab.json")) labs.push_back(e.path().filename().string());
     std::sort(labs.begin(), labs.end());
   }
+  return labs;
+}
+
+std::vector<BundleFile> student_kit_files(const fs::path& root, const std::vector<std::string>& labs_in) {
+  const std::vector<std::string> labs = student_kit_labs(root, labs_in);
   std::vector<BundleFile> files;
   add_file(files, root, "grader/bundle/student/README.md", "README.md");
   add_file(files, root, "CMakeLists.txt");

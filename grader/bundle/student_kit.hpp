@@ -14,6 +14,9 @@
 
 namespace gpulab::bundle {
 
+// The labs a kit holds: `labs`, or when it is empty every folder of assignments/ with a lab.json (sorted).
+std::vector<std::string> student_kit_labs(const std::filesystem::path& root, const std::vector<std::string>& labs);
+
 // `labs` empty: every lab under assignments/.
 std::vector<BundleFile> student_kit_files(const std::filesystem::path& root, const std::vector<std::string>& labs);
 void write_student_kit(const std::filesystem::path& root, const std::vector<std::string>& labs,

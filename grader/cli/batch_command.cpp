@@ -11,11 +11,17 @@
 #include <cstdio>
 #include <thread>
 
+#include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
+#include "files/folder_lock.hpp"
+#include "files/grader_error.hpp"
+#include "process/interruption.hpp"
+#include "process/run.hpp"
 #include "batch/batch_runner.hpp"
 #include "batch/class_results.hpp"
 #include "batch/merge_batches.hpp"
 #include "batch/progress_bar.hpp"
+#include "batch_similarity.hpp"
 #include "commands.hpp"
 #include "late_option.hpp"
 #include "report/class_reports.hpp"
@@ -26,14 +32,43 @@ namespace fs = std::filesystem;
 
 namespace {
 std::atomic<bool> g_stop{false};
+volatile sig_atomic_t g_first_signal = 0;
 
+struct OutFolderBusy : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The first Ctrl-C (or SIGTERM) lets the gradings in progress finish; the second stops them at
+// once through the process layer (their children are killed, nothing of them is recorded).
 extern "C" void on_stop_signal(int sig) {
-  g_stop = true;
+  if (g_stop.exchange(true)) {
+    process::note_interrupt(sig);
+    return;
+  }
+  g_first_signal = sig;
   static const char msg[] =
       "\ngpulab: stopping: the gradings in progress finish and are kept, nothing new starts "
-      "(press Ctrl-C again to quit at once; everything already graded is kept)\n";
+      "(press Ctrl-C again to stop them at once; everything already graded is kept)\n";
   (void)!write(STDERR_FILENO, msg, sizeof msg - 1);
-  std::signal(sig, SIG_DFL);  // a second signal ends the process
+}
+
+// One `gpulab batch` per --out folder (per shard when sharded): two would grade every student
+// twice and overwrite each other's records.
+files::FolderLock lock_out_folder(const fs::path& out, unsigned shard_index, unsigned shard_count) {
+  files::FolderLock whole, shard;
+  std::string holder;
+  const bool sharded = shard_count > 1;
+  if (!whole.try_lock(out, ".gpulab-batch.lock", sharded ? files::FolderLock::Mode::shared
+                                                         : files::FolderLock::Mode::exclusive, holder) ||
+      (sharded && !shard.try_lock(out, ".gpulab-batch-shard-" + std::to_string(shard_index) + "-of-" +
+                                            std::to_string(shard_count) + ".lock",
+                                  files::FolderLock::Mode::exclusive, holder))) {
+    throw OutFolderBusy("another gpulab batch (" + holder + ") is writing to " + out.string() +
+                        (sharded ? " (the same shard, or the whole class)" : "") +
+                        ": wait for it to finish (or stop it), then run this command again; to grade into a "
+                        "separate folder, choose another --out");
+  }
+  return sharded ? std::move(shard) : std::move(whole);
 }
 
 struct BatchArgs {
@@ -41,6 +76,7 @@ struct BatchArgs {
   unsigned jobs = 0, shards = 4;
   std::vector<std::string> parts;
   bool no_large = false, no_hidden = false, regrade = false, no_cache = false, slurm = false;
+  bool no_similarity = false;
 };
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -105,6 +141,10 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   if (o.grade.backend == toolchain::Backend::cuda && !toolchain::cuda_backend_available()) {
     throw std::runtime_error("--backend cuda needs nvcc, which this build of gpulab did not find; use --backend emu");
   }
+  if (o.grade.backend == toolchain::Backend::cuda && !process::nvidia_gpu_visible()) {
+    throw files::GraderError("--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
+                             "the GPU machine, or use --backend emu; nobody was graded");
+  }
   o.grade.include_large = !a.no_large;
   o.grade.include_hidden = !a.no_hidden;
   o.grade.use_cache = !a.no_cache;
@@ -112,6 +152,16 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   o.regrade = a.regrade;
   if (!a.shard.empty()) parse_shard(a.shard, o.shard_index, o.shard_count);
   fs::create_directories(o.out);
+  files::FolderLock lock;
+  try {
+    lock = lock_out_folder(o.out, o.shard_index, o.shard_count);
+  } catch (const OutFolderBusy& e) {
+    std::fprintf(stderr, "gpulab: %s\n", e.what());
+    return exit_code::busy;
+  }
+  // What a killed earlier run (SIGKILL) left half-written; whole files are all that is read.
+  files::remove_stale_partial_files(o.out);
+  files::remove_stale_partial_files(o.out / "records");
 
   batch::ProgressBar bar(stderr, isatty(STDERR_FILENO));
   batch::BatchObserver observer;
@@ -130,11 +180,11 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   };
   const auto started = std::chrono::steady_clock::now();
   g_stop = false;
+  g_first_signal = 0;
   std::signal(SIGINT, on_stop_signal);
   std::signal(SIGTERM, on_stop_signal);  // Slurm's scancel and time limit
   const batch::BatchOutcome outcome = batch::run_batch(lab, o, observer, &g_stop);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
+  process::install_interrupt_handlers();  // back to the process layer's handlers
   bar.close();
   for (const std::string& w : outcome.roster.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
 
@@ -146,6 +196,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
     not_graded += e.record.status == "missing";
     compile_errors += e.record.status == "compile_error";
   }
+  if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
   if (!sharded) write_reports(o.out, c, course, &outcome.roster);
   std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
                sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
@@ -164,7 +215,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   }
   if (outcome.interrupted) {
     std::fprintf(stderr, "gpulab: interrupted; run the same command again to grade the rest\n");
-    return 130;
+    return 128 + (g_first_signal ? g_first_signal : SIGINT);
   }
   if (errors) {
     std::fprintf(stderr, "gpulab: %zu submission%s could not be graded (see 'grader_error' in the gradebook); run the "
@@ -192,6 +243,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
   cmd->add_flag("--no-hidden", a->no_hidden, "do not grade hidden cases even if the secret seed is set");
   cmd->add_flag("--regrade", a->regrade, "grade every submission again, even those already graded and unchanged");
   cmd->add_flag("--no-cache", a->no_cache, "recompile even if an identical build is cached");
+  cmd->add_flag("--no-similarity", a->no_similarity, "skip the code similarity report (OUT/similarity/)");
   cmd->add_option("--shard", a->shard, "grade only shard I of K (I/K, from 0); `gpulab merge` combines the shards");
   cmd->add_flag("--slurm", a->slurm, "submit a Slurm job array (one task per shard) and a merge job, then return");
   cmd->add_option("--partition", a->partition, "Slurm partition (with --slurm)");

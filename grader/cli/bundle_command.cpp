@@ -59,7 +59,8 @@ void add_bundle_command(CLI::App& app, Action& action) {
   kit->add_option("--lab", k->labs, "only this lab (repeatable; default: every lab)");
   kit->callback([k, &action] {
     action = [k] {
-      for (const std::string& l : k->labs) grade::load_lab(l);  // a clear error for a misspelt lab
+      // Every lab the kit holds must load: a misspelt --lab, or a lab.json with a mistake, is reported here.
+      for (const std::string& l : bundle::student_kit_labs(toolchain::project_root(), k->labs)) grade::load_lab(l);
       bundle::write_student_kit(toolchain::project_root(), k->labs, k->out);
       std::printf("wrote %s (no reference solutions, hidden seeds or hidden datasets)\n", k->out.c_str());
       return 0;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "files/temp_folder.hpp"
 #include "grade/grading.hpp"
 #include "grade/performance.hpp"
 #include "grade/submission_runner.hpp"
@@ -34,12 +35,10 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       const LabSpec lab = grade::load_lab(a->lab);
       grade::GradeOptions o;
       o.backend = toolchain::parse_backend(a->backend);
-      char tmpl[] = "/tmp/gpulab-calibrate-XXXXXX";
-      const char* work = mkdtemp(tmpl);
-      if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
+      const files::TempFolder work("calibrate");
       // The reference is the course's own code: it runs without the sandbox.
       const grade::SubmissionRunner runner(false, o.backend);
-      grade::PerformanceScorer scorer(lab, o, work, runner);
+      grade::PerformanceScorer scorer(lab, o, work.path(), runner);
       nlohmann::json proposal = nlohmann::json::object();
       int measured = 0;
       for (const PartSpec& part : lab.parts) {
@@ -70,8 +69,6 @@ void add_calibrate_command(CLI::App& app, Action& action) {
                     "calibration, they are relative to the reference):\n%s\n",
                     proposal.dump(2).c_str());
       }
-      std::error_code ec;
-      std::filesystem::remove_all(work, ec);
       return measured > 0 || a->parts.empty() ? 0 : 1;
     };
   });

@@ -5,7 +5,15 @@
 #include <cstdlib>
 #include <string>
 
+#include <sys/stat.h>
+
+#include <optional>
+
 #include "commands.hpp"
+#include "exit_codes.hpp"
+#include "files/atomic_file.hpp"
+#include "files/grader_error.hpp"
+#include "files/temp_folder.hpp"
 #include "data/dataset.hpp"
 #include "grade/grading.hpp"
 #include "harness/binding_generator.hpp"
@@ -23,6 +31,44 @@ struct DatagenArgs {
   bool hidden = false;
   std::string part;
 };
+namespace fs = std::filesystem;
+
+// The lab whose datasets `folder` holds (its manifest.json's "lab"), or "" if none.
+std::string lab_of_dataset_folder(const fs::path& folder) {
+  std::error_code ec;
+  if (!fs::is_regular_file(folder / "manifest.json", ec)) return "";
+  try {
+    return nlohmann::json::parse(files::read_whole_file(folder / "manifest.json")).value("lab", std::string());
+  } catch (const nlohmann::json::exception&) {
+    return "";  // not a manifest gpulab can read: nothing to protect
+  }
+}
+
+// Generates into a folder beside `out`, then swaps it in: an interrupted or failed run leaves
+// the old datasets as they were, never half of new ones.
+Manifest generate_replacing(const LabSpec& lab, unsigned long long seed, bool hidden, Selection which,
+                            const fs::path& out_in, const std::string& part) {
+  const fs::path out = fs::absolute(out_in);
+  fs::create_directories(out.parent_path());
+  files::TempFolder fresh("datagen", out.parent_path());
+  const Manifest made = generate_datasets(lab, seed, hidden, which, fresh.path(), part);
+  chmod(fresh.path().c_str(), 0755);
+  std::error_code ec;
+  std::optional<files::TempFolder> old;
+  if (fs::exists(out, ec)) {
+    old.emplace("datagen-old", out.parent_path());
+    fs::rename(out, old->path() / "previous", ec);
+    if (ec) throw files::GraderError("cannot replace " + out.string() + " (" + ec.message() + ")");
+  }
+  fs::rename(fresh.path(), out, ec);
+  if (ec && old) {  // put the old datasets back before giving up
+    std::error_code back;
+    fs::rename(old->path() / "previous", out, back);
+  }
+  if (ec) throw files::GraderError("cannot move the new datasets into " + out.string() + " (" + ec.message() + ")");
+  fresh.release();
+  return read_manifest(out, false);
+}
 }  // namespace
 
 void add_datagen_command(CLI::App& app, Action& action) {
@@ -63,9 +109,15 @@ void add_datagen_command(CLI::App& app, Action& action) {
           return 2;
         }
         out = (toolchain::project_root() / "datasets" / lab.lab).string();
-        std::filesystem::remove_all(out);
       }
-      const Manifest m = generate_datasets(lab, seed, a->hidden, which, out, a->part);
+      if (const std::string other = lab_of_dataset_folder(out); !other.empty() && other != lab.lab) {
+        std::fprintf(stderr,
+                     "gpulab: %s holds the datasets of lab '%s' (its manifest.json says so); writing lab '%s' "
+                     "there would replace them: choose an empty folder, or that lab's own name\n",
+                     out.c_str(), other.c_str(), lab.lab.c_str());
+        return exit_code::bad_input;
+      }
+      const Manifest m = generate_replacing(lab, seed, a->hidden, which, out, a->part);
       // The hidden seed is derived from the secret: printing it would give the hidden cases away.
       const std::string seed_text = a->hidden ? "hidden seed from " + lab.hidden_seed_env : "seed " + std::to_string(seed);
       std::printf("%zu cases of lab '%s' written to %s (%s)\n", m.cases.size(), lab.lab.c_str(), out.c_str(),

@@ -6,12 +6,16 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <string>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
+#include "files/atomic_file.hpp"
+#include "files/grader_error.hpp"
+#include "files/utf8_text.hpp"
 #include "grade/grading.hpp"
 #include "grade/reports.hpp"
+#include "process/run.hpp"
 #include "sandbox/sandbox.hpp"
 
 namespace gpulab::cli {
@@ -54,7 +58,9 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
 
 void add_common(CLI::App* cmd, GradeArgs& a) {
   cmd->add_option("lab", a.lab, "the lab (a folder of assignments/)")->required();
-  cmd->add_option("submission", a.submission, "the student's .cu file")->required()->check(CLI::ExistingFile);
+  cmd->add_option("submission", a.submission, "the student's .cu file, or the folder they handed in")
+      ->required()
+      ->check(CLI::ExistingPath);
   cmd->add_option("--backend", a.backend, "auto (GPU if present, else emulator), emu or cuda")
       ->check(CLI::IsMember({"auto", "emu", "cuda"}));
   cmd->add_option("--part", a.parts, "grade only this part (repeatable)");
@@ -75,7 +81,7 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
 
 toolchain::Backend choose_backend(const std::string& name) {
   if (name != "auto") return toolchain::parse_backend(name);
-  const bool gpu = toolchain::cuda_backend_available() && std::system("nvidia-smi -L >/dev/null 2>&1") == 0;
+  const bool gpu = toolchain::cuda_backend_available() && process::nvidia_gpu_visible();
   return gpu ? toolchain::Backend::cuda : toolchain::Backend::emu;
 }
 
@@ -87,39 +93,40 @@ void add_grade_commands(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"gradescope", "json", "text"}));
   grade_cmd->add_option("--out", g->out, "write the results here instead of stdout");
   grade_cmd->add_option("--hidden-visibility", g->visibility,
-                        "Gradescope visibility of hidden cases (default from lab.json, e.g. after_due_date)");
+                        "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
+      ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   grade_cmd->callback([g, &action] {
     action = [g] {
-      grade::GradeResult r;
-      try {
-        r = run_grading(*g, false);
-      } catch (const sandbox::SandboxUnavailable& e) {
-        std::fprintf(stderr, "gpulab: %s\n", e.what());
-        return 5;
-      }
+      const grade::GradeResult r = run_grading(*g, false);
       std::string text;
-      if (g->format == "gradescope") text = grade::gradescope_results(r).dump(2) + "\n";
-      else if (g->format == "json") text = grade::detailed_results(r).dump(2) + "\n";
-      else text = grade::text_report(r, false, true);
+      if (g->format == "gradescope") text = files::dump_json(grade::gradescope_results(r), 2) + "\n";
+      else if (g->format == "json") text = files::dump_json(grade::detailed_results(r), 2) + "\n";
+      else text = files::valid_utf8(grade::text_report(r, false, true));
       if (g->out.empty()) {
         std::fputs(text.c_str(), stdout);
       } else {
-        std::ofstream file(g->out);
-        file << text;
-        if (!file) {
-          std::fprintf(stderr, "gpulab: cannot write the results to '%s' (does its folder exist?)\n", g->out.c_str());
-          return 4;
+        // Whole or not at all: an interrupted or failed write leaves no half results file to be read.
+        try {
+          files::write_file_atomically(g->out, text);
+        } catch (const files::GraderError& e) {
+          std::fprintf(stderr, "gpulab: cannot write the results: %s\n", e.what());
+          return exit_code::cannot_write;
         }
       }
       char summary[160];
       std::snprintf(summary, sizeof summary, "score: %g / %g\n", r.score, r.max_score);
       std::fputs(summary, stderr);
+      if (!r.not_graded.empty()) {
+        std::fprintf(stderr, "gpulab: the submission was not graded: %s; it scores 0 (the results say why)\n",
+                     files::valid_utf8(r.not_graded).c_str());
+        return exit_code::did_not_compile;
+      }
       if (!r.compiled) {
         std::fprintf(stderr, "gpulab: the submission did not compile; it scores 0 (compiler messages in the results)\n");
-        return 3;
+        return exit_code::did_not_compile;
       }
-      return 0;
+      return exit_code::ok;
     };
   });
 
@@ -140,8 +147,8 @@ void add_grade_commands(CLI::App& app, Action& action) {
         t->no_sandbox = true;
         r = run_grading(*t, true);
       }
-      std::fputs(grade::text_report(r, isatty(STDOUT_FILENO), true).c_str(), stdout);
-      return r.compiled && r.score >= r.max_score - 1e-9 ? 0 : 1;
+      std::fputs(files::valid_utf8(grade::text_report(r, isatty(STDOUT_FILENO), true)).c_str(), stdout);
+      return r.compiled && r.score >= r.max_score - 1e-9 ? exit_code::ok : exit_code::not_all_good;
     };
   });
 }

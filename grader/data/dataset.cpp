@@ -1,6 +1,8 @@
 // Dataset generation, manifest writing and verified reading.
 #include "dataset.hpp"
 
+#include "files/atomic_file.hpp"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -121,7 +123,8 @@ Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hid
       }
     }
   }
-  std::ofstream(out / "manifest.json") << to_json(m).dump(1) << "\n";
+  // Written last, whole or not at all: a folder without it is never taken for a dataset.
+  files::write_json_atomically(out / "manifest.json", to_json(m), 1);
   return m;
 }
 

@@ -43,6 +43,14 @@ void fill_text(NdArray& a, std::mt19937_64& rng) {
 }
 }  // namespace
 
+const std::vector<ValueGenerator>& value_generators() {
+  static const std::vector<ValueGenerator> generators = {
+      {"uniform_int", {"min", "max"}}, {"uniform_float", {"min", "max"}}, {"constant", {"value"}},
+      {"mixed_magnitude", {}},         {"bytes", {"min", "max"}},         {"text", {}},
+  };
+  return generators;
+}
+
 uint64_t derive_seed(uint64_t base, const std::string& what) {
   uint64_t h = base ^ 0x9E3779B97F4A7C15ull;
   for (unsigned char c : what) {

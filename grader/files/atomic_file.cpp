@@ -2,12 +2,15 @@
 #include "files/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -56,6 +59,23 @@ std::string read_whole_file(const std::filesystem::path& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+int remove_stale_partial_files(const std::filesystem::path& folder) {
+  static const std::regex name(R"(.+\.tmp-([0-9]+)-[0-9]+)");
+  int removed = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(folder, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    std::smatch m;
+    const std::string file = it->path().filename().string();
+    if (!std::regex_match(file, m, name)) continue;
+    const long pid = std::strtol(m[1].str().c_str(), nullptr, 10);
+    if (pid <= 0 || pid == getpid() || kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    std::error_code rec;
+    if (it->is_regular_file(rec) && std::filesystem::remove(it->path(), rec)) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace gpulab::files

@@ -18,5 +18,8 @@ void write_file_atomically(const std::filesystem::path& target, std::string_view
 // `value` dumped with `indent` (invalid UTF-8 in its strings replaced by U+FFFD) and a newline.
 void write_json_atomically(const std::filesystem::path& target, const nlohmann::json& value, int indent = 1);
 std::string read_whole_file(const std::filesystem::path& path);  // throws GraderError if unreadable
+// Removes the partial files (`NAME.tmp-PID-N`) that a killed process (SIGKILL: no chance to tidy
+// up) left in `folder`; those of running processes stay. Returns how many were removed.
+int remove_stale_partial_files(const std::filesystem::path& folder);
 
 }  // namespace gpulab::files

@@ -53,7 +53,7 @@ fs::path TempFolder::release() {
 }
 
 int sweep_stale_temp_folders(const fs::path& parent) {
-  static const std::regex name(R"(gpulab-[A-Za-z0-9_.]+-([0-9]+)-[A-Za-z0-9]{6})");
+  static const std::regex name(R"(gpulab-[A-Za-z0-9_.-]+-([0-9]+)-[A-Za-z0-9]{6})");  // purposes may hold dashes
   const fs::path base = parent.empty() ? default_parent() : parent;
   int removed = 0;
   std::error_code ec;

@@ -6,6 +6,8 @@
 #include <map>
 
 #include "compare.hpp"
+#include "files/grader_error.hpp"
+#include "files/utf8_text.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
@@ -132,15 +134,30 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     run.failure = run.with_diagnostics(why);
     return run;
   }
-  if (!fs::exists(result_path)) {
-    std::string why = run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
-                                       : "ended (exit code " + std::to_string(run.child.exit_code) +
-                                             ") before the harness could check the outputs: does your code call exit()?";
+  // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp).
+  json early;
+  if (fs::exists(result_path)) {
+    try {
+      early = json::parse(read_text(result_path));
+    } catch (const json::exception&) {
+    }
+  }
+  const bool harness_started = fs::exists(result_path);
+  if (!harness_started || early.value("status", "") == "started") {
+    std::string why =
+        run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
+        : harness_started
+            ? "ended (exit code " + std::to_string(run.child.exit_code) +
+                  ") before the harness could check the outputs: does your code call exit()?"
+            : "ended (exit code " + std::to_string(run.child.exit_code) +
+                  ") without the grader's harness ever starting: does your file define its own main()? The "
+                  "grader supplies main() and calls your host function; remove your main() (keep "
+                  "your own tests in a separate file)";
     if (run.stopped_by == "the emulator's watchdog") {
       why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
     }
     const std::string& out = run.child.output;
-    const std::string tail = out.size() > 2000 ? out.substr(out.size() - 2000) : out;
+    const std::string tail = files::valid_utf8(out.size() > 2000 ? out.substr(out.size() - 2000) : out);
     run.failure = run.with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
     return run;
   }
@@ -151,6 +168,13 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     return run;
   }
   const std::string status = run.result.value("status", "");
+  if (status == "harness_error") {
+    // The harness failed before calling the submission (no device, a driver that does not
+    // work, a dataset it cannot load): the grader's problem, never the student's zero.
+    throw files::GraderError("the grading harness failed before calling the submission (" + c.label() + "): " +
+                             files::valid_utf8(run.result.value("message", std::string("no message"))) +
+                             "; on the cuda backend check that the GPU and its driver work (nvidia-smi)");
+  }
   if (status != "ok") run.failure = run.with_diagnostics(run.result.value("message", status));
   return run;
 }

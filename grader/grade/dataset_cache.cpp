@@ -1,10 +1,12 @@
 // Implementation of dataset_cache.hpp.
 #include "grade/dataset_cache.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 
+#include "files/temp_folder.hpp"
 #include "toolchain/content_hash.hpp"
 #include "toolchain/toolchain.hpp"
 
@@ -32,13 +34,15 @@ Manifest cached_public_datasets(const LabSpec& lab, Selection which) {
       fs::remove_all(dir);
     }
   }
-  // Generated aside and renamed into place, so graders running in parallel never read half a dataset.
-  const fs::path tmp = dir.string() + ".tmp-" + std::to_string(getpid());
-  fs::remove_all(tmp);
-  generate_datasets(lab, lab.public_seed, false, which, tmp);
+  // Generated aside and renamed into place, so graders running in parallel never read half a
+  // dataset; the folder aside goes on every path (Ctrl-C included), or the next run sweeps it.
+  fs::create_directories(dir.parent_path());
+  files::TempFolder aside("datasets", dir.parent_path());
+  generate_datasets(lab, lab.public_seed, false, which, aside.path());
+  chmod(aside.path().c_str(), 0755);  // as the cache's other folders (the sandbox's user reads it)
   std::error_code ec;
-  fs::rename(tmp, dir, ec);
-  if (ec) fs::remove_all(tmp);  // another grader finished first: use its copy
+  fs::rename(aside.path(), dir, ec);
+  if (!ec) aside.release();  // else another grader finished first: use its copy
   return read_manifest(dir, false);
 }
 

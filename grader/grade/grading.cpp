@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 
 #include "grade/case_runner.hpp"
 #include "grade/dataset_cache.hpp"
@@ -15,13 +16,18 @@
 #include "grade/performance.hpp"
 #include "grade/sanitize.hpp"
 #include "grade/submission_runner.hpp"
+#include "grade/submission_source.hpp"
+#include "files/grader_error.hpp"
+#include "files/temp_folder.hpp"
+#include "process/run.hpp"
+#include "files/utf8_text.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
 
 namespace {
-std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o, std::string& hidden_note) {
+std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o, std::optional<files::TempFolder>& hidden_dir) {
   std::vector<Manifest> out;
   const fs::path root = toolchain::project_root();
   const fs::path public_dir = root / "datasets" / lab.lab;
@@ -43,11 +49,8 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
     const char* seed = std::getenv(lab.hidden_seed_env.c_str());
     if (seed && *seed) {
       const unsigned long long s = std::stoull(toolchain::ContentHash().add(seed).add(lab.lab).hex(), nullptr, 16);
-      char tmpl[] = "/tmp/gpulab-hidden-XXXXXX";
-      const char* d = mkdtemp(tmpl);
-      if (!d) throw std::runtime_error("cannot create a directory for the hidden datasets");
-      out.push_back(generate_datasets(lab, s, true, Selection::all, d));
-      hidden_note = d;
+      hidden_dir.emplace("hidden");
+      out.push_back(generate_datasets(lab, s, true, Selection::all, hidden_dir->path()));
     }
   }
   return out;
@@ -107,6 +110,7 @@ double part_max_points(const PartSpec& part, bool speed_scored) {
 }
 
 LabSpec load_lab(const std::string& lab) {
+  toolchain::check_installation();
   const fs::path file = toolchain::project_root() / "assignments" / lab / "lab.json";
   if (!fs::exists(file)) {
     std::string known;
@@ -116,15 +120,28 @@ LabSpec load_lab(const std::string& lab) {
     }
     throw LabSpecError("no lab named '" + lab + "' (" + file.string() + " does not exist); labs: " + known);
   }
-  return load_lab_spec(file);
+  LabSpec spec = load_lab_spec(file);
+  if (spec.lab != lab) {
+    // Datasets, caches and the bundles are found by the folder's name and results carry lab.json's.
+    throw LabSpecError(file.string() + ": lab: says '" + spec.lab + "', but the lab's folder is '" + lab +
+                       "': make them the same");
+  }
+  return spec;
 }
 
-GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, const GradeOptions& o) {
+GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   GradeResult g;
   g.lab = lab.lab;
   g.lab_version = lab.version;
-  g.submission = submission.string();
+  fs::path submission = handed_in;
+  if (fs::is_directory(handed_in)) {  // a handed-in folder: the one file to grade, or a refusal
+    const SubmissionSource chosen =
+        choose_submission_source(handed_in, submission_files(handed_in), lab.lab + ".cu");
+    submission = chosen.file;
+    g.not_graded = chosen.problem;
+  }
+  g.submission = files::escaped_name(submission.empty() ? handed_in.string() : submission.string());
   g.backend = toolchain::backend_name(o.backend);
   g.hidden_visibility = o.hidden_visibility.empty() ? lab.hidden_visibility : o.hidden_visibility;
   const bool speed = speed_is_scored(o);
@@ -150,8 +167,19 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
                          "(--backend cuda); this " + g.backend + " run grades correctness only.";
   }
 
+  if (!g.not_graded.empty()) {  // nothing to compile: every part scores 0, the reason says why
+    g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (const PartResult& p : g.parts) g.max_score += p.max_score;
+    return g;
+  }
+
+  if (o.backend == toolchain::Backend::cuda && !process::nvidia_gpu_visible()) {
+    // Every case would fail at CUDA's first call: a setup error, not a score of 0.
+    throw files::GraderError("--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
+                             "the GPU machine, or use --backend emu");
+  }
   const SubmissionRunner runner(o.sandbox, o.backend);  // refuses here if the sandbox cannot run
-  std::string hidden_dir;
+  std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 
   toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache, o.cuda_arch);
@@ -159,6 +187,12 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   const auto compile_start = std::chrono::steady_clock::now();
   const toolchain::BuildResult built = toolchain::build_program(submission, b);
   g.compile_output = built.compiler_output;
+  if (!built.ok && (built.compiler_output.find("multiple definition of `main'") != std::string::npos ||
+                    built.compiler_output.find("redefinition of 'int main(") != std::string::npos)) {
+    g.compile_output = "Your file defines its own main(): the grader supplies main() and calls your host "
+                       "function, so remove your main() (keep your own tests in a separate file).\n\n" +
+                       g.compile_output;
+  }
   g.compiled = built.ok;
   // On the emulator the committed public cases also run in the checking build, which
   // reports data races (a race rarely changes the emulator's own results).
@@ -171,10 +205,9 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
   }
   g.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compile_start).count();
   if (built.ok) {
-    char tmpl[] = "/tmp/gpulab-grade-XXXXXX";
-    const char* work = mkdtemp(tmpl);
-    if (!work) throw std::runtime_error("cannot create a working directory under /tmp");
-    PerformanceScorer scorer(lab, o, fs::path(work) / "speed", runner);
+    const files::TempFolder work_folder("grade");
+    const fs::path& work = work_folder.path();
+    PerformanceScorer scorer(lab, o, work / "speed", runner);
     for (PartResult& pr : g.parts) {
       const PartSpec& part = lab.part(pr.name);
       std::vector<std::pair<const Manifest*, const DatasetCase*>> cases;
@@ -228,7 +261,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
       pr.score = passed == pr.cases.size() ? part.correctness_points() : each * static_cast<double>(passed);
       if (o.sanitize) {
         const SanitizerResult s =
-            sanitize_part(part, manifests.front(), built.executable, fs::path(work) / "sanitize", runner);
+            sanitize_part(part, manifests.front(), built.executable, work / "sanitize", runner);
         pr.sanitized = true;
         pr.sanitizer_case = s.case_label;
         pr.sanitizer_findings = s.findings;
@@ -240,8 +273,6 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
       }
     }
-    std::error_code ec;
-    fs::remove_all(work, ec);
   } else {
     for (PartResult& pr : g.parts) {
       const PartSpec& part = lab.part(pr.name);
@@ -254,10 +285,6 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& submission, con
         pr.performance = none;
       }
     }
-  }
-  if (!hidden_dir.empty()) {
-    std::error_code ec;
-    fs::remove_all(hidden_dir, ec);
   }
   for (const PartResult& p : g.parts) {
     g.score += p.score;

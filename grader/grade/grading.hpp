@@ -91,6 +91,7 @@ struct GradeResult {
   std::string backend;
   bool compiled = false;
   std::string compile_output;
+  std::string not_graded;  // a handed-in folder with no single file to grade: why (then nothing was compiled)
   std::string hidden_visibility;
   std::vector<PartResult> parts;
   double score = 0;

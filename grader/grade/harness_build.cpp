@@ -1,4 +1,5 @@
 // Build options of harness programs (see harness_build.hpp).
+#include "files/atomic_file.hpp"
 #include "grade/harness_build.hpp"
 
 #include <unistd.h>
@@ -21,11 +22,7 @@ fs::path write_generated(const std::string& text, const std::string& folder, con
   const fs::path dir = toolchain::cache_directory() / folder;
   fs::create_directories(dir);
   const fs::path file = dir / (name + "-" + toolchain::ContentHash().add(text).hex() + extension);
-  if (!fs::exists(file)) {
-    const fs::path tmp = file.string() + ".tmp-" + std::to_string(getpid());
-    std::ofstream(tmp) << text;
-    fs::rename(tmp, file);
-  }
+  if (!fs::exists(file)) files::write_file_atomically(file, text);
   return file;
 }
 

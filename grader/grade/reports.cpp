@@ -19,7 +19,13 @@ std::string points(double x) {
 json gradescope_results(const GradeResult& g) {
   json tests = json::array();
   std::string output;
-  if (!g.compiled) {
+  if (!g.not_graded.empty()) {
+    output = "Your submission was not graded, so it scores 0: " + g.not_graded + ".";
+    for (const PartResult& p : g.parts) {
+      tests.push_back({{"name", p.name + ": handed in"}, {"score", 0}, {"max_score", round2(p.max_score)},
+                       {"status", "failed"}, {"output", g.not_graded}, {"visibility", "visible"}});
+    }
+  } else if (!g.compiled) {
     output = "Your submission did not compile, so it scores 0. The compiler said:\n\n" + g.compile_output;
     for (const PartResult& p : g.parts) {
       tests.push_back({{"name", p.name + ": compiles"}, {"score", 0}, {"max_score", round2(p.max_score)},
@@ -112,7 +118,7 @@ json detailed_results(const GradeResult& g) {
   }
   return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
           {"submission", g.submission}, {"backend", g.backend}, {"compiled", g.compiled},
-          {"compile_output", g.compile_output}, {"score", g.score}, {"max_score", g.max_score},
+          {"compile_output", g.compile_output}, {"not_graded", g.not_graded}, {"score", g.score}, {"max_score", g.max_score},
           {"seconds", g.seconds}, {"compile_seconds", g.compile_seconds}, {"performance_note", g.performance_note},
           {"parts", parts}};
 }
@@ -124,8 +130,13 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
   const char* dim = colour ? "\033[2m" : "";
   const char* reset = colour ? "\033[0m" : "";
   std::string s = std::string(bold) + "gpulab " + g.lab + " (" + g.backend + " backend): " + g.submission + reset + "\n";
-  if (!g.compiled) {
+  if (!g.not_graded.empty()) {
+    s += std::string(red) + "not graded: " + reset + g.not_graded + "\n";
+  } else if (!g.compiled) {
     s += std::string(red) + "does not compile:" + reset + "\n" + g.compile_output + "\n";
+  } else if (!g.compile_output.empty()) {
+    // Shown on every run, cached builds included: a warning is often the bug (an unused result, a narrowing).
+    s += std::string(bold) + "compiler warnings:" + reset + "\n" + g.compile_output + "\n";
   }
   for (const PartResult& p : g.parts) {
     s += "\n" + std::string(bold) + "part " + p.name + reset + "  " + dim + p.signature + reset + "\n";

@@ -118,6 +118,7 @@ process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const
   }
   process::ProcessOptions o;
   o.time_limit_s = limits.wall_s;
+  o.resident_limit_bytes = static_cast<size_t>(limits.resident_limit_mb) << 20;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = true;
   o.clear_environment = true;
@@ -150,7 +151,7 @@ std::string limit_name(const process::ProcessResult& r) {
   if (r.output_exceeded) return "the output limit";
   if (r.signal == SIGXCPU) return "the CPU time limit";
   if (r.signal == SIGXFSZ) return "the file size limit";
-  if (out_of_memory(r)) return "the memory limit";
+  if (out_of_memory(r) || r.memory_exceeded) return "the memory limit";
   return "";
 }
 
@@ -165,6 +166,11 @@ std::string limit_feedback(const process::ProcessResult& r, const sandbox::Resol
   }
   if (r.signal == SIGXFSZ) {
     return "tried to write a file larger than " + number(l.file_size_mb) + " MiB (the file size limit) and was stopped";
+  }
+  if (r.memory_exceeded) {
+    return "held more than " + number(static_cast<double>(l.resident_limit_mb)) + " MiB of memory (the memory limit: " +
+           number(l.memory_mb) + " MiB for the program, the rest for the CUDA runtime) and was stopped: free what "
+           "you allocate, and do not keep copies of whole inputs on the host";
   }
   if (out_of_memory(r)) {
     return "ran out of memory: a process may use about " + number(l.memory_mb) +

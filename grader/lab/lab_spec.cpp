@@ -1,170 +1,206 @@
-// Parsing and validation of lab.json.
+// Parsing and validation of lab.json, through JsonReader.
 #include "lab_spec.hpp"
-
-#include "lab/performance_spec.hpp"
 
 #include <cctype>
 #include <fstream>
 #include <set>
 
+#include "bench/bench_spec.hpp"
+#include "lab/case_inputs.hpp"
+#include "lab/json_reader.hpp"
+#include "lab/performance_spec.hpp"
+
 namespace gpulab {
 namespace {
 using nlohmann::json;
 
-struct Ctx {
-  std::string where;
-  [[noreturn]] void fail(const std::string& what) const { throw LabSpecError(where + ": " + what); }
-  Ctx sub(const std::string& more) const { return Ctx{where + ", " + more}; }
-};
-
-const json& need(const json& j, const char* key, const Ctx& c) {
-  if (!j.is_object() || !j.contains(key)) c.fail(std::string("missing field '") + key + "'");
-  return j.at(key);
-}
-std::string need_string(const json& j, const char* key, const Ctx& c) {
-  const json& v = need(j, key, c);
-  if (!v.is_string()) c.fail(std::string("field '") + key + "' must be a string");
-  return v.get<std::string>();
-}
-double need_number(const json& j, const char* key, const Ctx& c) {
-  const json& v = need(j, key, c);
-  if (!v.is_number()) c.fail(std::string("field '") + key + "' must be a number");
-  return v.get<double>();
+bool is_c_identifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char ch : s)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return false;
+  return true;
 }
 
-ParamSpec parse_param(const json& j, const Ctx& c) {
+// A name that becomes C code (a host function, a parameter) or a shell variable.
+std::string identifier(const JsonReader& r, const std::string& what) {
+  const std::string s = r.text();
+  if (!is_c_identifier(s)) {
+    r.fail("'" + s + "' is not a valid " + what + " name: use letters, digits and '_', not starting with a digit");
+  }
+  return s;
+}
+
+const std::vector<std::string> kDtypes = {"int32", "uint32", "float32", "float64", "uint8", "char", "int8"};
+
+ParamSpec parse_param(const JsonReader& param) {
+  const JsonReader r = param.named_by("name", "param");
+  r.expect_object({"name", "role", "dtype", "shape", "initial", "ctype"},
+                  "a param such as {\"name\": \"in\", \"role\": \"input\", \"dtype\": \"int32\", \"shape\": [\"n\"]}");
   ParamSpec p;
-  p.name = need_string(j, "name", c);
-  const Ctx pc = c.sub("param '" + p.name + "'");
-  const std::string role = need_string(j, "role", pc);
-  if (role == "input") p.role = ParamRole::input;
-  else if (role == "output") p.role = ParamRole::output;
-  else if (role == "size") p.role = ParamRole::size;
-  else pc.fail("unknown role '" + role + "' (use input, output or size)");
+  p.name = identifier(r.at("name", "the parameter's C name"), "parameter");
+  const JsonReader& pr = r;
+  const std::string role = pr.one_of("role", {"input", "output", "size"});
+  p.role = role == "input" ? ParamRole::input : role == "output" ? ParamRole::output : ParamRole::size;
   if (p.role == ParamRole::size) {
-    p.ctype = j.value("ctype", "int");
-    if (p.ctype != "int" && p.ctype != "size_t") pc.fail("ctype must be 'int' or 'size_t'");
+    for (const char* key : {"dtype", "shape", "initial"}) {
+      if (pr.has(key)) {
+        pr.at(key, "").fail(std::string("a size param has no '") + key + "': remove it (a size is a scalar whose C type is "
+                            "'ctype', int or size_t)");
+      }
+    }
+    p.ctype = pr.one_of_or("ctype", "int", {"int", "size_t"});
     return p;
   }
-  try {
-    p.dtype = parse_dtype(need_string(j, "dtype", pc));
-  } catch (const std::invalid_argument& e) {
-    pc.fail(e.what());
+  if (pr.has("ctype")) pr.at("ctype", "").fail("only size params have a 'ctype': remove it (this param's type is its 'dtype')");
+  p.dtype = parse_dtype(pr.one_of("dtype", kDtypes));
+  for (const JsonReader& d : pr.at("shape", "a list of size names or numbers, e.g. [\"n\"]").elements("size names or numbers")) {
+    if (d.value().is_string()) p.shape.push_back(d.text());
+    else p.shape.push_back(std::to_string(d.whole(NumberRange::at_least(1))));
   }
-  const json& shape = need(j, "shape", pc);
-  if (!shape.is_array() || shape.empty()) pc.fail("shape must be a non-empty list of size names or numbers");
-  for (const json& d : shape) {
-    if (d.is_string()) p.shape.push_back(d.get<std::string>());
-    else if (d.is_number_unsigned()) p.shape.push_back(std::to_string(d.get<unsigned long long>()));
-    else pc.fail("shape entries must be size names or non-negative numbers");
-  }
-  if (j.contains("initial")) {
-    const std::string init = j.at("initial").get<std::string>();
-    if (init != "zero" && init != "poison") pc.fail("initial must be 'zero' or 'poison'");
-    if (p.role != ParamRole::output) pc.fail("only outputs have an 'initial' value");
+  if (pr.has("initial")) {
+    const std::string init = pr.one_of("initial", {"zero", "poison"});
+    if (p.role != ParamRole::output) {
+      pr.at("initial", "").fail("only outputs have an 'initial' value: remove it (inputs hold the dataset's values)");
+    }
     p.initially_zero = init == "zero";
   }
   return p;
 }
 
-FamilySpec parse_family(const json& j, const PartSpec& part, const Ctx& c) {
+FamilySpec parse_family(const JsonReader& family, const PartSpec& part) {
+  const JsonReader r = family.named_by("family", "family");
+  r.expect_object({"family", "public", "sizes", "inputs"},
+                  "a dataset family such as {\"family\": \"tiny\", \"sizes\": [{\"n\": 1}], \"inputs\": {...}}");
   FamilySpec f;
-  f.family = need_string(j, "family", c);
-  const Ctx fc = c.sub("dataset family '" + f.family + "'");
-  f.is_public = j.value("public", true);
-  const json& sizes = need(j, "sizes", fc);
-  if (!sizes.is_array() || sizes.empty()) fc.fail("sizes must be a non-empty list of {name: value} objects");
-  for (const json& s : sizes) {
-    std::map<std::string, long long> assignment;
-    if (!s.is_object()) fc.fail("each sizes entry must be an object such as {\"n\": 1000}");
-    for (auto it = s.begin(); it != s.end(); ++it) {
-      if (!it.value().is_number_integer() || it.value().get<long long>() < 0) {
-        fc.fail("size '" + it.key() + "' must be a non-negative integer");
-      }
-      assignment[it.key()] = it.value().get<long long>();
-    }
-    for (const ParamSpec& p : part.params) {
-      if (p.role == ParamRole::size && !assignment.count(p.name)) fc.fail("a sizes entry has no value for '" + p.name + "'");
-    }
-    f.sizes.push_back(std::move(assignment));
+  f.family = r.text("family");
+  const JsonReader& fr = r;
+  f.is_public = fr.boolean_or("public", true);
+  for (const JsonReader& s : fr.at("sizes", "a list of size assignments, one case each, e.g. [{\"n\": 1000}]")
+                                 .elements("size assignments such as {\"n\": 1000}")) {
+    f.sizes.push_back(read_sizes(s, part));
   }
-  const json& inputs = need(j, "inputs", fc);
-  for (const ParamSpec& p : part.params) {
-    if (p.role != ParamRole::input) continue;
-    if (!inputs.contains(p.name)) fc.fail("no value distribution for input '" + p.name + "'");
-    const json& d = inputs.at(p.name);
-    if (!d.is_object() || !d.contains("dist")) fc.fail("input '" + p.name + "' needs {\"dist\": ...}");
-    f.inputs[p.name] = d;
-  }
+  f.inputs = read_inputs(fr.at("inputs", "a value distribution for every input"), part);
   return f;
 }
 
-// A "limits" object on top of `inherited`, with errors that name where it is.
-sandbox::ResourceLimits parse_limits_at(const json& j, const sandbox::ResourceLimits& inherited, const Ctx& c) {
-  try {
-    return sandbox::parse_limits(j, inherited);
-  } catch (const std::invalid_argument& e) {
-    c.fail(e.what());
+// A "limits" object on top of `inherited`: every field optional and positive.
+sandbox::ResourceLimits parse_limits(const JsonReader& r, const sandbox::ResourceLimits& inherited, bool lab_wide) {
+  if (!lab_wide && r.has("compile_s")) {
+    r.at("compile_s", "").fail("limit 'compile_s' is lab-wide: put it in the lab's \"limits\", not a part's");
   }
+  std::vector<std::string> names;
+  for (const sandbox::LimitField& f : sandbox::limit_fields())
+    if (lab_wide || std::string(f.name) != "compile_s") names.push_back(f.name);
+  r.expect_object(names, "an object of limits such as {\"wall_s\": 60, \"memory_mb\": 2048}");
+  sandbox::ResourceLimits out = inherited;
+  for (const sandbox::LimitField& f : sandbox::limit_fields()) {
+    if (!r.has(f.name)) continue;
+    out.*(f.member) = f.whole ? static_cast<double>(r.at(f.name, "").whole(NumberRange::at_least(1)))
+                              : r.number(f.name, NumberRange::positive());
+  }
+  return out;
 }
 
-PartSpec parse_part_fields(const json& j, const Ctx& c, const sandbox::ResourceLimits& lab_limits);
-
-// nlohmann's type errors (e.g. "public": "no") become errors that name the file and part.
-PartSpec parse_part(const json& j, const Ctx& c, const sandbox::ResourceLimits& lab_limits) {
-  try {
-    return parse_part_fields(j, c, lab_limits);
-  } catch (const json::exception& e) {
-    const bool named = j.is_object() && j.contains("name") && j["name"].is_string();
-    (named ? c.sub("part '" + j["name"].get<std::string>() + "'") : c)
-        .fail(std::string("a field has the wrong type (") + e.what() + ")");
-  }
-}
-
-PartSpec parse_part_fields(const json& j, const Ctx& c, const sandbox::ResourceLimits& lab_limits) {
+PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_limits) {
+  const JsonReader r = part.named_by("name", "part");
+  r.expect_object({"name", "points", "function", "time_limit_s", "limits", "params", "check", "datasets", "performance"},
+                  "a part such as {\"name\": \"int\", \"points\": 50, \"function\": ..., \"params\": [...], ...}");
   PartSpec p;
-  p.name = need_string(j, "name", c);
-  const Ctx pc = c.sub("part '" + p.name + "'");
-  p.points = need_number(j, "points", pc);
-  p.function = need_string(j, "function", pc);
+  p.name = r.text("name");
+  const JsonReader& pr = r;
+  p.points = pr.number("points", NumberRange::at_least(0));
+  p.function = identifier(pr.at("function", "the name of the C host function students define"), "C function");
   p.limits = lab_limits;
-  if (j.contains("time_limit_s")) p.limits.wall_s = need_number(j, "time_limit_s", pc);
-  if (j.contains("limits")) {
-    if (j.at("limits").is_object() && j.at("limits").contains("compile_s")) {
-      pc.fail("limit 'compile_s' is lab-wide: put it in the lab's \"limits\", not a part's");
-    }
-    p.limits = parse_limits_at(j.at("limits"), p.limits, pc.sub("limits"));
-  }
+  if (pr.has("time_limit_s")) p.limits.wall_s = pr.number("time_limit_s", NumberRange::positive());
+  if (auto l = pr.find("limits")) p.limits = parse_limits(*l, p.limits, false);
   p.time_limit_s = p.limits.wall_s;
-  const json& params = need(j, "params", pc);
-  if (!params.is_array() || params.empty()) pc.fail("params must be a non-empty list");
+  const std::vector<JsonReader> param_readers =
+      pr.at("params", "the host function's parameters, in the order of its C signature").elements("params");
   std::set<std::string> names;
-  for (const json& pj : params) {
-    p.params.push_back(parse_param(pj, pc));
-    if (!names.insert(p.params.back().name).second) pc.fail("two params are named '" + p.params.back().name + "'");
+  for (const JsonReader& pj : param_readers) {
+    p.params.push_back(parse_param(pj));
+    if (!names.insert(p.params.back().name).second) pj.fail("two params are named '" + p.params.back().name + "': rename one");
   }
-  for (const ParamSpec& ps : p.params) {
-    for (const std::string& d : ps.shape) {
-      if (!std::isdigit(static_cast<unsigned char>(d[0])) &&
-          (!p.param(d) || p.param(d)->role != ParamRole::size)) {
-        pc.fail("param '" + ps.name + "' has shape entry '" + d + "', which is not a size param");
+  // Shapes may name size params listed after them, so they are checked once all params are read.
+  for (size_t i = 0; i < p.params.size(); ++i) {
+    const ParamSpec& ps = p.params[i];
+    for (size_t k = 0; k < ps.shape.size(); ++k) {
+      const std::string& d = ps.shape[k];
+      if (!std::isdigit(static_cast<unsigned char>(d[0])) && (!p.param(d) || p.param(d)->role != ParamRole::size)) {
+        const JsonReader entry = param_readers[i].at("shape", "").elements("size names or numbers")[k];
+        entry.named("param '" + ps.name + "'")
+            .fail("'" + d + "' is not a size param of this part: name one of its size params or write a number");
       }
     }
   }
-  const json& check = need(j, "check", pc);
-  p.check.kind = need_string(check, "kind", pc.sub("check"));
+  const JsonReader check = pr.at("check", "{\"kind\": \"exact\"} or {\"kind\": \"float_bound\", \"factor\": 4}");
+  check.expect_object({"kind", "factor"}, "{\"kind\": \"exact\"} or {\"kind\": \"float_bound\", \"factor\": 4}");
+  p.check.kind = check.one_of("kind", {"exact", "float_bound"});
   if (p.check.kind == "float_bound") {
-    p.check.factor = need_number(check, "factor", pc.sub("check"));
-  } else if (p.check.kind != "exact") {
-    pc.fail("check kind must be 'exact' or 'float_bound'");
+    p.check.factor = check.number("factor", NumberRange::positive());
+  } else if (check.has("factor")) {
+    check.at("factor", "").fail("'factor' belongs to kind 'float_bound' only: remove it, or make the kind 'float_bound'");
   }
-  const json& datasets = need(j, "datasets", pc);
-  if (!datasets.is_array() || datasets.empty()) pc.fail("datasets must be a non-empty list of families");
-  for (const json& f : datasets) p.datasets.push_back(parse_family(f, p, pc));
-  if (j.contains("performance")) p.performance = parse_performance(j.at("performance"), p, pc.where);
+  std::set<std::string> families;
+  for (const JsonReader& f : pr.at("datasets", "a list of dataset families").elements("dataset families")) {
+    p.datasets.push_back(parse_family(f, p));
+    if (!families.insert(p.datasets.back().family).second) {
+      f.fail("two dataset families are named '" + p.datasets.back().family + "': rename one");
+    }
+  }
+  if (auto perf = pr.find("performance")) p.performance = parse_performance(*perf, p);
   return p;
 }
+
+LabSpec parse_lab_fields(const json& j, const std::string& origin) {
+  const JsonReader r(j, origin);
+  r.expect_object({"lab", "title", "version", "public_seed", "time_limit_s", "limits", "hidden", "checker", "parts", "bench"},
+                  "an object such as {\"lab\": \"reduction\", \"parts\": [...]} (see docs/lab-format.md)");
+  LabSpec lab;
+  lab.lab = r.text("lab");
+  lab.title = r.text_or("title", lab.lab);
+  lab.version = r.text_or("version", "1");
+  if (auto seed = r.find("public_seed")) lab.public_seed = seed->whole_unsigned();
+  lab.time_limit_s = r.number_or("time_limit_s", 30.0, NumberRange::positive());
+  lab.limits.wall_s = lab.time_limit_s;
+  if (auto l = r.find("limits")) lab.limits = parse_limits(*l, lab.limits, true);
+  lab.time_limit_s = lab.limits.wall_s;
+  if (auto h = r.find("hidden")) {
+    h->expect_object({"seed_env", "visibility"},
+                     "an object such as {\"seed_env\": \"GPULAB_HIDDEN_SEED\", \"visibility\": \"after_due_date\"}");
+    if (auto env = h->find("seed_env")) lab.hidden_seed_env = identifier(*env, "environment variable");
+    lab.hidden_visibility = h->one_of_or("visibility", lab.hidden_visibility, gradescope_visibilities());
+  }
+  if (auto ch = r.find("checker")) {
+    const std::string what = "an object {\"file\": \"reference/<lab>/...cu\"} naming the implementation every timed call's "
+                             "output is checked against";
+    ch->expect_object({"file"}, what);
+    lab.checker_file = ch->at("file", "the CUDA file from the project root, e.g. \"reference/<lab>/progression/<kernel>.cu\"").text();
+  }
+  std::set<std::string> names, functions;
+  for (const JsonReader& p : r.at("parts", "the list of the lab's parts").elements("parts")) {
+    lab.parts.push_back(parse_part(p, lab.limits));
+    if (!names.insert(lab.parts.back().name).second) p.fail("two parts are named '" + lab.parts.back().name + "': rename one");
+    if (!functions.insert(lab.parts.back().function).second) {
+      p.at("function", "").fail("two parts name the host function '" + lab.parts.back().function +
+                                "': each part needs its own function");
+    }
+  }
+  if (lab.total_points() <= 0) {
+    r.at("parts", "").fail("the parts' points add up to 0: give at least one part points");
+  }
+  if (auto b = r.find("bench")) {
+    lab.bench = b->value();
+    bench::read_bench_spec(lab, *b);  // checked now, used by `gpulab bench`
+  }
+  return lab;
+}
 }  // namespace
+
+const std::vector<std::string>& gradescope_visibilities() {
+  static const std::vector<std::string> v = {"hidden", "after_due_date", "after_published", "visible"};
+  return v;
+}
 
 std::vector<size_t> ParamSpec::resolve_shape(const std::map<std::string, long long>& sizes) const {
   std::vector<size_t> out;
@@ -212,47 +248,13 @@ double LabSpec::total_points() const {
   return t;
 }
 
-LabSpec parse_lab_fields(const json& j, const std::string& origin);
-
 LabSpec parse_lab_spec(const json& j, const std::string& origin) {
   try {
     return parse_lab_fields(j, origin);
   } catch (const json::exception& e) {
+    // Every value is read through JsonReader, which checks its type first; this is a last guard.
     throw LabSpecError(origin + ": a field has the wrong type (" + e.what() + ")");
   }
-}
-
-LabSpec parse_lab_fields(const json& j, const std::string& origin) {
-  const Ctx c{origin};
-  LabSpec lab;
-  lab.lab = need_string(j, "lab", c);
-  lab.title = j.value("title", lab.lab);
-  lab.version = j.value("version", "1");
-  lab.public_seed = j.value("public_seed", 1ull);
-  lab.time_limit_s = j.value("time_limit_s", 30.0);
-  lab.limits.wall_s = lab.time_limit_s;
-  if (j.contains("limits")) lab.limits = parse_limits_at(j.at("limits"), lab.limits, c.sub("limits"));
-  lab.time_limit_s = lab.limits.wall_s;
-  if (j.contains("hidden")) {
-    lab.hidden_seed_env = j.at("hidden").value("seed_env", lab.hidden_seed_env);
-    lab.hidden_visibility = j.at("hidden").value("visibility", lab.hidden_visibility);
-  }
-  if (j.contains("checker")) {
-    const json& ch = j.at("checker");
-    if (!ch.is_object() || !ch.contains("file") || !ch.at("file").is_string() || ch.at("file").get<std::string>().empty()) {
-      c.sub("checker").fail("must be an object {\"file\": \"reference/<lab>/...cu\"} naming the implementation every "
-                            "timed call's output is checked against");
-    }
-    lab.checker_file = ch.at("file").get<std::string>();
-  }
-  const json& parts = need(j, "parts", c);
-  if (!parts.is_array() || parts.empty()) c.fail("parts must be a non-empty list");
-  std::set<std::string> names;
-  for (const json& p : parts) {
-    lab.parts.push_back(parse_part(p, c, lab.limits));
-    if (!names.insert(lab.parts.back().name).second) c.fail("two parts are named '" + lab.parts.back().name + "'");
-  }
-  return lab;
 }
 
 LabSpec load_lab_spec(const std::filesystem::path& file) {

@@ -1,5 +1,7 @@
 // The model of assignments/<lab>/lab.json (see docs/lab-format.md), loaded and
-// validated in one place: every error names the file, the part and the field.
+// validated in one place, all of it when the lab loads, through JsonReader
+// (json_reader.hpp): every error is a LabSpecError naming the file, the JSON
+// path (`parts[1].datasets[3].sizes[0].n`), what is wrong and what to write.
 #pragma once
 #include <filesystem>
 #include <map>
@@ -17,6 +19,9 @@ namespace gpulab {
 struct LabSpecError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// The visibilities Gradescope accepts for a test (lab.json's hidden.visibility, --hidden-visibility).
+const std::vector<std::string>& gradescope_visibilities();
 
 enum class ParamRole { input, output, size };
 
@@ -100,6 +105,9 @@ struct LabSpec {
   // kernel of the course) implementing every part, against which every timed call's output is
   // checked (harness/checker_registry.hpp). Empty when the lab names none.
   std::string checker_file;
+  // lab.json's "bench" object (null when absent), checked when the lab loads and read by
+  // bench/bench_spec.hpp for `gpulab bench`.
+  nlohmann::json bench;
   std::filesystem::path file;  // where it was loaded from
 
   const PartSpec& part(const std::string& name) const;  // throws LabSpecError listing the parts

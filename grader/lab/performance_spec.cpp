@@ -3,27 +3,27 @@
 #include "lab/performance_spec.hpp"
 
 #include <cctype>
+#include <cstdio>
 
+#include "lab/case_inputs.hpp"
 #include "lab/size_expression.hpp"
 
 namespace gpulab {
 namespace {
 using nlohmann::json;
 
-std::vector<ScorePoint> parse_points(const json& j, const std::string& key, const std::string& where) {
+std::vector<ScorePoint> parse_points(const JsonReader& r) {
   std::vector<ScorePoint> out;
-  if (!j.contains(key)) return out;
-  const json& list = j.at(key);
-  const std::string w = where + ", performance '" + key + "'";
-  if (!list.is_array() || list.empty()) throw LabSpecError(w + ": must be a non-empty list of [x, fraction] pairs");
-  for (const json& p : list) {
-    if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) {
-      throw LabSpecError(w + ": each entry must be a pair of numbers [x, fraction], e.g. [0.5, 0.6]");
+  for (const JsonReader& p : r.elements("[x, fraction] pairs such as [[0.2, 0.0], [0.85, 1.0]]")) {
+    if (!p.value().is_array() || p.value().size() != 2) {
+      p.fail("must be a pair of numbers [x, fraction], e.g. [0.5, 0.6], not " + JsonReader::describe(p.value()));
     }
-    ScorePoint s{p[0].get<double>(), p[1].get<double>()};
-    if (s.fraction < 0 || s.fraction > 1) throw LabSpecError(w + ": fractions must lie between 0 and 1");
-    if (s.x < 0) throw LabSpecError(w + ": x values must not be negative");
-    if (!out.empty() && s.x <= out.back().x) throw LabSpecError(w + ": x values must increase");
+    const std::vector<JsonReader> pair = p.elements("numbers", 2);
+    ScorePoint s{pair[0].number(NumberRange::at_least(0)), pair[1].number(NumberRange::between(0, 1))};
+    if (!out.empty() && s.x <= out.back().x) {
+      pair[0].fail("x values must increase from pair to pair: this one is not above the previous " +
+                   JsonReader::describe(json(out.back().x)));
+    }
     out.push_back(s);
   }
   return out;
@@ -54,75 +54,60 @@ std::vector<FamilySpec> PerformanceSpec::families() const {
   return {timed, recheck};
 }
 
-PerformanceSpec parse_performance(const json& j, const PartSpec& part, const std::string& where) {
-  const std::string w = where + ", performance";
-  if (!j.is_object()) throw LabSpecError(w + ": must be an object");
+PerformanceSpec parse_performance(const JsonReader& r, const PartSpec& part) {
+  r.expect_object({"points", "sizes", "inputs", "work", "flops", "thresholds", "bandwidth_thresholds", "error_depth"},
+                  "an object such as {\"points\": 15, \"sizes\": {...}, \"inputs\": {...}, \"thresholds\": [...]} "
+                  "(docs/lab-format.md, \"performance\")");
   PerformanceSpec p;
-  if (!j.contains("points") || !j.at("points").is_number()) throw LabSpecError(w + ": missing number 'points'");
-  p.points = j.at("points").get<double>();
-  if (p.points < 0 || p.points > part.points) {
-    throw LabSpecError(w + ": points must be between 0 and the part's " + std::to_string(part.points) +
-                       " (they are a share of the part's points)");
+  char share[96];
+  std::snprintf(share, sizeof share, "a number >= 0 and <= %g (a share of the part's points)", part.points);
+  const JsonReader points = r.at("points", share);
+  p.points = points.number(NumberRange::at_least(0));
+  if (p.points > part.points) {
+    points.fail("must be " + std::string(share) + ", not " + JsonReader::describe(points.value()));
   }
-  if (!j.contains("sizes") || !j.at("sizes").is_object()) throw LabSpecError(w + ": missing object 'sizes' (the timed case)");
-  for (auto it = j.at("sizes").begin(); it != j.at("sizes").end(); ++it) {
-    if (!it.value().is_number_integer() || it.value().get<long long>() < 1) {
-      throw LabSpecError(w + ": size '" + it.key() + "' must be a positive integer");
-    }
-    p.sizes[it.key()] = it.value().get<long long>();
-  }
-  for (const ParamSpec& q : part.params) {
-    if (q.role == ParamRole::size && !p.sizes.count(q.name)) throw LabSpecError(w + ": 'sizes' has no value for '" + q.name + "'");
-    if (q.role != ParamRole::input) continue;
-    if (!j.contains("inputs") || !j.at("inputs").contains(q.name) || !j.at("inputs").at(q.name).contains("dist")) {
-      throw LabSpecError(w + ": 'inputs' needs {\"dist\": ...} for input '" + q.name + "'");
-    }
-    p.inputs[q.name] = j.at("inputs").at(q.name);
+  p.sizes = read_sizes(r.at("sizes", "the sizes of the timed case, e.g. {\"n\": 67108864}"), part);
+  p.inputs = read_inputs(r.at("inputs", "a value distribution for every input of the timed case"), part);
+  for (const auto& [name, d] : p.inputs) {
     // Every timed call gets inputs mixed element by element from two sets drawn from this
     // distribution; a distribution with one value would give every call the same inputs.
-    const json& d = p.inputs[q.name];
-    const bool one_value = d.value("dist", "") == "constant" ||
-                           (d.contains("min") && d.contains("max") && d.at("min") == d.at("max"));
+    const bool one_value = d.at("dist") == "constant" || (d.contains("min") && d.contains("max") && d.at("min") == d.at("max"));
     if (one_value) {
-      throw LabSpecError(w + ": input '" + q.name + "' has a distribution with a single value, so every timed call "
-                         "would see the same inputs (and a submission could reuse its results); give it a range");
+      r.at("inputs", "").at(name, "").fail("a distribution with a single value: every timed call would see the same inputs "
+                                           "(and a submission could reuse its results); give it a range");
     }
   }
-  p.work = j.value("work", "bytes");
+  p.work = r.one_of_or("work", "bytes", {"bytes", "flops"});
   if (p.work == "flops") {
-    if (!j.contains("flops") || !j.at("flops").is_array() || j.at("flops").empty()) {
-      throw LabSpecError(w + ": work 'flops' needs 'flops', a list of factors such as [2, \"m\", \"n\", \"k\"]");
-    }
-    for (const json& f : j.at("flops")) {
-      if (f.is_number_unsigned()) {
-        p.flops.push_back(std::to_string(f.get<unsigned long long>()));
-      } else if (f.is_string() && p.sizes.count(f.get<std::string>())) {
-        p.flops.push_back(f.get<std::string>());
+    for (const JsonReader& f : r.at("flops", "a list of factors such as [2, \"m\", \"n\", \"k\"] (work 'flops')")
+                                   .elements("factors (whole numbers or size names)")) {
+      if (f.value().is_string()) {
+        const std::string name = f.text();
+        if (!p.sizes.count(name)) f.fail("'" + name + "' is not a size of the timed case: use a size name or a whole number");
+        p.flops.push_back(name);
       } else {
-        throw LabSpecError(w + ": each 'flops' factor must be a whole number or a size name");
+        p.flops.push_back(std::to_string(f.whole(NumberRange::at_least(1))));
       }
     }
-  } else if (p.work != "bytes") {
-    throw LabSpecError(w + ": work must be 'bytes' (memory-bound) or 'flops' (compute-bound)");
+  } else if (r.has("flops")) {
+    r.at("flops", "").fail("'flops' is only read with \"work\": \"flops\": remove it, or set work to 'flops'");
   }
-  p.thresholds = parse_points(j, "thresholds", where);
-  if (p.thresholds.empty()) throw LabSpecError(w + ": missing 'thresholds' ([speed ratio, fraction] pairs)");
-  p.bandwidth_thresholds = parse_points(j, "bandwidth_thresholds", where);
-  if (j.contains("error_depth")) {
-    if (!j.at("error_depth").is_string()) throw LabSpecError(w + ": 'error_depth' must be a string such as \"log2(n)\"");
-    p.error_depth = j.at("error_depth").get<std::string>();
+  p.thresholds = parse_points(r.at("thresholds", "[speed ratio, fraction] pairs such as [[0.2, 0.0], [0.85, 1.0]]"));
+  if (auto b = r.find("bandwidth_thresholds")) p.bandwidth_thresholds = parse_points(*b);
+  if (auto depth = r.find("error_depth")) {
+    p.error_depth = depth->text();
     std::map<std::string, long long> probe;  // every size name, to find unknown ones
     for (const ParamSpec& q : part.params)
       if (q.role == ParamRole::size) probe[q.name] = 3;
     try {
       evaluate_size_expression(p.error_depth, probe);
     } catch (const ExpressionError& e) {
-      throw LabSpecError(w + ", 'error_depth': " + e.what());
+      depth->fail(e.what());
     }
   } else if (part.check.kind == "float_bound") {
-    throw LabSpecError(w + ": float outputs need 'error_depth', the depth of the error bound over the sizes (e.g. "
-                       "\"log2(n)\" for a sum, \"k\" for a dot product of length k), so that every timed call's output "
-                       "can be checked against the lab's checker");
+    r.fail("float outputs need 'error_depth', the depth of the error bound over the sizes (e.g. \"log2(n)\" for a sum, "
+           "\"k\" for a dot product of length k), so that every timed call's output can be checked against the lab's "
+           "checker: add it");
   }
   return p;
 }

@@ -4,11 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "lab/json_reader.hpp"
 #include "lab/lab_spec.hpp"
 
 namespace gpulab {
 
-PerformanceSpec parse_performance(const nlohmann::json& j, const PartSpec& part, const std::string& where);
+// `r` is the part's "performance" object; `part` is read up to its datasets.
+PerformanceSpec parse_performance(const JsonReader& r, const PartSpec& part);
 // Bytes moved (inputs read once + outputs written once) or floating-point operations.
 double performance_work(const PerformanceSpec& perf, const PartSpec& part);
 // Bytes moved by the timed case, whatever the part's work is measured in.

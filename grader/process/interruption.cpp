@@ -3,7 +3,6 @@
 
 #include <signal.h>
 
-#include <atomic>
 
 namespace gpulab::process {
 namespace {
@@ -17,9 +16,9 @@ extern "C" void note_signal(int signal) {
 Interrupted::Interrupted(int s)
     : std::runtime_error(s == SIGTERM ? "stopped by SIGTERM" : "interrupted (Ctrl-C)"), signal(s) {}
 
+void note_interrupt(int signal) { note_signal(signal); }
+
 void install_interrupt_handlers() {
-  static std::atomic<bool> installed{false};
-  if (installed.exchange(true)) return;
   struct sigaction sa {};
   sa.sa_handler = note_signal;
   sigemptyset(&sa.sa_mask);

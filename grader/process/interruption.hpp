@@ -15,8 +15,11 @@ struct Interrupted : std::runtime_error {
   int signal;
 };
 
-// Installs the handlers (once; idempotent).
+// Installs the handlers (idempotent; also puts them back after a command used its own).
 void install_interrupt_handlers();
+// Records `signal` as if it had arrived; async-signal-safe, for a command's own handler
+// (batch: the first Ctrl-C lets gradings finish, the second calls this to stop them now).
+void note_interrupt(int signal);
 // The signal that arrived (SIGINT or SIGTERM), or 0.
 int interrupt_signal();
 void throw_if_interrupted();

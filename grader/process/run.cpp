@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include <cstring>
 
 #include "process/interruption.hpp"
+#include "process/resident_memory.hpp"
 
 namespace gpulab::process {
 namespace {
@@ -46,6 +48,9 @@ void write_all(int fd, const std::string& text) {
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, const ProcessOptions& o, int out_fd, int error_fd) {
   setpgid(0, 0);
+  // Killed with gpulab, even by SIGKILL, which gives gpulab no chance to stop it. (The signal
+  // comes when the forking thread ends; every thread waits for the children it starts.)
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   // The child starts with default signal handling, whatever gpulab installed.
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
@@ -167,6 +172,7 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
     exited = true;
   };
   int interrupted = 0;
+  auto last_memory_check = start;
   for (;;) {
     read_info();
     if ((interrupted = interrupt_signal()) != 0) {
@@ -177,6 +183,16 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
       r.timed_out = true;
       stop();
       break;
+    }
+    if (o.resident_limit_bytes > 0 && since(last_memory_check) >= 0.1) {
+      last_memory_check = std::chrono::steady_clock::now();
+      const size_t resident = tree_resident_bytes(pid);
+      r.peak_resident_bytes = std::max(r.peak_resident_bytes, resident);
+      if (resident > o.resident_limit_bytes) {
+        r.memory_exceeded = true;
+        stop();
+        break;
+      }
     }
     if (open_pipe) {
       pollfd p{out_fd, POLLIN, 0};

@@ -1,5 +1,6 @@
 // Writing a batch folder's class-level outputs, gradebook.csv and report.html,
-// both atomically, from the records and results in the folder.
+// both atomically, from the records and results in the folder (and, for the
+// report's similarity section, similarity/summary.json when it is there).
 #pragma once
 #include <filesystem>
 #include <string>

@@ -8,6 +8,7 @@
 #include "class_statistics.hpp"
 #include "report/late_section.hpp"
 #include "report/review_flags.hpp"
+#include "report/similarity_section.hpp"
 #include "svg_charts.hpp"
 
 namespace gpulab::report {
@@ -196,7 +197,7 @@ std::string students(const batch::ClassResults& c) {
 }  // namespace
 
 std::string html_report(const batch::ClassResults& c, const std::string& generated_at,
-                        const late::ClassLateness* late) {
+                        const std::optional<nlohmann::json>& similarity, const late::ClassLateness* late) {
   const ClassStatistics s = class_statistics(c);
   std::string backends;
   for (const batch::StudentEntry& e : c.students)
@@ -209,7 +210,9 @@ std::string html_report(const batch::ClassResults& c, const std::string& generat
   h += "<h1>" + html_escape(c.title.empty() ? c.lab : c.title) + "</h1><p class=\"sub\">lab " + html_escape(c.lab) +
        " &middot; backend " + html_escape(backends.empty() ? "-" : backends) + " &middot; generated " +
        html_escape(generated_at) + " by gpulab</p>";
-  h += overview(c, s) + for_review(review_flags(c)) + (late ? late_section(*late) : std::string()) + distribution(s) + case_rates(s) + performance(s) + failures(s) + students(c);
+  h += overview(c, s) + for_review(review_flags(c)) + (similarity ? similarity_section(*similarity) : std::string()) +
+       (late ? late_section(*late) : std::string()) + distribution(s) + case_rates(s) + performance(s) + failures(s) +
+       students(c);
   h += "</body></html>\n";
   return h;
 }

@@ -1,46 +1,26 @@
-// Parsing, defaults and application of the resource limits.
+// The limit fields, defaults and application of the resource limits.
 #include "resource_limits.hpp"
 
 #include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace gpulab::sandbox {
 namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 
-struct Field {
-  const char* name;
-  double ResourceLimits::*member;
-};
-constexpr Field kFields[] = {
-    {"wall_s", &ResourceLimits::wall_s},           {"cpu_s", &ResourceLimits::cpu_s},
-    {"memory_mb", &ResourceLimits::memory_mb},     {"file_size_mb", &ResourceLimits::file_size_mb},
-    {"processes", &ResourceLimits::processes},     {"output_kb", &ResourceLimits::output_kb},
-    {"compile_s", &ResourceLimits::compile_s},
-};
-
 rlim_t bytes(double mb) { return static_cast<rlim_t>(mb * kMiB); }
 }  // namespace
 
-ResourceLimits parse_limits(const nlohmann::json& j, const ResourceLimits& inherited) {
-  if (!j.is_object()) throw std::invalid_argument("\"limits\" must be an object such as {\"wall_s\": 60}");
-  ResourceLimits out = inherited;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const Field* f = std::find_if(std::begin(kFields), std::end(kFields),
-                                  [&](const Field& x) { return it.key() == x.name; });
-    if (f == std::end(kFields)) {
-      throw std::invalid_argument("unknown limit '" + it.key() +
-                                  "' (known: wall_s, cpu_s, memory_mb, file_size_mb, processes, output_kb, compile_s)");
-    }
-    if (!it.value().is_number() || it.value().get<double>() <= 0) {
-      throw std::invalid_argument("limit '" + it.key() + "' must be a positive number");
-    }
-    out.*(f->member) = it.value().get<double>();
-  }
-  return out;
+const std::vector<LimitField>& limit_fields() {
+  static const std::vector<LimitField> fields = {
+      {"wall_s", &ResourceLimits::wall_s, false},       {"cpu_s", &ResourceLimits::cpu_s, false},
+      {"memory_mb", &ResourceLimits::memory_mb, false}, {"file_size_mb", &ResourceLimits::file_size_mb, false},
+      {"processes", &ResourceLimits::processes, true},  {"output_kb", &ResourceLimits::output_kb, false},
+      {"compile_s", &ResourceLimits::compile_s, false},
+  };
+  return fields;
 }
 
 unsigned emulator_reserved_mb_per_worker() {
@@ -62,6 +42,7 @@ ResolvedLimits resolve(const ResourceLimits& l, bool cuda_backend, unsigned core
   r.compile_s = l.compile_s > 0 ? l.compile_s : 300;
   r.processes = l.processes > 0 ? static_cast<long>(l.processes) : std::max(256l, 2l * cores + 64);
   r.limit_address_space = !cuda_backend;
+  r.resident_limit_mb = cuda_backend ? static_cast<long>(r.memory_mb) + kResidentMarginMb : 0;
   // Code, libraries and the harness's own buffers come on top of what the submission may use.
   r.address_space_mb = static_cast<long>(r.memory_mb) + 512 + static_cast<long>(workers) * emulator_reserved_mb_per_worker();
   return r;

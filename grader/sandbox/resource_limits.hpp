@@ -2,7 +2,6 @@
 // lab-wide with a per-part override; defaults in docs/lab-format.md), and
 // turning them into kernel resource limits (setrlimit / prlimit).
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -12,17 +11,21 @@ namespace gpulab::sandbox {
 struct ResourceLimits {
   double wall_s = 0;         // wall clock per run; the whole process tree is killed (default 30)
   double cpu_s = 0;          // CPU time per process (default wall_s x CPU cores: the emulator uses them all)
-  double memory_mb = 0;      // address space per process, emulator backend only (default 4096, see resolve)
+  double memory_mb = 0;      // memory a run may use (default 4096): address space per process on the
+                             // emulator; resident memory of the whole run on the cuda backend
   double file_size_mb = 0;   // largest file a process may write (default 1024)
   double processes = 0;      // processes and threads in the sandbox (default 256, more on many-core machines)
   double output_kb = 0;      // stdout+stderr together; a run that prints more is stopped (default 1024)
   double compile_s = 0;      // wall clock of the compile (lab-wide only; default 300)
 };
 
-// Reads a "limits" object; every field optional, unknown fields and non-positive values
-// are errors (thrown as std::invalid_argument with the field named). `inherited` supplies
-// what the object leaves out.
-ResourceLimits parse_limits(const nlohmann::json& limits, const ResourceLimits& inherited);
+// The fields of lab.json's "limits" object, each a positive number (read by lab/lab_spec.cpp).
+struct LimitField {
+  const char* name;
+  double ResourceLimits::*member;
+  bool whole;  // a count (processes), not a measure
+};
+const std::vector<LimitField>& limit_fields();
 
 // What the limits are on this machine: every 0 replaced by its default. `emulator_workers` is
 // the number of threads the emulator runs blocks on (its per-worker stack reservations are
@@ -32,7 +35,14 @@ struct ResolvedLimits {
   long processes;
   bool limit_address_space;  // false on the cuda backend: the driver maps huge address ranges
   long address_space_mb;     // memory_mb plus the emulator's own reservations
+  // cuda backend: resident memory of the run's whole process tree, watched by the grader
+  // (process::ProcessOptions::resident_limit_bytes): memory_mb plus the CUDA runtime's own
+  // (kResidentMarginMb). 0 on the emulator, where the address space is limited instead.
+  long resident_limit_mb;
 };
+// What the CUDA runtime and driver themselves keep resident in a process, on top of the
+// submission's memory_mb (a context and its libraries take a few hundred MiB).
+constexpr long kResidentMarginMb = 1024;
 ResolvedLimits resolve(const ResourceLimits& limits, bool cuda_backend, unsigned cpu_cores, unsigned emulator_workers);
 unsigned emulator_reserved_mb_per_worker();
 

@@ -169,6 +169,7 @@ process::ProcessResult Sandbox::run(SandboxPolicy policy, const ResolvedLimits& 
   }
   process::ProcessOptions o;
   o.time_limit_s = wall_s;
+  o.resident_limit_bytes = static_cast<size_t>(limits.resident_limit_mb) << 20;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = stop_at_output_cap;
   o.clear_environment = true;

@@ -205,6 +205,37 @@ fs::path project_root() {
   return GPULAB_SOURCE_DIR;
 }
 
+void sweep_cache_leftovers() {
+  const fs::path cache = cache_directory();
+  std::error_code ec;
+  if (!fs::is_directory(cache, ec)) return;
+  try {
+    for (const char* folder : {"building", "datasets"}) {
+      if (fs::is_directory(cache / folder, ec)) files::sweep_stale_temp_folders(cache / folder);
+    }
+    for (auto it = fs::directory_iterator(cache, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+      if (it->is_directory(ec) && !it->is_symlink(ec)) files::remove_stale_partial_files(it->path());
+    }
+  } catch (const std::exception&) {
+    // Tidying is never a reason to fail: what is left is never read as a result.
+  }
+}
+
+void check_installation() {
+  const fs::path root = project_root();
+  const bool from_env = std::getenv("GPULAB_HOME") && *std::getenv("GPULAB_HOME");
+  for (const char* needed : {"grader", "assignments"}) {
+    std::error_code ec;
+    if (fs::is_directory(root / needed, ec)) continue;
+    throw files::GraderError(
+        (from_env ? "GPULAB_HOME=" + root.string() : "gpulab's source folder " + root.string()) + " has no " + needed +
+        "/ folder, so it is not a gpulab installation: " +
+        (from_env ? "point GPULAB_HOME at the folder that holds grader/, assignments/ and datasets/ "
+                    "(or unset it)"
+                  : "rebuild gpulab from its source tree, or set GPULAB_HOME to an installation"));
+  }
+}
+
 std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
 std::string nvcc_path() { return GPULAB_NVCC; }
 

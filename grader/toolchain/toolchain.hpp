@@ -64,6 +64,12 @@ BuildResult build_program(const std::filesystem::path& source, const BuildOption
 
 std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab
 std::filesystem::path project_root();     // $GPULAB_HOME, else the source tree gpulab was built from
+// Removes what a killed gpulab (SIGKILL) left in the build cache: unfinished build and dataset
+// folders and partial files of processes that no longer run. Never fails.
+void sweep_cache_leftovers();
+// Throws files::GraderError when project_root() is not a gpulab installation (a GPULAB_HOME
+// without grader/ or assignments/): a setup mistake must stop grading, not score everyone 0.
+void check_installation();
 std::string harness_emu_library();        // the grader's harness, prebuilt for the emulator
 std::string nvcc_path();                  // the nvcc this gpulab was built with; empty without CUDA
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "files/temp_folder.hpp"
 #include "data/dataset.hpp"
 #include "gold/gold_registry.hpp"
 #include "grade/grading.hpp"
@@ -141,16 +142,8 @@ void check_with_reference(const LabSpec& lab, const fs::path& dir, toolchain::Ba
     r.problems.push_back(reference.string() + ": missing, so the reference cannot check the expected outputs");
     return;
   }
-  char tmpl[] = "/tmp/gpulab-validate-XXXXXX";
-  if (!mkdtemp(tmpl)) throw std::runtime_error("cannot create a folder under /tmp");
-  const fs::path home = tmpl;
-  struct Cleanup {
-    fs::path p;
-    ~Cleanup() {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-    }
-  } cleanup{home};
+  const files::TempFolder home_folder("validate");  // removed on every path, Ctrl-C included
+  const fs::path& home = home_folder.path();
   for (const char* entry : {"assignments", "grader", "reference"}) fs::create_directory_symlink(project / entry, home / entry);
   fs::create_directories(home / "datasets");
   fs::create_directory_symlink(fs::absolute(dir), home / "datasets" / lab.lab);

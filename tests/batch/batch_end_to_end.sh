@@ -3,7 +3,8 @@
 # large cases): results, gradebook and report; a result equal to `gpulab grade
 # --format json`; resuming (nothing graded twice, a changed submission graded
 # again); Ctrl-C in the middle (exit 130, nothing half-written, the rerun
-# finishes the class); Gradescope's export layout; errors for bad arguments.
+# finishes the class); Gradescope's export layout; errors for bad arguments; the similarity
+# report and its section in report.html (and --no-similarity).
 # Usage: batch_end_to_end.sh GPULAB JSON_CHECK PROJECT_ROOT WORK_DIR   (GPULAB_CACHE should be set)
 set -u
 gpulab=$1
@@ -51,6 +52,8 @@ check "report.html written" grep -q 'Score distribution' out/report.html
 check "report shows the emulator's performance note" grep -q 'not measured (emulator)' out/report.html
 check "report names the data race" grep -q 'data race' out/report.html
 check "progress lines with a count" grep -q '^\[5/5\] ' run1.log
+check "similarity.csv written" bash -c "head -1 out/similarity/similarity.csv | grep -q '^a,b,similarity'"
+check "report has the similarity section" grep -q 'Similar submissions' out/report.html
 check "nothing half-written is left" test -z "$(find out -name '*.tmp-*')"
 
 # 2. A student's result is what `gpulab grade --format json` writes.
@@ -70,12 +73,18 @@ check "resumed batch grades nothing" grep -q '^0 graded now, 5 up to date' run2.
 check "resumed batch is quick ($ms ms)" test $ms -lt 5000
 check "records unchanged" test "$(cat out/records/*.json | md5sum)" = "$before"
 check "gradebook rewritten the same" test "$(wc -l <out/gradebook.csv)" -eq 6
+rm -rf out/similarity
+"$gpulab" batch histogram class --out out --jobs 2 --no-large --no-similarity >run2b.log 2>&1
+check "--no-similarity: no similarity folder" test ! -e out/similarity
+check "--no-similarity: no similarity section" bash -c "! grep -q 'Similar submissions' out/report.html"
 
 # 4. A changed submission is graded again, the others are not; other options regrade.
 cp "$root/reference/histogram/histogram.cu" class/bob/histogram.cu
 "$gpulab" batch histogram class --out out --jobs 2 --no-large >run3.log 2>&1
 check "only the changed submission is graded" grep -q '^4 submissions up to date (already graded, unchanged); grading 1' run3.log
 check "bob now scores full marks" bash -c "grep -q '^bob,35,35,70,70,graded,,' out/gradebook.csv"
+check "bob's copy of alice is the most similar pair" bash -c "sed -n 2p out/similarity/similarity.csv | grep -q '^alice,bob,1.0000'"
+check "the report links the pair's side-by-side page" grep -q 'href="similarity/pairs/pair-0001.html"' out/report.html
 "$gpulab" batch histogram class --out out --jobs 2 --no-large --part text >run4.log 2>&1
 check "other options are another grading" grep -q '^grading 5 submissions' run4.log
 check "a part-only gradebook has one part column" grep -q '^student,text (35),total,' out/gradebook.csv

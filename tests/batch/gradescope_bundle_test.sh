@@ -74,7 +74,15 @@ check "broken: the compiler's message is shown" grep -q 'did not compile' broken
 
 rm -rf "$ag/submission"/* && echo "oops" >"$ag/submission/README.txt"
 grade empty
-check "no .cu file: score 0 and why" grep -q 'No .cu file was submitted' empty.json
+check "no .cu file: score 0 and why" grep -q 'no .cu file was handed in' empty.json
+
+# The work in src/, a backup of the skeleton in backup/: which is graded is not guessed.
+rm -rf "$ag/submission"/* && mkdir -p "$ag/submission/src" "$ag/submission/backup"
+cp "$project/reference/histogram/histogram.cu" "$ag/submission/src/histogram.cu"
+cp "$project/skeletons/histogram/histogram.cu" "$ag/submission/backup/histogram.cu"
+grade ambiguous
+check "two histogram.cu: score 0" grep -q '^score=0 ' ambiguous.summary
+check "two histogram.cu: both files are listed" grep -q 'backup/histogram.cu, src/histogram.cu' ambiguous.json
 
 echo "$failures failure(s)"
 if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi  # a build and a cache: hundreds of MB, kept only on failure

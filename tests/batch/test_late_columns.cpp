@@ -60,7 +60,7 @@ TEST_CASE("report: a Late submissions section with the policy and the late stude
       "late_days": {"budget": 2, "students": {"dave": {"used_before": 2}}}})",
                                                       "course.json");
   const auto late = gpulab::late::assess_class(course, c);
-  const std::string html = gpulab::report::html_report(c, "now", &late);
+  const std::string html = gpulab::report::html_report(c, "now", std::nullopt, &late);
   CHECK_THAT(html, Contains("<h2>Late submissions</h2>"));
   CHECK_THAT(html, Contains("Due 2026-11-20 23:59 (America/New_York"));
   CHECK_THAT(html, Contains("2 late days for the course"));

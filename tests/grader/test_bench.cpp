@@ -127,13 +127,14 @@ TEST_CASE("a lab.json bench object with a mistake is refused with the field name
   gpulab::LabSpec red_without_depth = red;
   for (gpulab::PartSpec& part : red_without_depth.parts)
     if (part.performance) part.performance->error_depth.clear();
-  CHECK_THROWS_WITH(parse_bench_spec(red_without_depth, no_depth), Catch::Contains("part 'float'") && Catch::Contains("error_depth"));
+  CHECK_THROWS_WITH(parse_bench_spec(red_without_depth, no_depth),
+                    Catch::Contains("bench.parts.float: float outputs need 'error_depth'"));
   json bad_size = j;
   bad_size["bench"]["parts"]["int"]["cases"][0]["sizes"] = {{"q", 4}};
-  CHECK_THROWS_WITH(parse_bench_spec(red, bad_size), Catch::Contains("'q' is not a size parameter"));
+  CHECK_THROWS_WITH(parse_bench_spec(red, bad_size), Catch::Contains("bench.parts.int.cases[0].sizes.q (case 'uniform'): unknown key"));
   json no_input = j;
   no_input["bench"]["parts"]["int"]["cases"][0].erase("inputs");
-  CHECK_THROWS_WITH(parse_bench_spec(red, no_input), Catch::Contains("distribution of input 'in'"));
+  CHECK_THROWS_WITH(parse_bench_spec(red, no_input), Catch::Contains("bench.parts.int.cases[0] (case 'uniform'): missing key 'inputs'"));
   json no_checker = j;  // no check_with and no lab-wide checker to fall back on
   no_checker["bench"]["baseline"]["computes_output"] = false;
   gpulab::LabSpec red_without_checker = red;
@@ -144,6 +145,16 @@ TEST_CASE("a lab.json bench object with a mistake is refused with the field name
   json none = j;
   none.erase("bench");
   CHECK_THROWS_WITH(parse_bench_spec(red, none), Catch::Contains("no \"bench\" object"));
+  // The bench object is checked when the lab loads, misspelt keys and part names included.
+  json misspelt = j;
+  misspelt["bench"]["parts"]["int"]["casess"] = misspelt["bench"]["parts"]["int"]["cases"];
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(misspelt, red.file.string()),
+                    Catch::StartsWith(red.file.string() + ": bench.parts.int.casess: unknown key: did you mean 'cases'?"));
+  json wrong_part = j;
+  wrong_part["bench"]["parts"]["flaot"] = wrong_part["bench"]["parts"]["float"];
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(wrong_part, red.file.string()),
+                    Catch::StartsWith(red.file.string() + ": bench.parts.flaot: unknown key: did you mean 'float'?"));
+  CHECK(gpulab::parse_lab_spec(j, red.file.string()).bench == j["bench"]);
 }
 
 TEST_CASE("the bench table shows time, throughput, the ratio to the baseline and the check") {

@@ -176,7 +176,7 @@ TEST_CASE("dataset: a corrupted, missing or mislabelled file is named", "[datase
   }
 }
 
-TEST_CASE("dataset: generation errors name the lab, part, family and input", "[dataset]") {
+TEST_CASE("dataset: an unknown distribution is refused when the lab loads, a missing gold when generating", "[dataset]") {
   TempDir tmp;
   json j = json::parse(R"({
     "lab": "unit_double", "parts": [
@@ -186,11 +186,11 @@ TEST_CASE("dataset: generation errors name the lab, part, family and input", "[d
                   {"name": "n", "role": "size"}],
        "check": {"kind": "exact"},
        "datasets": [{"family": "odd", "sizes": [{"n": 4}], "inputs": {"in": {"dist": "poisson"}}}]}]})");
-  const gpulab::LabSpec lab = gpulab::parse_lab_spec(j, "x");
-  CHECK_THROWS_WITH(gpulab::generate_datasets(lab, 1, false, Selection::all, tmp.path()),
-                    Catch::Contains("part 'double', family 'odd', input 'in'") &&
-                        Catch::Contains("unknown distribution 'poisson'"));
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(j, "x"),
+                    Catch::StartsWith("x: parts[0].datasets[0].inputs.in.dist (part 'double', family 'odd'): unknown "
+                                      "value 'poisson'"));
 
+  j["parts"][0]["datasets"][0]["inputs"]["in"] = {{"dist", "uniform_int"}, {"min", 0}, {"max", 3}};
   j["lab"] = "no_such_lab";
   const gpulab::LabSpec other = gpulab::parse_lab_spec(j, "x");
   CHECK_THROWS_WITH(gpulab::generate_datasets(other, 1, false, Selection::all, tmp.path()),

@@ -247,3 +247,27 @@ TEST_CASE("process: SIGINT stops the child and throws Interrupted", "[child]") {
   REQUIRE(child > 0);
   CHECK(gone_within(child, 1.0));
 }
+
+TEST_CASE("process: a run holding more resident memory than its limit is stopped", "[child]") {
+  // 400 MiB held (a string of that size) against a limit of 128 MiB; the address space is not
+  // limited, as on the cuda backend, where the driver's reservations rule RLIMIT_AS out.
+  ProcessOptions o;
+  o.time_limit_s = 30;
+  o.search_path = true;
+  o.resident_limit_bytes = size_t{128} << 20;
+  const auto start = std::chrono::steady_clock::now();
+  const ProcessResult r = gpulab::process::run({"perl", "-e", "my $x = 'a' x (400 * 1024 * 1024); sleep 20;"}, o);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE(r.started());
+  CHECK(r.memory_exceeded);
+  CHECK(r.signal == SIGKILL);
+  CHECK_FALSE(r.timed_out);
+  CHECK(seconds < 10);
+  CHECK(r.peak_resident_bytes > (size_t{128} << 20));
+  // The same program within a limit it fits ends normally, and its peak is measured.
+  o.resident_limit_bytes = size_t{2048} << 20;
+  const ProcessResult fits = gpulab::process::run({"perl", "-e", "my $x = 'a' x (64 * 1024 * 1024); sleep 1;"}, o);
+  CHECK_FALSE(fits.memory_exceeded);
+  CHECK(fits.status() == 0);
+  CHECK(fits.peak_resident_bytes > (size_t{32} << 20));
+}

@@ -9,7 +9,6 @@
 #include "lab/lab_spec.hpp"
 #include "sandbox/resource_limits.hpp"
 
-using gpulab::sandbox::parse_limits;
 using gpulab::sandbox::resolve;
 using gpulab::sandbox::ResourceLimits;
 using nlohmann::json;
@@ -58,19 +57,27 @@ TEST_CASE("limits: defaults are worked out for the machine and the backend", "[l
 }
 
 TEST_CASE("limits: a limits object overrides what it names and nothing else", "[limits]") {
-  ResourceLimits base;
-  base.wall_s = 60;
-  base.memory_mb = 1000;
-  const auto l = parse_limits(json{{"memory_mb", 256}, {"output_kb", 8}}, base);
-  CHECK(l.wall_s == 60);
-  CHECK(l.memory_mb == 256);
-  CHECK(l.output_kb == 8);
-  CHECK(l.processes == 0);  // still "the default"
+  const auto lab = gpulab::parse_lab_spec(lab_with(json{{"memory_mb", 256}, {"output_kb", 8}}, json::object()), "x/lab.json");
+  CHECK(lab.limits.wall_s == 20);  // time_limit_s
+  CHECK(lab.limits.memory_mb == 256);
+  CHECK(lab.limits.output_kb == 8);
+  CHECK(lab.limits.processes == 0);  // still "the default"
 
-  CHECK_THROWS_WITH(parse_limits(json{{"memory", 1}}, base), Catch::Contains("unknown limit 'memory'"));
-  CHECK_THROWS_WITH(parse_limits(json{{"wall_s", 0}}, base), Catch::Contains("'wall_s' must be a positive number"));
-  CHECK_THROWS_WITH(parse_limits(json{{"processes", "many"}}, base), Catch::Contains("'processes'"));
-  CHECK_THROWS_WITH(parse_limits(json::array(), base), Catch::Contains("must be an object"));
+  auto error = [](const json& limits) {
+    try {
+      gpulab::parse_lab_spec(lab_with(limits, json::object()), "x/lab.json");
+    } catch (const gpulab::LabSpecError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(error(json{{"memory", 1}}) == "x/lab.json: limits.memory: unknown key: did you mean 'memory_mb'? (the keys allowed "
+                                      "here: wall_s, cpu_s, memory_mb, file_size_mb, processes, output_kb, compile_s)");
+  CHECK(error(json{{"wall_s", 0}}) == "x/lab.json: limits.wall_s: must be a number > 0, not 0");
+  CHECK(error(json{{"processes", "many"}}) == "x/lab.json: limits.processes: must be a whole number >= 1, not the string 'many'");
+  CHECK(error(json{{"processes", 2.5}}) == "x/lab.json: limits.processes: must be a whole number >= 1, not 2.5");
+  CHECK_THAT(error(json::array()), Catch::StartsWith("x/lab.json: limits: must be an object of limits") &&
+                                       Catch::EndsWith("not an empty list"));
 }
 
 TEST_CASE("limits: prlimit gets every limit, and no address-space limit on the cuda backend", "[limits]") {
@@ -117,12 +124,12 @@ TEST_CASE("limits in lab.json: lab-wide, overridden per part, with time_limit_s 
     CHECK(lab.time_limit_s == 9);
     CHECK(lab.parts[0].time_limit_s == 3);
   }
-  SECTION("errors name the file, the part and the limit") {
+  SECTION("errors name the file, the JSON path, the part and the limit") {
     CHECK_THROWS_WITH(gpulab::parse_lab_spec(lab_with(json{{"memry_mb", 1}}, json::object()), "x/lab.json"),
-                      Catch::Contains("x/lab.json, limits: unknown limit 'memry_mb'"));
+                      Catch::StartsWith("x/lab.json: limits.memry_mb: unknown key: did you mean 'memory_mb'?"));
     CHECK_THROWS_WITH(gpulab::parse_lab_spec(lab_with(nullptr, json{{"limits", {{"cpu_s", -1}}}}), "x/lab.json"),
-                      Catch::Contains("part 'int', limits: limit 'cpu_s' must be a positive number"));
+                      "x/lab.json: parts[0].limits.cpu_s (part 'int'): must be a number > 0, not -1");
     CHECK_THROWS_WITH(gpulab::parse_lab_spec(lab_with(nullptr, json{{"limits", {{"compile_s", 10}}}}), "x/lab.json"),
-                      Catch::Contains("'compile_s' is lab-wide"));
+                      Catch::Contains("parts[0].limits.compile_s (part 'int'): limit 'compile_s' is lab-wide"));
   }
 }
