@@ -4,11 +4,13 @@
 #   install-deps.sh --runtime  only building and running gpulab (a Gradescope autograder, a student kit)
 # CUDA is optional: with nvcc on PATH or in /usr/local/cuda the `cuda` backend is built too.
 # bubblewrap (bwrap) and util-linux (prlimit) are the sandbox submissions are graded in (docs/security.md).
+# libhowardhinnant-date-dev and tzdata: time zones of the course file (`gpulab batch --course`).
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build
   nlohmann-json3-dev libcli11-dev libboost-context-dev
   bubblewrap util-linux libfmt-dev libtbb-dev libssl-dev
+  libhowardhinnant-date-dev tzdata
 )
 if [ "${1:-}" != "--runtime" ]; then
   # Tests: Catch2; a PNG decoder for the report's screenshot test (zlib); a headless

@@ -56,6 +56,8 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
   r.submission_id = s.submission_id;
   r.submitters = s.submitters;
   r.content_hash = s.content_hash;
+  r.created_at = s.created_at;
+  r.newest_file_time = s.newest_file_time;
   r.lab = lab.lab;
   r.lab_version = lab.version;
   r.backend = toolchain::backend_name(o.grade.backend);

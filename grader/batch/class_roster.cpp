@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <ctime>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -28,6 +31,25 @@ std::string hash_of(const fs::path& location, const std::vector<fs::path>& files
     all += f.generic_string() + '\0' + std::to_string(bytes.size()) + '\0' + sha256_hex(bytes.data(), bytes.size()) + '\n';
   }
   return sha256_hex(all.data(), all.size());
+}
+
+// The newest modification time of the files handed in, as UTC ISO 8601; "" when there are none.
+std::string newest_file_time(const fs::path& location, const std::vector<fs::path>& files) {
+  const fs::path base = fs::is_regular_file(location) ? location.parent_path() : location;
+  std::optional<fs::file_time_type> newest;
+  for (const fs::path& f : files) {
+    std::error_code ec;
+    const fs::file_time_type t = fs::last_write_time(base / f, ec);
+    if (!ec && (!newest || t > *newest)) newest = t;
+  }
+  if (!newest) return "";
+  const std::time_t t = std::chrono::system_clock::to_time_t(
+      std::chrono::time_point_cast<std::chrono::system_clock::duration>(std::chrono::file_clock::to_sys(*newest)));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
 }
 
 void choose_source(Submission& s, const std::vector<fs::path>& files, const std::string& source_name) {
@@ -72,10 +94,10 @@ Roster discover_submissions(const fs::path& dir, const std::string& source_name)
       if (!ignored_name(e.path().filename().string())) children.push_back(e.path());
     if (children.size() == 1 && fs::exists(children[0] / "submission_metadata.yml")) r.root = children[0];
   }
-  std::map<std::string, std::vector<Submitter>> metadata;
+  std::map<std::string, GradescopeSubmission> metadata;
   if (fs::exists(r.root / "submission_metadata.yml")) {
     r.gradescope_export = true;
-    metadata = read_gradescope_metadata(r.root / "submission_metadata.yml");
+    metadata = read_gradescope_submissions(r.root / "submission_metadata.yml");
   }
 
   std::vector<fs::path> entries;
@@ -94,7 +116,8 @@ Roster discover_submissions(const fs::path& dir, const std::string& source_name)
       s.submission_id = name;
       seen_ids.insert(name);
       if (auto it = metadata.find(name); it != metadata.end()) {
-        s.submitters = it->second;
+        s.submitters = it->second.submitters;
+        s.created_at = it->second.created_at;
       } else {
         r.warnings.push_back("'" + name + "' is not listed in submission_metadata.yml; graded under its folder name");
       }
@@ -104,6 +127,7 @@ Roster discover_submissions(const fs::path& dir, const std::string& source_name)
     }
     const std::vector<fs::path> files = files_of(location);
     s.content_hash = hash_of(location, files);
+    s.newest_file_time = newest_file_time(location, files);
     choose_source(s, files, source_name);
     r.submissions.push_back(std::move(s));
   }

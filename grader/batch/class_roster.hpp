@@ -2,7 +2,8 @@
 // per student, or Gradescope's "Export Submissions" layout (a folder per
 // submission_NNNN and a submission_metadata.yml naming its submitters). For
 // each submission: a file-name-safe student label, unique in the class, the
-// .cu file to grade, and a hash of everything the student handed in.
+// .cu file to grade, a hash of everything the student handed in, and what
+// tells when it was handed in (Gradescope's time, the newest file time).
 #pragma once
 #include <filesystem>
 #include <string>
@@ -20,6 +21,8 @@ struct Submission {
   std::vector<Submitter> submitters;  // from Gradescope's metadata, else empty
   std::string submission_id;          // Gradescope's folder name (submission_NNNN), else empty
   std::string content_hash;           // sha256 over the relative paths and bytes of every file handed in
+  std::string created_at;             // Gradescope's :created_at: as written, else empty
+  std::string newest_file_time;       // UTC ISO 8601 ("...Z") of the newest file handed in; "" when none
 };
 
 struct Roster {

@@ -63,9 +63,9 @@ bool split_pair(const std::string& content, std::string& key, std::string& value
 
 }  // namespace
 
-std::map<std::string, std::vector<Submitter>> parse_gradescope_metadata(const std::string& text,
-                                                                        const std::string& origin) {
-  std::map<std::string, std::vector<Submitter>> out;
+std::map<std::string, GradescopeSubmission> parse_gradescope_submissions(const std::string& text,
+                                                                         const std::string& origin) {
+  std::map<std::string, GradescopeSubmission> out;
   std::istringstream in(text);
   std::string line, current;
   int child_indent = -1;      // indentation of the current submission's own keys
@@ -94,26 +94,39 @@ std::map<std::string, std::vector<Submitter>> parse_gradescope_metadata(const st
     if (child_indent < 0 && !item) child_indent = indent;
     if (indent == child_indent && !item) {
       in_submitters = content.rfind(":submitters:", 0) == 0;
+      std::string key, value;
+      if (split_pair(content, key, value) && key == "created_at") out[current].created_at = value;
       continue;
     }
     if (!in_submitters || indent < child_indent) continue;
     std::string rest = content;
     if (item) {
-      out[current].push_back({});
+      out[current].submitters.push_back({});
       item_indent = indent + 2;
       rest = trim(content.substr(1));
       if (rest.empty()) continue;
-    } else if (indent != item_indent || out[current].empty()) {
+    } else if (indent != item_indent || out[current].submitters.empty()) {
       continue;  // nested deeper than a submitter's own keys
     }
     std::string key, value;
     if (!split_pair(rest, key, value)) continue;
-    Submitter& s = out[current].back();
+    Submitter& s = out[current].submitters.back();
     if (key == "name") s.name = value;
     else if (key == "email") s.email = value;
     else if (key == "sid") s.sid = value;
   }
   if (out.empty()) throw std::runtime_error(origin + ": lists no submissions");
+  return out;
+}
+
+std::map<std::string, GradescopeSubmission> read_gradescope_submissions(const std::filesystem::path& yml) {
+  return parse_gradescope_submissions(files::read_whole_file(yml), yml.string());
+}
+
+std::map<std::string, std::vector<Submitter>> parse_gradescope_metadata(const std::string& text,
+                                                                        const std::string& origin) {
+  std::map<std::string, std::vector<Submitter>> out;
+  for (auto& [folder, s] : parse_gradescope_submissions(text, origin)) out[folder] = std::move(s.submitters);
   return out;
 }
 

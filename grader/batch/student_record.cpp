@@ -28,6 +28,8 @@ json record_to_json(const StudentRecord& r) {
           {"submission_id", r.submission_id},
           {"submitters", people},
           {"content_hash", r.content_hash},
+          {"created_at", r.created_at},
+          {"newest_file_time", r.newest_file_time},
           {"lab", r.lab},
           {"lab_version", r.lab_version},
           {"backend", r.backend},
@@ -62,6 +64,8 @@ StudentRecord record_from_json(const json& j, const std::string& origin) {
     for (const json& p : j.value("submitters", json::array()))
       r.submitters.push_back({p.value("name", ""), p.value("email", ""), p.value("sid", "")});
     r.content_hash = j.value("content_hash", "");
+    r.created_at = j.value("created_at", "");
+    r.newest_file_time = j.value("newest_file_time", "");
     r.lab = j.value("lab", "");
     r.lab_version = j.value("lab_version", "");
     r.backend = j.value("backend", "");

@@ -35,6 +35,8 @@ struct StudentRecord {
   std::string submission_id;  // Gradescope's folder name
   std::vector<Submitter> submitters;
   std::string content_hash, lab, lab_version, backend, grader_version;
+  std::string created_at;        // Gradescope's time of the submission, as written; "" outside Gradescope
+  std::string newest_file_time;  // UTC ISO 8601 of the newest file handed in; "" when none
   double score = 0, max_score = 0;
   Timing timing;
   std::string graded_at;  // UTC, ISO 8601

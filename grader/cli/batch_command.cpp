@@ -1,6 +1,7 @@
 // `gpulab batch <lab> <submissions> --out DIR`: grade a whole class (locally,
 // or as a Slurm job array with --slurm), and `gpulab merge DIR...`: combine
-// batch folders (Slurm shards) into one gradebook.csv and report.html.
+// batch folders (Slurm shards) into one gradebook.csv and report.html. Both take
+// --course (late_option.hpp) for late submissions.
 #include <unistd.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "batch/progress_bar.hpp"
 #include "batch_similarity.hpp"
 #include "commands.hpp"
+#include "late_option.hpp"
 #include "report/class_reports.hpp"
 #include "slurm/slurm_job.hpp"
 
@@ -70,7 +72,7 @@ files::FolderLock lock_out_folder(const fs::path& out, unsigned shard_index, uns
 }
 
 struct BatchArgs {
-  std::string lab, submissions, out, backend = "auto", shard, partition, gres, time_limit;
+  std::string lab, submissions, out, backend = "auto", shard, partition, gres, time_limit, course;
   unsigned jobs = 0, shards = 4;
   std::vector<std::string> parts;
   bool no_large = false, no_hidden = false, regrade = false, no_cache = false, slurm = false;
@@ -119,6 +121,7 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
   r.time_limit = a.time_limit;
   r.grade_args = forwarded_args(a);
   for (const batch::Submission& s : roster.submissions) r.students.push_back(s.student);
+  if (!a.course.empty()) r.merge_args = {"--course", fs::absolute(a.course).lexically_normal().string()};
   const slurm::SlurmSubmission s = slurm::submit_to_slurm(r);
   std::printf("submitted job array %s (%u tasks, %zu submissions) and merge job %s (starts when every task has ended)\n"
               "watch: squeue -j %s,%s   logs: %s\n"
@@ -129,7 +132,7 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
   return 0;
 }
 
-int run_local(const BatchArgs& a, const LabSpec& lab) {
+int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::Course>& course) {
   batch::BatchOptions o;
   o.submissions = a.submissions;
   o.out = a.out;
@@ -186,7 +189,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab) {
   for (const std::string& w : outcome.roster.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
 
   const bool sharded = o.shard_count > 1;
-  const batch::ClassResults c = batch::load_class_results(o.out, lab, a.parts, outcome.students);
+  batch::ClassResults c = batch::load_class_results(o.out, lab, a.parts, outcome.students);
   size_t errors = 0, not_graded = 0, compile_errors = 0;
   for (const batch::StudentEntry& e : c.students) {
     errors += e.record.status == "grader_error";
@@ -194,7 +197,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab) {
     compile_errors += e.record.status == "compile_error";
   }
   if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
-  if (!sharded) report::write_class_reports(o.out, c);
+  if (!sharded) write_reports(o.out, c, course, &outcome.roster);
   std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
                sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
                errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
@@ -247,6 +250,9 @@ void add_batch_commands(CLI::App& app, Action& action) {
   cmd->add_option("--gres", a->gres, "Slurm generic resources per task, e.g. gpu:1 (with --slurm)");
   cmd->add_option("--shards", a->shards, "number of Slurm tasks (with --slurm; default 4)");
   cmd->add_option("--time", a->time_limit, "Slurm time limit per task, e.g. 01:00:00 (with --slurm)");
+  cmd->add_option("--course", a->course,
+                  "course file (JSON): due dates, time zone and late policy; adds the late columns to gradebook.csv "
+                  "(docs/batch-grading.md)");
   cmd->callback([a, &action] {
     action = [a] {
       const LabSpec lab = grade::load_lab(a->lab);
@@ -255,21 +261,32 @@ void add_batch_commands(CLI::App& app, Action& action) {
         throw std::runtime_error("--partition, --gres and --time are Slurm options: add --slurm");
       }
       if (a->slurm && !a->shard.empty()) throw std::runtime_error("--shard and --slurm do not go together");
-      return a->slurm ? submit_slurm(*a, lab) : run_local(*a, lab);
+      if (!a->course.empty() && !a->shard.empty()) {
+        throw std::runtime_error("--course with --shard: a shard writes no gradebook; give --course to `gpulab merge` "
+                                 "when combining the shards");
+      }
+      const std::optional<late::Course> course = load_course(a->course, lab.lab);  // checked before any grading
+      return a->slurm ? submit_slurm(*a, lab) : run_local(*a, lab, course);
     };
   });
 
   auto dirs = std::make_shared<std::vector<std::string>>();
   auto out = std::make_shared<std::string>();
+  auto course_file = std::make_shared<std::string>();
   CLI::App* merge = app.add_subcommand("merge", "Combine batch folders (e.g. Slurm shards) into one gradebook and report");
   merge->add_option("dirs", *dirs, "batch --out folders")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", *out, "where the merged results go (default: the first folder)");
-  merge->callback([dirs, out, &action] {
-    action = [dirs, out] {
+  merge->add_option("--course", *course_file,
+                    "course file (JSON): due dates, time zone and late policy; adds the late columns to gradebook.csv");
+  merge->callback([dirs, out, course_file, &action] {
+    action = [dirs, out, course_file] {
       std::vector<fs::path> paths(dirs->begin(), dirs->end());
       const fs::path target = out->empty() ? paths.front() : fs::path(*out);
+      // A mistake in the course file stops the merge before anything is copied.
+      if (!course_file->empty()) (void)late::read_course_file(*course_file);
       const batch::MergeOutcome m = batch::merge_batches(paths, target);
       const LabSpec lab = grade::load_lab(m.lab);
+      const std::optional<late::Course> course = load_course(*course_file, m.lab);
       std::vector<std::string> parts;
       for (const fs::path& d : paths) {
         if (!fs::exists(batch::plan_path(d))) continue;
@@ -278,8 +295,8 @@ void add_batch_commands(CLI::App& app, Action& action) {
         for (size_t i = 0; i + 1 < args.size(); ++i)
           if (args[i] == "--part") parts.push_back(args[i + 1]);
       }
-      const batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
-      report::write_class_reports(target, c);
+      batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
+      write_reports(target, c, course, nullptr);
       std::printf("merged %zu students of lab '%s' into %s (gradebook.csv, report.html)\n", m.students.size(),
                   m.lab.c_str(), target.c_str());
       if (!m.missing.empty()) {

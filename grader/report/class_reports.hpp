@@ -7,9 +7,12 @@
 #include <vector>
 
 #include "batch/class_results.hpp"
+#include "late/class_lateness.hpp"
 
 namespace gpulab::report {
 
-void write_class_reports(const std::filesystem::path& out_dir, const batch::ClassResults& c);
+// `late`: the class's lateness under a course file (late columns and section), or null.
+void write_class_reports(const std::filesystem::path& out_dir, const batch::ClassResults& c,
+                         const late::ClassLateness* late = nullptr);
 
 }  // namespace gpulab::report

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/late_columns.hpp"
 #include "report/review_flags.hpp"
 
 namespace gpulab::report {
@@ -24,10 +25,11 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
-std::string gradebook_csv(const batch::ClassResults& c) {
+std::string gradebook_csv(const batch::ClassResults& c, const late::ClassLateness* late) {
   std::string s = "student";
   for (const batch::PartColumn& p : c.parts) s += "," + csv_field(p.name + " (" + number(p.points) + ")");
-  s += ",total,max_total,status,failure_class,review,names,emails,sid,submission_id,source\r\n";
+  s += ",total,max_total,status,failure_class,review,names,emails,sid,submission_id,source";
+  s += (late ? late_header() : std::string()) + "\r\n";
   double max_total = 0;
   for (const batch::PartColumn& p : c.parts) max_total += p.points;
   for (const batch::StudentEntry& e : c.students) {
@@ -51,7 +53,8 @@ std::string gradebook_csv(const batch::ClassResults& c) {
     s += "," + (scored ? number(r.score) : std::string()) + "," + number(max_total) + "," + csv_field(r.status) + "," +
          csv_field(r.failure_class) + "," +
          csv_field(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "," + csv_field(names) + "," + csv_field(emails) + "," + csv_field(sids) + "," +
-         csv_field(r.submission_id) + "," + csv_field(r.source) + "\r\n";
+         csv_field(r.submission_id) + "," + csv_field(r.source) +
+         (late ? late_cells(late->row(r.student)) : std::string()) + "\r\n";
   }
   return s;
 }

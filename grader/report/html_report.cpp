@@ -6,6 +6,7 @@
 
 #include "batch/failure_class.hpp"
 #include "class_statistics.hpp"
+#include "report/late_section.hpp"
 #include "report/review_flags.hpp"
 #include "report/similarity_section.hpp"
 #include "svg_charts.hpp"
@@ -196,7 +197,7 @@ std::string students(const batch::ClassResults& c) {
 }  // namespace
 
 std::string html_report(const batch::ClassResults& c, const std::string& generated_at,
-                        const std::optional<nlohmann::json>& similarity) {
+                        const std::optional<nlohmann::json>& similarity, const late::ClassLateness* late) {
   const ClassStatistics s = class_statistics(c);
   std::string backends;
   for (const batch::StudentEntry& e : c.students)
@@ -210,7 +211,8 @@ std::string html_report(const batch::ClassResults& c, const std::string& generat
        " &middot; backend " + html_escape(backends.empty() ? "-" : backends) + " &middot; generated " +
        html_escape(generated_at) + " by gpulab</p>";
   h += overview(c, s) + for_review(review_flags(c)) + (similarity ? similarity_section(*similarity) : std::string()) +
-       distribution(s) + case_rates(s) + performance(s) + failures(s) + students(c);
+       (late ? late_section(*late) : std::string()) + distribution(s) + case_rates(s) + performance(s) + failures(s) +
+       students(c);
   h += "</body></html>\n";
   return h;
 }

@@ -2,7 +2,8 @@
 // scripts, nothing fetched) on a graded class: the score distribution, the
 // pass rate of every test case, the performance ratios (GPU backend), the most
 // common failure classes with example messages, the most similar pairs of
-// submissions (when a similarity report was made), and a row per student.
+// submissions (when a similarity report was made), a row per student, and with
+// a course file the late submissions (late_section.hpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -10,11 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "batch/class_results.hpp"
+#include "late/class_lateness.hpp"
 
 namespace gpulab::report {
 
-// `similarity`: OUT/similarity/summary.json (similarity_section.hpp), shown after the review list.
+// `similarity`: OUT/similarity/summary.json (similarity_section.hpp), shown after the review list;
+// `late`: the class's lateness under a course file, shown after that.
 std::string html_report(const batch::ClassResults& c, const std::string& generated_at,
-                        const std::optional<nlohmann::json>& similarity = std::nullopt);
+                        const std::optional<nlohmann::json>& similarity = std::nullopt,
+                        const late::ClassLateness* late = nullptr);
 
 }  // namespace gpulab::report

@@ -72,12 +72,14 @@ std::string grade_array_script(const SlurmRequest& r) {
 
 std::string merge_script(const SlurmRequest& r) {
   const std::string logs = (r.out / "slurm" / "logs").string();
+  std::string merge_args;
+  for (const std::string& a : r.merge_args) merge_args += " " + shell_quote(a);
   return "#!/bin/bash\n"
          "# Runs when every task of the grading array has ended: one gradebook and report for the class.\n"
          "#SBATCH --job-name=gpulab-" + r.lab + "-merge\n"
          "#SBATCH --cpus-per-task=1\n"
          "#SBATCH --output=" + logs + "/merge-%j.out\n" + common_directives(r) +
-         "exec " + shell_quote(r.gpulab.string()) + " merge " + shell_quote(r.out.string()) + "\n";
+         "exec " + shell_quote(r.gpulab.string()) + " merge " + shell_quote(r.out.string()) + merge_args + "\n";
 }
 
 SlurmSubmission submit_to_slurm(const SlurmRequest& r) {

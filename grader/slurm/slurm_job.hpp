@@ -22,6 +22,7 @@ struct SlurmRequest {
   std::string time_limit;             // e.g. "02:00:00"; empty: the partition's default
   std::vector<std::string> grade_args;  // passed on to every task: --backend, --no-large, --part, ...
   std::vector<std::string> students;    // the class, for the plan
+  std::vector<std::string> merge_args;  // passed on to the merge job: --course FILE
 };
 
 struct SlurmSubmission {

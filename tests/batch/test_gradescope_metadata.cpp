@@ -48,3 +48,23 @@ TEST_CASE("metadata: a file that is not Gradescope's metadata is an error naming
                     Catch::Contains("x.yml:1") && Catch::Contains("submission_metadata.yml"));
   CHECK_THROWS_WITH(parse_gradescope_metadata("# only a comment\n", "x.yml"), Catch::Contains("no submissions"));
 }
+
+TEST_CASE("metadata: each submission's created_at, not the history's", "[batch][gradescope][late]") {
+  const std::string yml = R"(submission_1001:
+  :submitters:
+  - :name: Ada Lovelace
+    :email: ada@example.edu
+  :created_at: 2026-11-20 10:11:12.000000000 -08:00
+  :history:
+  - :submission_id: 999
+    :created_at: 2026-11-19 09:00:00.000000000 -08:00
+submission_1002:
+  :submitters:
+  - :name: Grace Hopper
+)";
+  const auto m = gpulab::batch::parse_gradescope_submissions(yml, "submission_metadata.yml");
+  REQUIRE(m.size() == 2);
+  CHECK(m.at("submission_1001").created_at == "2026-11-20 10:11:12.000000000 -08:00");
+  CHECK(m.at("submission_1001").submitters.size() == 1);
+  CHECK(m.at("submission_1002").created_at.empty());
+}

@@ -98,6 +98,10 @@ TEST_CASE("slurm: the job array and merge scripts", "[batch][slurm]") {
   CHECK_THAT(m, Catch::Contains("exec '/opt/gpulab/bin/gpulab' merge '/shared/out'\n"));
   CHECK_THAT(m, !Catch::Contains("--gres"));  // merging needs no GPU
   CHECK_THAT(m, Catch::Contains("#SBATCH --partition=gpu\n"));
+  // `gpulab batch --slurm --course FILE`: the merge job writes the late columns with the same file.
+  r.merge_args = {"--course", "/shared/course file.json"};
+  CHECK_THAT(gpulab::slurm::merge_script(r),
+             Catch::Contains("exec '/opt/gpulab/bin/gpulab' merge '/shared/out' '--course' '/shared/course file.json'\n"));
 }
 
 TEST_CASE("progress: ETA and durations", "[batch]") {

@@ -1,0 +1,34 @@
+// load_course and write_reports.
+#include "late_option.hpp"
+
+#include <cstdio>
+
+#include "late/class_lateness.hpp"
+
+namespace gpulab::cli {
+
+std::optional<late::Course> load_course(const std::string& path, const std::string& lab) {
+  if (path.empty()) return std::nullopt;
+  late::Course course = late::read_course_file(path);
+  course.deadlines(lab);
+  return course;
+}
+
+void write_reports(const std::filesystem::path& out_dir, batch::ClassResults& c,
+                   const std::optional<late::Course>& course, const batch::Roster* roster) {
+  if (!course) {
+    report::write_class_reports(out_dir, c);
+    return;
+  }
+  if (roster) late::use_roster_times(c, *roster);
+  const late::ClassLateness lateness = late::assess_class(*course, c);
+  for (const std::string& w : lateness.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
+  size_t late_count = 0;
+  for (const auto& [student, row] : lateness.rows)
+    late_count += row.lateness.status != late::kOnTime && row.lateness.status != late::kWithinGrace;
+  std::fprintf(stderr, "late submissions: %zu of %zu (policy of %s; columns late_status and final in gradebook.csv)\n",
+               late_count, lateness.rows.size(), course->origin.c_str());
+  report::write_class_reports(out_dir, c, &lateness);
+}
+
+}  // namespace gpulab::cli
