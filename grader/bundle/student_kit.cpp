@@ -29,6 +29,7 @@ std::vector<BundleFile> student_kit_files(const fs::path& root, const std::vecto
   add_tree(files, root, "examples");
   add_file(files, root, "docs/lab-format.md");
   add_file(files, root, "docs/results-format.md");
+  add_file(files, root, "docs/exit-codes.md");  // results-format.md links to it
   for (const std::string& lab : labs) {
     add_tree(files, root, "assignments/" + lab);
     add_tree(files, root, "skeletons/" + lab);
