@@ -172,7 +172,10 @@ long long JsonReader::whole(const NumberRange& range) const {
 }
 
 unsigned long long JsonReader::whole_unsigned() const {
-  if (!value_->is_number_unsigned()) fail("must be a whole number >= 0, not " + describe(*value_));
+  // A document built in C++ holds 3 as a signed integer, a parsed one as an unsigned one.
+  if (!value_->is_number_unsigned() && !(value_->is_number_integer() && value_->get<long long>() >= 0)) {
+    fail("must be a whole number >= 0, not " + describe(*value_));
+  }
   return value_->get<unsigned long long>();
 }
 

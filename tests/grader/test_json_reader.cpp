@@ -108,4 +108,9 @@ TEST_CASE("JsonReader: typed getters refuse the wrong type, values out of range 
   CHECK(r.number_or("absent", 7, NumberRange::positive()) == 7);
   CHECK(r.one_of_or("absent", "exact", {"exact"}) == "exact");
   CHECK(r.at("points", "").whole(NumberRange::any()) == -15);
+  // Whole numbers >= 0 whether the document was parsed (unsigned) or built in C++ (signed).
+  const json built = {{"seed", 3}};
+  CHECK(JsonReader(built, "x").at("seed", "").whole_unsigned() == 3);
+  CHECK(JsonReader(json::parse(R"({"seed": 18446744073709551615})"), "x").at("seed", "").whole_unsigned() ==
+        18446744073709551615ull);
 }
