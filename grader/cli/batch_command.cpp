@@ -14,15 +14,14 @@
 #include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
 #include "files/folder_lock.hpp"
-#include "files/grader_error.hpp"
 #include "process/interruption.hpp"
-#include "process/run.hpp"
 #include "batch/batch_runner.hpp"
 #include "batch/class_results.hpp"
 #include "batch/merge_batches.hpp"
 #include "batch/progress_bar.hpp"
 #include "batch_similarity.hpp"
 #include "commands.hpp"
+#include "grade/grading.hpp"
 #include "late_option.hpp"
 #include "report/class_reports.hpp"
 #include "slurm/slurm_job.hpp"
@@ -141,10 +140,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   if (o.grade.backend == toolchain::Backend::cuda && !toolchain::cuda_backend_available()) {
     throw std::runtime_error("--backend cuda needs nvcc, which this build of gpulab did not find; use --backend emu");
   }
-  if (o.grade.backend == toolchain::Backend::cuda && !process::nvidia_gpu_visible()) {
-    throw files::GraderError("--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
-                             "the GPU machine, or use --backend emu; nobody was graded");
-  }
+  grade::require_gpu_for(o.grade.backend);  // before anyone is graded: a setup error, not a class of zeros
   o.grade.include_large = !a.no_large;
   o.grade.include_hidden = !a.no_hidden;
   o.grade.use_cache = !a.no_cache;

@@ -129,6 +129,14 @@ LabSpec load_lab(const std::string& lab) {
   return spec;
 }
 
+void require_gpu_for(toolchain::Backend backend) {
+  if (backend == toolchain::Backend::cuda && !process::nvidia_gpu_visible()) {
+    // Every case would fail at CUDA's first call: a setup error, not a score of 0.
+    throw files::GraderError("--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
+                             "the GPU machine, or use --backend emu");
+  }
+}
+
 GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   GradeResult g;
@@ -173,11 +181,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
     return g;
   }
 
-  if (o.backend == toolchain::Backend::cuda && !process::nvidia_gpu_visible()) {
-    // Every case would fail at CUDA's first call: a setup error, not a score of 0.
-    throw files::GraderError("--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
-                             "the GPU machine, or use --backend emu");
-  }
+  require_gpu_for(o.backend);
   const SubmissionRunner runner(o.sandbox, o.backend);  // refuses here if the sandbox cannot run
   std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);

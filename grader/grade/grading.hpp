@@ -108,6 +108,8 @@ double part_max_points(const PartSpec& part, bool speed_scored);
 
 // Finds assignments/<lab>/lab.json under the project root; LabSpecError if absent.
 LabSpec load_lab(const std::string& lab);
+// Throws files::GraderError for the cuda backend where no NVIDIA GPU is visible.
+void require_gpu_for(toolchain::Backend backend);
 // Throws sandbox::SandboxUnavailable when options.sandbox is set and bubblewrap cannot run here.
 GradeResult grade_submission(const LabSpec& lab, const std::filesystem::path& submission, const GradeOptions& options);
 

@@ -11,16 +11,8 @@ set -u
 gpulab=$1
 root=$2
 work=$3
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-check() {
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
+# shellcheck source=../shell_checks.sh
+source "$(dirname "$0")/../shell_checks.sh"
 # The late columns of a student's row: everything after the submission's source.
 late_of() { grep "^$1," "$2" | tr -d '\r' | cut -d, -f"$3"-; }
 
@@ -129,5 +121,4 @@ check "a course without this lab: exit 2 and the lab named" \
 "$gpulab" merge out --out merged2 --course bad.json >bad3.log 2>&1
 check "merge with a bad course file: exit 2, nothing merged" bash -c "test $? -eq 2 && test ! -e merged2"
 
-echo "$failures failure(s)"
-exit $((failures > 0))
+finish

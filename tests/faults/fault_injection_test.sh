@@ -13,16 +13,8 @@ gpulab=$1
 json_check=$2
 root=$3
 work=$4
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-check() {
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
+# shellcheck source=../shell_checks.sh
+source "$(dirname "$0")/../shell_checks.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -111,6 +103,4 @@ for spec in "TERM 0.5 -" "KILL 5 -" "INT 2 0.5"; do
   check "batch $n: nothing left in the build cache" no_leftovers "$cache" "$pid"
 done
 
-echo "$failures failure(s)"
-if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi
-exit $((failures > 0))
+finish "$work"

@@ -12,16 +12,8 @@ gpulab=$1
 json_check=$2
 root=$3
 work=$4
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-check() {
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
+# shellcheck source=../shell_checks.sh
+source "$(dirname "$0")/../shell_checks.sh"
 
 rm -rf "$work"
 mkdir -p "$work/class"
@@ -86,6 +78,4 @@ for r in out/*.json; do
 done
 check "the non-UTF-8 folder name is kept visible as \\xNN in the source column" grep -q 'xE9l.xE8ve\|xe9l.xe8ve' out/gradebook.csv
 
-echo "$failures failure(s)"
-if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi
-exit $((failures > 0))
+finish "$work"

@@ -15,16 +15,8 @@ gpulab=$1
 json_check=$2
 root=$3
 work=$4
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-check() {
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
+# shellcheck source=../shell_checks.sh
+source "$(dirname "$0")/../shell_checks.sh"
 
 rm -rf "$work"
 mkdir -p "$work/class/alice" "$work/class/bob/src" "$work/class/bob/backup" "$work/broken_home/assignments"
@@ -124,6 +116,4 @@ check "an option value outside its list exits 2 (got $rc)" test $rc -eq 2
 "$gpulab" --help >/dev/null 2>&1
 check "--help exits 0" test $? -eq 0
 
-echo "$failures failure(s)"
-if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi
-exit $((failures > 0))
+finish "$work"
