@@ -50,6 +50,7 @@ Manifest generate_replacing(const LabSpec& lab, unsigned long long seed, bool hi
                             const fs::path& out_in, const std::string& part) {
   const fs::path out = fs::absolute(out_in);
   fs::create_directories(out.parent_path());
+  files::sweep_stale_temp_folders(out.parent_path());  // what a killed datagen left beside it
   files::TempFolder fresh("datagen", out.parent_path());
   const Manifest made = generate_datasets(lab, seed, hidden, which, fresh.path(), part);
   chmod(fresh.path().c_str(), 0755);
