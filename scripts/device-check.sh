@@ -22,7 +22,10 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--prepare" ]; then
   mkdir -p .devbuild/lib
   strip -o .devbuild/gpulab build/grader/cli/gpulab
-  cp -L /lib/x86_64-linux-gnu/libcrypto.so.3 .devbuild/lib/
+  # The shared libraries it links that a GPU machine may lack (libcrypto, date-tz, fmt); the
+  # C and C++ runtimes are the machine's own (programs built there need its libstdc++).
+  ldd build/grader/cli/gpulab | awk '/=> \// { print $3 }' \
+    | grep -Ev '/(libc|libm|libpthread|libdl|librt|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' | xargs -I{} cp -L {} .devbuild/lib/
   # Bubblewrap, for GPU machines that lack it (the sandbox then runs there too):
   # the binary, its libraries, and a wrapper that finds them (GPULAB_BWRAP).
   mkdir -p .devbuild/bwrap
