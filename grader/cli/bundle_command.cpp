@@ -31,7 +31,7 @@ void add_bundle_command(CLI::App& app, Action& action) {
   gs->add_option("--max-submissions-per-day", g->max_per_day,
                  "grade at most N submissions per student (or group) in any 24 hours; later ones are not graded "
                  "and keep the last graded score, and the student is told when the next grading is possible")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000));
   gs->callback([g, &action] {
     action = [g] {
       const LabSpec lab = grade::load_lab(g->lab);

@@ -14,7 +14,7 @@ void add_submission_limit_options(CLI::App* cmd, SubmissionLimitArgs& a) {
                       "grade at most N submissions per student in any 24 hours, counted from Gradescope's "
                       "submission_metadata.json (--submission-metadata); beyond it the last graded results are "
                       "carried forward (exit 8). Needs --format gradescope")
-          ->check(CLI::PositiveNumber);
+          ->check(CLI::Range(1, 1000000));
   CLI::Option* file = cmd->add_option("--submission-metadata", a.metadata,
                                       "Gradescope's submission_metadata.json (/autograder/submission_metadata.json)");
   limit->needs(file);

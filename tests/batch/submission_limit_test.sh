@@ -44,7 +44,7 @@ run_autograder() {
 }
 get() { "$json_check" get "$results" "$@"; }
 
-tests_of() {  # an earlier grading's results: 20 of 35 points
+tests_of() {  # an earlier grading's results: SCORE of 35 points, OUTPUT
   cat <<JSON
 {"score": $1, "output": "$2", "output_format": "text", "visibility": "visible",
  "tests": [{"name": "text: dataset 1 (n=1)", "score": $1, "max_score": 35.0, "status": "failed",
