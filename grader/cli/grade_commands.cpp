@@ -2,7 +2,10 @@
 // file) and `gpulab test` (the student's view: a coloured table with hints).
 // Both run the submission in the sandbox; where it cannot start, `grade`
 // refuses (exit 5) unless --no-sandbox is given, while `test`, which runs a
-// student's own code for them, goes on without it and says so.
+// student's own code for them, goes on without it and says so. With a
+// submission limit (Gradescope's run_autograder), `grade` decides it first and,
+// over it, writes carried-forward results instead of grading
+// (submission_limit_option.hpp).
 #include <unistd.h>
 
 #include <chrono>
