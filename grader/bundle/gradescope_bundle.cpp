@@ -26,7 +26,10 @@ std::string autograder_conf(const LabSpec& lab, const GradescopeOptions& o) {
          "GPULAB_LAB=" + slurm::shell_quote(lab.lab) + "\n"
          "GPULAB_BACKEND=" + slurm::shell_quote(o.backend) + "\n"
          "GPULAB_GRADE_ARGS=(" + args + ")\n"
-         "GPULAB_HIDDEN_SEED_ENV=" + slurm::shell_quote(lab.hidden_seed_env) + "\n";
+         "GPULAB_HIDDEN_SEED_ENV=" + slurm::shell_quote(lab.hidden_seed_env) + "\n"
+         "# Graded submissions per student in any 24 hours (empty: no limit).\n"
+         "GPULAB_MAX_SUBMISSIONS_PER_DAY=" +
+         (o.max_submissions_per_day > 0 ? std::to_string(o.max_submissions_per_day) : std::string()) + "\n";
 }
 
 void write_gradescope_bundle(const fs::path& root, const LabSpec& lab, const GradescopeOptions& o, const fs::path& out) {

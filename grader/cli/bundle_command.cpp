@@ -18,6 +18,7 @@ void add_bundle_command(CLI::App& app, Action& action) {
   struct GradescopeArgs {
     std::string lab, out = "autograder.zip", backend = "auto";
     bool no_large = false, no_hidden = false;
+    int max_per_day = 0;
   };
   auto g = std::make_shared<GradescopeArgs>();
   CLI::App* gs = bundle->add_subcommand("gradescope", "Gradescope's autograder.zip for one lab");
@@ -27,17 +28,27 @@ void add_bundle_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"auto", "emu", "cuda"}));
   gs->add_flag("--no-large", g->no_large, "do not grade the large public cases");
   gs->add_flag("--no-hidden", g->no_hidden, "do not include the hidden seed even if it is set");
+  gs->add_option("--max-submissions-per-day", g->max_per_day,
+                 "grade at most N submissions per student (or group) in any 24 hours; later ones are not graded "
+                 "and keep the last graded score, and the student is told when the next grading is possible")
+      ->check(CLI::Range(1, 1000000));
   gs->callback([g, &action] {
     action = [g] {
       const LabSpec lab = grade::load_lab(g->lab);
       bundle::GradescopeOptions o;
       o.backend = g->backend;
       if (g->no_large) o.grade_args.push_back("--no-large");
+      o.max_submissions_per_day = g->max_per_day;
       const char* secret = std::getenv(lab.hidden_seed_env.c_str());
       if (!g->no_hidden && secret && *secret) o.hidden_seed = secret;
       bundle::write_gradescope_bundle(toolchain::project_root(), lab, o, g->out);
       std::printf("wrote %s: upload it as the autograder of lab '%s' (Ubuntu 22.04 base image)\n", g->out.c_str(),
                   lab.lab.c_str());
+      if (o.max_submissions_per_day > 0) {
+        std::printf("at most %d submission%s per student graded in any 24 hours (from Gradescope's "
+                    "submission_metadata.json)\n",
+                    o.max_submissions_per_day, o.max_submissions_per_day == 1 ? "" : "s");
+      }
       if (o.hidden_seed.empty()) {
         std::printf("no hidden cases: %s is not set (set it to grade hidden cases on Gradescope)\n",
                     lab.hidden_seed_env.c_str());

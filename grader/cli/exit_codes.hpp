@@ -16,6 +16,8 @@ constexpr int cannot_write = 4;       // the results could not be written where 
 constexpr int sandbox_unavailable = 5;  // the sandbox cannot start here (docs/security.md)
 constexpr int grader_error = 6;       // the installation or the machine failed; nothing written for the student
 constexpr int busy = 7;               // another gpulab batch is writing to the same --out folder
+// `grade --max-submissions-per-day`: over the limit, not graded; the results carry the last graded score forward.
+constexpr int over_submission_limit = 8;
 // Stopped by a signal: 128 + the signal, as a shell reports it.
 constexpr int interrupted_sigint = 130;
 constexpr int interrupted_sigterm = 143;

@@ -2,9 +2,13 @@
 // file) and `gpulab test` (the student's view: a coloured table with hints).
 // Both run the submission in the sandbox; where it cannot start, `grade`
 // refuses (exit 5) unless --no-sandbox is given, while `test`, which runs a
-// student's own code for them, goes on without it and says so.
+// student's own code for them, goes on without it and says so. With a
+// submission limit (Gradescope's run_autograder), `grade` decides it first and,
+// over it, writes carried-forward results instead of grading
+// (submission_limit_option.hpp).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -17,6 +21,7 @@
 #include "grade/reports.hpp"
 #include "process/run.hpp"
 #include "sandbox/sandbox.hpp"
+#include "submission_limit_option.hpp"
 
 namespace gpulab::cli {
 namespace {
@@ -35,6 +40,7 @@ struct GradeArgs {
   bool no_cache = false;
   bool sanitize = false;
   bool no_sandbox = false;
+  SubmissionLimitArgs limit;
 };
 
 grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
@@ -77,6 +83,22 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
                 "compile and run the submission without the bubblewrap sandbox (only where the machine itself is a "
                 "throw-away container; see docs/security.md)");
 }
+
+// To stdout, or to `out` whole or not at all (an interrupted or failed write leaves no half
+// results file to be read). False, with the reason printed, when it could not be written.
+bool write_results(const std::string& out, const std::string& text) {
+  if (out.empty()) {
+    std::fputs(text.c_str(), stdout);
+    return true;
+  }
+  try {
+    files::write_file_atomically(out, text);
+    return true;
+  } catch (const files::GraderError& e) {
+    std::fprintf(stderr, "gpulab: cannot write the results: %s\n", e.what());
+    return false;
+  }
+}
 }  // namespace
 
 toolchain::Backend choose_backend(const std::string& name) {
@@ -96,24 +118,32 @@ void add_grade_commands(CLI::App& app, Action& action) {
                         "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
       ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
+  add_submission_limit_options(grade_cmd, g->limit);
   grade_cmd->callback([g, &action] {
     action = [g] {
+      const auto started = std::chrono::steady_clock::now();
+      const std::optional<SubmissionLimitCheck> limit = check_submission_limit(g->limit, g->format);
+      if (limit && !limit->decision.grade) {
+        const auto seconds = std::chrono::ceil<std::chrono::seconds>(std::chrono::steady_clock::now() - started);
+        const nlohmann::json carried =
+            bundle::carried_forward_results(limit->metadata, limit->decision, static_cast<int>(seconds.count()));
+        if (!write_results(g->out, files::dump_json(carried, 2) + "\n")) return exit_code::cannot_write;
+        std::fprintf(stderr, "score: %s (carried forward, not graded: over the submission limit)\n",
+                     carried.value("score", nlohmann::json()).dump().c_str());
+        return exit_code::over_submission_limit;
+      }
       const grade::GradeResult r = run_grading(*g, false);
       std::string text;
-      if (g->format == "gradescope") text = files::dump_json(grade::gradescope_results(r), 2) + "\n";
-      else if (g->format == "json") text = files::dump_json(grade::detailed_results(r), 2) + "\n";
-      else text = files::valid_utf8(grade::text_report(r, false, true));
-      if (g->out.empty()) {
-        std::fputs(text.c_str(), stdout);
+      if (g->format == "gradescope") {
+        nlohmann::json results = grade::gradescope_results(r);
+        if (limit) bundle::add_submission_limit_note(results, limit->decision);
+        text = files::dump_json(results, 2) + "\n";
+      } else if (g->format == "json") {
+        text = files::dump_json(grade::detailed_results(r), 2) + "\n";
       } else {
-        // Whole or not at all: an interrupted or failed write leaves no half results file to be read.
-        try {
-          files::write_file_atomically(g->out, text);
-        } catch (const files::GraderError& e) {
-          std::fprintf(stderr, "gpulab: cannot write the results: %s\n", e.what());
-          return exit_code::cannot_write;
-        }
+        text = files::valid_utf8(grade::text_report(r, false, true));
       }
+      if (!write_results(g->out, text)) return exit_code::cannot_write;
       char summary[160];
       std::snprintf(summary, sizeof summary, "score: %g / %g\n", r.score, r.max_score);
       std::fputs(summary, stderr);

@@ -84,5 +84,8 @@ TEST_CASE("gradescope bundle: one lab, its reference, scripts at the root", "[ba
   o.grade_args = {"--no-large"};
   const std::string conf = gpulab::bundle::autograder_conf(lab, o);
   CHECK_THAT(conf, Catch::Contains("GPULAB_LAB='scan'\n") && Catch::Contains("GPULAB_GRADE_ARGS=('--no-large')\n") &&
-                       Catch::Contains("GPULAB_HIDDEN_SEED_ENV='GPULAB_HIDDEN_SEED'\n"));
+                       Catch::Contains("GPULAB_HIDDEN_SEED_ENV='GPULAB_HIDDEN_SEED'\n") &&
+                       Catch::Contains("GPULAB_MAX_SUBMISSIONS_PER_DAY=\n"));
+  o.max_submissions_per_day = 3;
+  CHECK_THAT(gpulab::bundle::autograder_conf(lab, o), Catch::Contains("GPULAB_MAX_SUBMISSIONS_PER_DAY=3\n"));
 }
