@@ -3,6 +3,7 @@
 // Gradescope and to students.
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "bundle/gradescope_bundle.hpp"
 #include "bundle/student_kit.hpp"
@@ -17,7 +18,7 @@ void add_bundle_command(CLI::App& app, Action& action) {
 
   struct GradescopeArgs {
     std::string lab, out = "autograder.zip", backend = "auto";
-    bool no_large = false, no_hidden = false;
+    bool no_large = false, no_hidden = false, leaderboard = false;
   };
   auto g = std::make_shared<GradescopeArgs>();
   CLI::App* gs = bundle->add_subcommand("gradescope", "Gradescope's autograder.zip for one lab");
@@ -27,12 +28,20 @@ void add_bundle_command(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"auto", "emu", "cuda"}));
   gs->add_flag("--no-large", g->no_large, "do not grade the large public cases");
   gs->add_flag("--no-hidden", g->no_hidden, "do not include the hidden seed even if it is set");
+  gs->add_flag("--leaderboard", g->leaderboard,
+               "each results.json gets Gradescope's leaderboard: every part's throughput and time (GPU only; turn "
+               "the leaderboard on in the assignment's settings too)");
   gs->callback([g, &action] {
     action = [g] {
       const LabSpec lab = grade::load_lab(g->lab);
+      if (g->leaderboard && g->backend == "emu") {
+        throw std::runtime_error("--leaderboard ranks speed, which is measured on a GPU only: the emu backend has no "
+                                 "leaderboard (use --backend cuda or auto)");
+      }
       bundle::GradescopeOptions o;
       o.backend = g->backend;
       if (g->no_large) o.grade_args.push_back("--no-large");
+      if (g->leaderboard) o.grade_args.push_back("--leaderboard");
       const char* secret = std::getenv(lab.hidden_seed_env.c_str());
       if (!g->no_hidden && secret && *secret) o.hidden_seed = secret;
       bundle::write_gradescope_bundle(toolchain::project_root(), lab, o, g->out);
@@ -44,6 +53,10 @@ void add_bundle_command(CLI::App& app, Action& action) {
       } else {
         std::printf("it holds the hidden seed from %s (file hidden-seed): keep %s private\n",
                     lab.hidden_seed_env.c_str(), g->out.c_str());
+      }
+      if (g->leaderboard) {
+        std::printf("results carry a leaderboard (each part's throughput and time, on a GPU): enable the leaderboard "
+                    "in the assignment's settings on Gradescope\n");
       }
       return 0;
     };

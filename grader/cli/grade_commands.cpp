@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
@@ -14,6 +15,7 @@
 #include "files/grader_error.hpp"
 #include "files/utf8_text.hpp"
 #include "grade/grading.hpp"
+#include "grade/leaderboard.hpp"
 #include "grade/reports.hpp"
 #include "process/run.hpp"
 #include "sandbox/sandbox.hpp"
@@ -35,6 +37,7 @@ struct GradeArgs {
   bool no_cache = false;
   bool sanitize = false;
   bool no_sandbox = false;
+  bool leaderboard = false;
 };
 
 grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
@@ -96,11 +99,27 @@ void add_grade_commands(CLI::App& app, Action& action) {
                         "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
       ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
+  grade_cmd->add_flag("--leaderboard", g->leaderboard,
+                      "add Gradescope's leaderboard (each part's throughput and time) to results.json; GPU only");
   grade_cmd->callback([g, &action] {
     action = [g] {
+      if (g->leaderboard && g->format != "gradescope") {
+        throw std::runtime_error("--leaderboard is part of Gradescope's results.json: use it with --format gradescope "
+                                 "(--format json has every part's speed in parts[].performance)");
+      }
       const grade::GradeResult r = run_grading(*g, false);
+      std::vector<grade::LeaderboardPart> board;
+      if (g->leaderboard) {
+        board = grade::leaderboard_parts(grade::load_lab(g->lab), r, g->performance != "off");
+        if (board.empty()) {
+          std::fprintf(stderr, "gpulab: no leaderboard in the results: %s\n",
+                       r.backend != "cuda"         ? "speed is measured on a GPU only (--backend cuda)"
+                       : g->performance == "off" ? "speed was not scored (--performance off)"
+                                                 : "no graded part of this lab scores speed");
+        }
+      }
       std::string text;
-      if (g->format == "gradescope") text = files::dump_json(grade::gradescope_results(r), 2) + "\n";
+      if (g->format == "gradescope") text = files::dump_json(grade::gradescope_results(r, board), 2) + "\n";
       else if (g->format == "json") text = files::dump_json(grade::detailed_results(r), 2) + "\n";
       else text = files::valid_utf8(grade::text_report(r, false, true));
       if (g->out.empty()) {
