@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-#include <stdexcept>
 #include <string>
 
 #include "commands.hpp"
@@ -100,16 +99,14 @@ void add_grade_commands(CLI::App& app, Action& action) {
       ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   grade_cmd->add_flag("--leaderboard", g->leaderboard,
-                      "add Gradescope's leaderboard (each part's throughput and time) to results.json; GPU only");
+                      "add Gradescope's leaderboard (each part's throughput and time) to results.json (--format "
+                      "gradescope; the other formats ignore it); GPU only");
   grade_cmd->callback([g, &action] {
     action = [g] {
-      if (g->leaderboard && g->format != "gradescope") {
-        throw std::runtime_error("--leaderboard is part of Gradescope's results.json: use it with --format gradescope "
-                                 "(--format json has every part's speed in parts[].performance)");
-      }
       const grade::GradeResult r = run_grading(*g, false);
       std::vector<grade::LeaderboardPart> board;
-      if (g->leaderboard) {
+      // Other formats ignore it, so that the Gradescope bundle's grade arguments suit its reference check too.
+      if (g->leaderboard && g->format == "gradescope") {
         board = grade::leaderboard_parts(grade::load_lab(g->lab), r, g->performance != "off");
         if (board.empty()) {
           std::fprintf(stderr, "gpulab: no leaderboard in the results: %s\n",
