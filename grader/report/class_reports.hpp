@@ -1,8 +1,9 @@
 // Writing a batch folder's class-level outputs, gradebook.csv and report.html,
 // both atomically, from the records and results in the folder (and, for the
 // report's similarity section, similarity/summary.json when it is there). The
-// report's leaderboard shows pseudonyms unless `leaderboard_names`; then the
-// folder keeps its salt (leaderboard-salt) and leaderboard-pseudonyms.csv.
+// report's leaderboard shows pseudonyms unless `leaderboard_names`; with
+// pseudonyms the folder also keeps their salt (leaderboard-salt) and
+// leaderboard-pseudonyms.csv, which maps them back to the students.
 #pragma once
 #include <filesystem>
 #include <string>
