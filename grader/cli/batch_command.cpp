@@ -76,6 +76,7 @@ struct BatchArgs {
   std::vector<std::string> parts;
   bool no_large = false, no_hidden = false, regrade = false, no_cache = false, slurm = false;
   bool no_similarity = false;
+  bool leaderboard_names = false;
 };
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
@@ -121,6 +122,7 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
   r.grade_args = forwarded_args(a);
   for (const batch::Submission& s : roster.submissions) r.students.push_back(s.student);
   if (!a.course.empty()) r.merge_args = {"--course", fs::absolute(a.course).lexically_normal().string()};
+  if (a.leaderboard_names) r.merge_args.push_back("--leaderboard-names");
   const slurm::SlurmSubmission s = slurm::submit_to_slurm(r);
   std::printf("submitted job array %s (%u tasks, %zu submissions) and merge job %s (starts when every task has ended)\n"
               "watch: squeue -j %s,%s   logs: %s\n"
@@ -193,7 +195,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
     compile_errors += e.record.status == "compile_error";
   }
   if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
-  if (!sharded) write_reports(o.out, c, course, &outcome.roster);
+  if (!sharded) write_reports(o.out, c, course, &outcome.roster, a.leaderboard_names);
   std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
                sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
                errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
@@ -249,6 +251,9 @@ void add_batch_commands(CLI::App& app, Action& action) {
   cmd->add_option("--course", a->course,
                   "course file (JSON): due dates, time zone and late policy; adds the late columns to gradebook.csv "
                   "(docs/batch-grading.md)");
+  cmd->add_flag("--leaderboard-names", a->leaderboard_names,
+                "show students' names in report.html's leaderboard (default: pseudonyms, mapped back by "
+                "leaderboard-pseudonyms.csv)");
   cmd->callback([a, &action] {
     action = [a] {
       const LabSpec lab = grade::load_lab(a->lab);
@@ -261,6 +266,10 @@ void add_batch_commands(CLI::App& app, Action& action) {
         throw std::runtime_error("--course with --shard: a shard writes no gradebook; give --course to `gpulab merge` "
                                  "when combining the shards");
       }
+      if (a->leaderboard_names && !a->shard.empty()) {
+        throw std::runtime_error("--leaderboard-names with --shard: a shard writes no report; give "
+                                 "--leaderboard-names to `gpulab merge` when combining the shards");
+      }
       const std::optional<late::Course> course = load_course(a->course, lab.lab);  // checked before any grading
       return a->slurm ? submit_slurm(*a, lab) : run_local(*a, lab, course);
     };
@@ -269,13 +278,16 @@ void add_batch_commands(CLI::App& app, Action& action) {
   auto dirs = std::make_shared<std::vector<std::string>>();
   auto out = std::make_shared<std::string>();
   auto course_file = std::make_shared<std::string>();
+  auto leaderboard_names = std::make_shared<bool>(false);
   CLI::App* merge = app.add_subcommand("merge", "Combine batch folders (e.g. Slurm shards) into one gradebook and report");
   merge->add_option("dirs", *dirs, "batch --out folders")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", *out, "where the merged results go (default: the first folder)");
   merge->add_option("--course", *course_file,
                     "course file (JSON): due dates, time zone and late policy; adds the late columns to gradebook.csv");
-  merge->callback([dirs, out, course_file, &action] {
-    action = [dirs, out, course_file] {
+  merge->add_flag("--leaderboard-names", *leaderboard_names,
+                  "show students' names in report.html's leaderboard (default: pseudonyms)");
+  merge->callback([dirs, out, course_file, leaderboard_names, &action] {
+    action = [dirs, out, course_file, leaderboard_names] {
       std::vector<fs::path> paths(dirs->begin(), dirs->end());
       const fs::path target = out->empty() ? paths.front() : fs::path(*out);
       // A mistake in the course file stops the merge before anything is copied.
@@ -292,7 +304,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
           if (args[i] == "--part") parts.push_back(args[i + 1]);
       }
       batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
-      write_reports(target, c, course, nullptr);
+      write_reports(target, c, course, nullptr, *leaderboard_names);
       std::printf("merged %zu students of lab '%s' into %s (gradebook.csv, report.html)\n", m.students.size(),
                   m.lab.c_str(), target.c_str());
       if (!m.missing.empty()) {

@@ -3,6 +3,7 @@
 // Gradescope and to students.
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
 #include "bundle/gradescope_bundle.hpp"
 #include "bundle/student_kit.hpp"
@@ -17,7 +18,7 @@ void add_bundle_command(CLI::App& app, Action& action) {
 
   struct GradescopeArgs {
     std::string lab, out = "autograder.zip", backend = "auto";
-    bool no_large = false, no_hidden = false;
+    bool no_large = false, no_hidden = false, leaderboard = false;
     int max_per_day = 0;
   };
   auto g = std::make_shared<GradescopeArgs>();
@@ -32,13 +33,21 @@ void add_bundle_command(CLI::App& app, Action& action) {
                  "grade at most N submissions per student (or group) in any 24 hours; later ones are not graded "
                  "and keep the last graded score, and the student is told when the next grading is possible")
       ->check(CLI::Range(1, 1000000));
+  gs->add_flag("--leaderboard", g->leaderboard,
+               "each results.json gets Gradescope's leaderboard: every part's throughput and time (GPU only; turn "
+               "the leaderboard on in the assignment's settings too)");
   gs->callback([g, &action] {
     action = [g] {
       const LabSpec lab = grade::load_lab(g->lab);
+      if (g->leaderboard && g->backend == "emu") {
+        throw std::runtime_error("--leaderboard ranks speed, which is measured on a GPU only: the emu backend has no "
+                                 "leaderboard (use --backend cuda or auto)");
+      }
       bundle::GradescopeOptions o;
       o.backend = g->backend;
       if (g->no_large) o.grade_args.push_back("--no-large");
       o.max_submissions_per_day = g->max_per_day;
+      if (g->leaderboard) o.grade_args.push_back("--leaderboard");
       const char* secret = std::getenv(lab.hidden_seed_env.c_str());
       if (!g->no_hidden && secret && *secret) o.hidden_seed = secret;
       bundle::write_gradescope_bundle(toolchain::project_root(), lab, o, g->out);
@@ -55,6 +64,10 @@ void add_bundle_command(CLI::App& app, Action& action) {
       } else {
         std::printf("it holds the hidden seed from %s (file hidden-seed): keep %s private\n",
                     lab.hidden_seed_env.c_str(), g->out.c_str());
+      }
+      if (g->leaderboard) {
+        std::printf("results carry a leaderboard (each part's throughput and time, on a GPU): enable the leaderboard "
+                    "in the assignment's settings on Gradescope\n");
       }
       return 0;
     };

@@ -18,6 +18,7 @@
 #include "files/grader_error.hpp"
 #include "files/utf8_text.hpp"
 #include "grade/grading.hpp"
+#include "grade/leaderboard.hpp"
 #include "grade/reports.hpp"
 #include "process/run.hpp"
 #include "sandbox/sandbox.hpp"
@@ -41,6 +42,7 @@ struct GradeArgs {
   bool sanitize = false;
   bool no_sandbox = false;
   SubmissionLimitArgs limit;
+  bool leaderboard = false;
 };
 
 grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
@@ -119,6 +121,9 @@ void add_grade_commands(CLI::App& app, Action& action) {
       ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   add_submission_limit_options(grade_cmd, g->limit);
+  grade_cmd->add_flag("--leaderboard", g->leaderboard,
+                      "add Gradescope's leaderboard (each part's throughput and time) to results.json (--format "
+                      "gradescope; the other formats ignore it); GPU only");
   grade_cmd->callback([g, &action] {
     action = [g] {
       const auto started = std::chrono::steady_clock::now();
@@ -133,9 +138,20 @@ void add_grade_commands(CLI::App& app, Action& action) {
         return exit_code::over_submission_limit;
       }
       const grade::GradeResult r = run_grading(*g, false);
+      std::vector<grade::LeaderboardPart> board;
+      // Other formats ignore it, so that the Gradescope bundle's grade arguments suit its reference check too.
+      if (g->leaderboard && g->format == "gradescope") {
+        board = grade::leaderboard_parts(grade::load_lab(g->lab), r, g->performance != "off");
+        if (board.empty()) {
+          std::fprintf(stderr, "gpulab: no leaderboard in the results: %s\n",
+                       r.backend != "cuda"         ? "speed is measured on a GPU only (--backend cuda)"
+                       : g->performance == "off" ? "speed was not scored (--performance off)"
+                                                 : "no graded part of this lab scores speed");
+        }
+      }
       std::string text;
       if (g->format == "gradescope") {
-        nlohmann::json results = grade::gradescope_results(r);
+        nlohmann::json results = grade::gradescope_results(r, board);
         if (limit) bundle::add_submission_limit_note(results, limit->decision);
         text = files::dump_json(results, 2) + "\n";
       } else if (g->format == "json") {

@@ -15,9 +15,9 @@ std::optional<late::Course> load_course(const std::string& path, const std::stri
 }
 
 void write_reports(const std::filesystem::path& out_dir, batch::ClassResults& c,
-                   const std::optional<late::Course>& course, const batch::Roster* roster) {
+                   const std::optional<late::Course>& course, const batch::Roster* roster, bool leaderboard_names) {
   if (!course) {
-    report::write_class_reports(out_dir, c);
+    report::write_class_reports(out_dir, c, nullptr, leaderboard_names);
     return;
   }
   if (roster) late::use_roster_times(c, *roster);
@@ -28,7 +28,7 @@ void write_reports(const std::filesystem::path& out_dir, batch::ClassResults& c,
     late_count += row.lateness.status != late::kOnTime && row.lateness.status != late::kWithinGrace;
   std::fprintf(stderr, "late submissions: %zu of %zu (policy of %s; columns late_status and final in gradebook.csv)\n",
                late_count, lateness.rows.size(), course->origin.c_str());
-  report::write_class_reports(out_dir, c, &lateness);
+  report::write_class_reports(out_dir, c, &lateness, leaderboard_names);
 }
 
 }  // namespace gpulab::cli

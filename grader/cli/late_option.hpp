@@ -19,7 +19,9 @@ std::optional<late::Course> load_course(const std::string& path, const std::stri
 
 // write_class_reports, with the late columns and section when `course` is set. `roster` (the
 // submissions folder just read) supplies the submission times; without it (a merge) the records do.
+// `leaderboard_names`: report.html's leaderboard shows names rather than pseudonyms.
 void write_reports(const std::filesystem::path& out_dir, batch::ClassResults& c,
-                   const std::optional<late::Course>& course, const batch::Roster* roster);
+                   const std::optional<late::Course>& course, const batch::Roster* roster,
+                   bool leaderboard_names = false);
 
 }  // namespace gpulab::cli

@@ -16,7 +16,7 @@ std::string points(double x) {
 }
 }  // namespace
 
-json gradescope_results(const GradeResult& g) {
+json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>& leaderboard) {
   json tests = json::array();
   std::string output;
   if (!g.not_graded.empty()) {
@@ -67,13 +67,15 @@ json gradescope_results(const GradeResult& g) {
   }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
   if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
-  return {{"score", round2(g.score)},
-          {"execution_time", static_cast<int>(std::ceil(g.seconds))},
-          {"output", output},
-          {"output_format", "text"},
-          {"visibility", "visible"},
-          {"stdout_visibility", "hidden"},
-          {"tests", tests}};
+  json results = {{"score", round2(g.score)},
+                  {"execution_time", static_cast<int>(std::ceil(g.seconds))},
+                  {"output", output},
+                  {"output_format", "text"},
+                  {"visibility", "visible"},
+                  {"stdout_visibility", "hidden"},
+                  {"tests", tests}};
+  if (!leaderboard.empty()) results["leaderboard"] = gradescope_leaderboard(leaderboard, g);
+  return results;
 }
 
 json detailed_results(const GradeResult& g) {

@@ -5,10 +5,12 @@
 #include <string>
 
 #include "grading.hpp"
+#include "leaderboard.hpp"
 
 namespace gpulab::grade {
 
-nlohmann::json gradescope_results(const GradeResult& g);
+// `leaderboard`: the parts ranked in its "leaderboard" array (leaderboard.hpp); none: no leaderboard.
+nlohmann::json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>& leaderboard = {});
 nlohmann::json detailed_results(const GradeResult& g);
 std::string text_report(const GradeResult& g, bool colour, bool hints);
 

@@ -197,7 +197,8 @@ std::string students(const batch::ClassResults& c) {
 }  // namespace
 
 std::string html_report(const batch::ClassResults& c, const std::string& generated_at,
-                        const std::optional<nlohmann::json>& similarity, const late::ClassLateness* late) {
+                        const std::optional<nlohmann::json>& similarity, const late::ClassLateness* late,
+                        const ClassLeaderboard* leaderboard) {
   const ClassStatistics s = class_statistics(c);
   std::string backends;
   for (const batch::StudentEntry& e : c.students)
@@ -211,7 +212,8 @@ std::string html_report(const batch::ClassResults& c, const std::string& generat
        " &middot; backend " + html_escape(backends.empty() ? "-" : backends) + " &middot; generated " +
        html_escape(generated_at) + " by gpulab</p>";
   h += overview(c, s) + for_review(review_flags(c)) + (similarity ? similarity_section(*similarity) : std::string()) +
-       (late ? late_section(*late) : std::string()) + distribution(s) + case_rates(s) + performance(s) + failures(s) +
+       (late ? late_section(*late) : std::string()) + distribution(s) + case_rates(s) + performance(s) +
+       (leaderboard ? leaderboard_section(*leaderboard) : std::string()) + failures(s) +
        students(c);
   h += "</body></html>\n";
   return h;
