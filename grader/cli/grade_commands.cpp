@@ -14,6 +14,7 @@
 #include "files/grader_error.hpp"
 #include "files/utf8_text.hpp"
 #include "grade/grading.hpp"
+#include "grade/prairielearn_results.hpp"
 #include "grade/reports.hpp"
 #include "process/run.hpp"
 #include "sandbox/sandbox.hpp"
@@ -89,8 +90,10 @@ void add_grade_commands(CLI::App& app, Action& action) {
   auto g = std::make_shared<GradeArgs>();
   CLI::App* grade_cmd = app.add_subcommand("grade", "Grade a submission and write a results file");
   add_common(grade_cmd, *g);
-  grade_cmd->add_option("--format", g->format, "gradescope (results.json), json (per-dataset detail) or text")
-      ->check(CLI::IsMember({"gradescope", "json", "text"}));
+  grade_cmd->add_option("--format", g->format,
+                        "gradescope (results.json), prairielearn (PrairieLearn's results.json), json (per-dataset "
+                        "detail) or text")
+      ->check(CLI::IsMember({"gradescope", "prairielearn", "json", "text"}));
   grade_cmd->add_option("--out", g->out, "write the results here instead of stdout");
   grade_cmd->add_option("--hidden-visibility", g->visibility,
                         "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
@@ -101,6 +104,7 @@ void add_grade_commands(CLI::App& app, Action& action) {
       const grade::GradeResult r = run_grading(*g, false);
       std::string text;
       if (g->format == "gradescope") text = files::dump_json(grade::gradescope_results(r), 2) + "\n";
+      else if (g->format == "prairielearn") text = files::dump_json(grade::prairielearn_results(r), 2) + "\n";
       else if (g->format == "json") text = files::dump_json(grade::detailed_results(r), 2) + "\n";
       else text = files::valid_utf8(grade::text_report(r, false, true));
       if (g->out.empty()) {
