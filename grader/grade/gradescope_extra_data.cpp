@@ -22,7 +22,8 @@ json ungraded_part_extra_data(const PartResult& p, const std::string& status) {
 
 json submission_extra_data(const GradeResult& g) {
   json parts = json::array();
-  for (const PartResult& p : g.parts) parts.push_back({{"name", p.name}, {"score", p.score}, {"max_score", p.max_score}});
+  for (const PartResult& p : g.parts)
+    parts.push_back({{"name", p.name}, {"score", p.score}, {"max_score", p.max_score}});
   return {{"lab", g.lab},
           {"lab_version", g.lab_version},
           {"backend", g.backend},

@@ -47,7 +47,8 @@ std::vector<std::string> compiler_errors(const std::string& output) {
     if (errors.size() < kMostFormatErrors) errors.push_back(cut(line, 1024));
     else ++more;
   }
-  if (more > 0) errors.push_back("... and " + std::to_string(more) + " more errors (all of them are in the output below)");
+  if (more > 0)
+    errors.push_back("... and " + std::to_string(more) + " more errors (all of them are in the output below)");
   if (errors.empty() && !output.empty()) errors.push_back(cut(output, 4096));
   return errors;
 }
@@ -75,7 +76,7 @@ json case_test(const GradeResult& g, const PartResult& p, const CaseResult& c, s
   std::string message;
   if (c.passed) message = c.feedback.empty() ? "correct" : "correct, with findings (see the output)";
   else if (!details) message = "wrong (the feedback of hidden cases is not shown)";
-  else message = first_line(c.feedback);
+  else message = cut(first_line(c.feedback), 1024);
   const std::string description = std::string(c.hidden ? "hidden" : "public") + " case " + c.id + " of " + p.signature;
   return {{"name", p.name + ": " + c.label},
           {"description", description},
