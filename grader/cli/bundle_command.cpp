@@ -1,11 +1,13 @@
-// `gpulab bundle gradescope <lab> --out autograder.zip` and
+// `gpulab bundle gradescope <lab> --out autograder.zip`,
+// `gpulab bundle prairielearn <lab> --out image.tar.gz` and
 // `gpulab bundle student --out kit.tar.gz`: the packages instructors hand to
-// Gradescope and to students.
+// Gradescope, to PrairieLearn (as a Docker image) and to students.
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "bundle/gradescope_bundle.hpp"
+#include "bundle/prairielearn_bundle.hpp"
 #include "bundle/student_kit.hpp"
 #include "commands.hpp"
 #include "grade/grading.hpp"
@@ -13,7 +15,8 @@
 namespace gpulab::cli {
 
 void add_bundle_command(CLI::App& app, Action& action) {
-  CLI::App* bundle = app.add_subcommand("bundle", "Package the Gradescope autograder or the student kit");
+  CLI::App* bundle =
+      app.add_subcommand("bundle", "Package the Gradescope autograder, the PrairieLearn grading image or the student kit");
   bundle->require_subcommand(1);
 
   struct GradescopeArgs {
@@ -69,6 +72,39 @@ void add_bundle_command(CLI::App& app, Action& action) {
         std::printf("results carry a leaderboard (each part's throughput and time, on a GPU): enable the leaderboard "
                     "in the assignment's settings on Gradescope\n");
       }
+      return 0;
+    };
+  });
+
+  struct PrairieLearnArgs {
+    std::string lab, out;
+    bool no_large = false, no_sandbox = false;
+  };
+  auto pl = std::make_shared<PrairieLearnArgs>();
+  CLI::App* pls = bundle->add_subcommand(
+      "prairielearn", "The Docker build context of PrairieLearn's external-grader image for one lab (emulator)");
+  pls->add_option("lab", pl->lab, "the lab")->required();
+  pls->add_option("--out", pl->out, "the .tar.gz to write (default gpulab-prairielearn-<lab>.tar.gz)");
+  pls->add_flag("--no-large", pl->no_large, "do not grade the large public cases");
+  pls->add_flag("--no-sandbox", pl->no_sandbox,
+                "grade without the sandbox, for grader hosts where it cannot start (then the question must have no "
+                "hidden seed; see docs/prairielearn.md)");
+  pls->callback([pl, &action] {
+    action = [pl] {
+      const LabSpec lab = grade::load_lab(pl->lab);
+      bundle::PrairieLearnOptions o;
+      if (pl->no_large) o.grade_args.push_back("--no-large");
+      if (pl->no_sandbox) o.grade_args.push_back("--no-sandbox");
+      const std::string out = pl->out.empty() ? "gpulab-prairielearn-" + lab.lab + ".tar.gz" : pl->out;
+      bundle::write_prairielearn_bundle(toolchain::project_root(), lab, o, out);
+      std::printf("wrote %s: the build context of the grading image of lab '%s' (no reference solution, no hidden "
+                  "seed). Build and push it:\n"
+                  "  mkdir img && tar -xzf %s -C img && docker build -t YOU/gpulab-%s img && docker push "
+                  "YOU/gpulab-%s\n"
+                  "then set the question's info.json as docs/prairielearn.md shows (entrypoint /gpulab/run_grader)",
+                  out.c_str(), lab.lab.c_str(), out.c_str(), lab.lab.c_str(), lab.lab.c_str());
+      std::printf("%s\n", pl->no_sandbox ? "; with --no-sandbox the question must not have tests/hidden-seed"
+                                         : "; hidden cases: the secret seed goes in the question's tests/hidden-seed");
       return 0;
     };
   });

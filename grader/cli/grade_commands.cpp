@@ -19,6 +19,7 @@
 #include "files/utf8_text.hpp"
 #include "grade/grading.hpp"
 #include "grade/leaderboard.hpp"
+#include "grade/prairielearn_results.hpp"
 #include "grade/reports.hpp"
 #include "process/run.hpp"
 #include "sandbox/sandbox.hpp"
@@ -113,8 +114,10 @@ void add_grade_commands(CLI::App& app, Action& action) {
   auto g = std::make_shared<GradeArgs>();
   CLI::App* grade_cmd = app.add_subcommand("grade", "Grade a submission and write a results file");
   add_common(grade_cmd, *g);
-  grade_cmd->add_option("--format", g->format, "gradescope (results.json), json (per-dataset detail) or text")
-      ->check(CLI::IsMember({"gradescope", "json", "text"}));
+  grade_cmd->add_option("--format", g->format,
+                        "gradescope (results.json), prairielearn (PrairieLearn's results.json), json (per-dataset "
+                        "detail) or text")
+      ->check(CLI::IsMember({"gradescope", "prairielearn", "json", "text"}));
   grade_cmd->add_option("--out", g->out, "write the results here instead of stdout");
   grade_cmd->add_option("--hidden-visibility", g->visibility,
                         "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
@@ -154,6 +157,8 @@ void add_grade_commands(CLI::App& app, Action& action) {
         nlohmann::json results = grade::gradescope_results(r, board);
         if (limit) bundle::add_submission_limit_note(results, limit->decision);
         text = files::dump_json(results, 2) + "\n";
+      } else if (g->format == "prairielearn") {
+        text = files::dump_json(grade::prairielearn_results(r), 2) + "\n";
       } else if (g->format == "json") {
         text = files::dump_json(grade::detailed_results(r), 2) + "\n";
       } else {

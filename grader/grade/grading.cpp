@@ -238,6 +238,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
         cr.part = part.name;
         cr.id = c->id;
         cr.family = c->family;
+        cr.sizes = c->sizes;
         cr.hidden = m->hidden;
         cr.label = (m->hidden ? "hidden " : "") + c->label();
         cr.max_score = each;
@@ -246,6 +247,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
         if (!stopped.empty() && size >= stopped_size) {
           cr.feedback = "not run: " + stopped + " of this part was stopped by " + stopped_by +
                         ", and this case is at least as large";
+          cr.run = false;
           all_passed = false;
           pr.cases.push_back(std::move(cr));
           continue;

@@ -3,6 +3,7 @@
 // with the expected ones, and score each part on its own.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,7 +36,9 @@ struct CaseResult {
   std::string id;
   std::string label;  // "dataset 7 (n=1000003)"
   std::string family;
+  std::map<std::string, long long> sizes;  // the case's sizes by name ("n" -> 1000003)
   bool hidden = false;
+  bool run = true;                       // false: skipped after a smaller case of the part hit a limit
   bool passed = false;
   double score = 0;
   double max_score = 0;

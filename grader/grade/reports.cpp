@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gradescope_extra_data.hpp"
+
 namespace gpulab::grade {
 using nlohmann::json;
 
@@ -23,21 +25,22 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
     output = "Your submission was not graded, so it scores 0: " + g.not_graded + ".";
     for (const PartResult& p : g.parts) {
       tests.push_back({{"name", p.name + ": handed in"}, {"score", 0}, {"max_score", round2(p.max_score)},
-                       {"status", "failed"}, {"output", g.not_graded}, {"visibility", "visible"}});
+                       {"status", "failed"}, {"output", g.not_graded}, {"visibility", "visible"},
+                       {"extra_data", ungraded_part_extra_data(p, "not_graded")}});
     }
   } else if (!g.compiled) {
     output = "Your submission did not compile, so it scores 0. The compiler said:\n\n" + g.compile_output;
     for (const PartResult& p : g.parts) {
       tests.push_back({{"name", p.name + ": compiles"}, {"score", 0}, {"max_score", round2(p.max_score)},
                        {"status", "failed"}, {"output", "did not compile (see the compiler messages above)"},
-                       {"visibility", "visible"}});
+                       {"visibility", "visible"}, {"extra_data", ungraded_part_extra_data(p, "did_not_compile")}});
     }
   }
   for (const PartResult& p : g.parts) {
     for (const CaseResult& c : p.cases) {
       json t = {{"name", p.name + ": " + c.label}, {"score", round2(c.score)}, {"max_score", round2(c.max_score)},
                 {"status", c.passed ? "passed" : "failed"}, {"output", c.passed ? c.feedback : c.feedback},
-                {"visibility", c.hidden ? g.hidden_visibility : "visible"}};
+                {"visibility", c.hidden ? g.hidden_visibility : "visible"}, {"extra_data", case_extra_data(c)}};
       if (c.passed && c.feedback.empty()) t["output"] = "correct";
       tests.push_back(t);
     }
@@ -73,7 +76,8 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
                   {"output_format", "text"},
                   {"visibility", "visible"},
                   {"stdout_visibility", "hidden"},
-                  {"tests", tests}};
+                  {"tests", tests},
+                  {"extra_data", submission_extra_data(g)}};
   if (!leaderboard.empty()) results["leaderboard"] = gradescope_leaderboard(leaderboard, g);
   return results;
 }
