@@ -14,7 +14,8 @@ void prepare_lab_binding(const LabSpec& lab) { grade::write_binding(lab); }
 
 PrebuildResult prebuild_submission(const LabSpec& lab, const fs::path& source, const grade::GradeOptions& o) {
   const auto start = std::chrono::steady_clock::now();
-  const grade::SubmissionRunner runner(o.sandbox, o.backend);  // the student's code compiles in the sandbox
+  // The student's code compiles in the sandbox, as in grading.
+  const grade::SubmissionRunner runner(o.sandbox, o.backend, grade::private_paths_of(source, o));
   toolchain::BuildOptions b = grade::harness_build_options(lab, o.backend, o.use_cache, o.cuda_arch);
   b.run_compiler = runner.compile_runner(lab);
   PrebuildResult r;

@@ -72,6 +72,7 @@ files::FolderLock lock_out_folder(const fs::path& out, unsigned shard_index, uns
 
 struct BatchArgs {
   std::string lab, submissions, out, backend = "auto", shard, partition, gres, time_limit, course;
+  std::string sandbox = "bwrap";
   unsigned jobs = 0, shards = 4;
   std::vector<std::string> parts;
   bool no_large = false, no_hidden = false, regrade = false, no_cache = false, slurm = false;
@@ -104,6 +105,7 @@ std::vector<std::string> forwarded_args(const BatchArgs& a) {
   if (a.no_hidden) v.push_back("--no-hidden");
   if (a.regrade) v.push_back("--regrade");
   if (a.no_cache) v.push_back("--no-cache");
+  if (a.sandbox != "bwrap") v.insert(v.end(), {"--sandbox", a.sandbox});
   return v;
 }
 
@@ -147,6 +149,8 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   o.grade.include_hidden = !a.no_hidden;
   o.grade.use_cache = !a.no_cache;
   o.grade.only_parts = a.parts;
+  o.grade.sandbox = sandbox::parse_mode(a.sandbox);
+  o.grade.private_paths = {{fs::absolute(a.out).lexically_normal(), "the batch's results folder (--out)"}};
   o.regrade = a.regrade;
   if (!a.shard.empty()) parse_shard(a.shard, o.shard_index, o.shard_count);
   fs::create_directories(o.out);
@@ -241,6 +245,11 @@ void add_batch_commands(CLI::App& app, Action& action) {
   cmd->add_flag("--no-hidden", a->no_hidden, "do not grade hidden cases even if the secret seed is set");
   cmd->add_flag("--regrade", a->regrade, "grade every submission again, even those already graded and unchanged");
   cmd->add_flag("--no-cache", a->no_cache, "recompile even if an identical build is cached");
+  cmd->add_option("--sandbox", a->sandbox,
+                  "isolation of each submission: bwrap (default), user (an unprivileged user, where gpulab runs as "
+                  "root without namespaces; runs one at a time), auto (bwrap where it starts, else user); see "
+                  "docs/security.md")
+      ->check(CLI::IsMember({"auto", "bwrap", "user"}));
   cmd->add_flag("--no-similarity", a->no_similarity, "skip the code similarity report (OUT/similarity/)");
   cmd->add_option("--shard", a->shard, "grade only shard I of K (I/K, from 0); `gpulab merge` combines the shards");
   cmd->add_flag("--slurm", a->slurm, "submit a Slurm job array (one task per shard) and a merge job, then return");

@@ -37,7 +37,7 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       o.backend = toolchain::parse_backend(a->backend);
       const files::TempFolder work("calibrate");
       // The reference is the course's own code: it runs without the sandbox.
-      const grade::SubmissionRunner runner(false, o.backend);
+      const grade::SubmissionRunner runner(sandbox::Mode::none, o.backend);
       grade::PerformanceScorer scorer(lab, o, work.path(), runner);
       nlohmann::json proposal = nlohmann::json::object();
       int measured = 0;

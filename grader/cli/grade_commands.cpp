@@ -42,6 +42,7 @@ struct GradeArgs {
   bool no_cache = false;
   bool sanitize = false;
   bool no_sandbox = false;
+  std::string sandbox = "bwrap";
   SubmissionLimitArgs limit;
   bool leaderboard = false;
 };
@@ -54,7 +55,10 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.include_hidden = !a.no_hidden && !student_view;
   o.hidden_visibility = a.visibility;
   o.use_cache = !a.no_cache;
-  o.sandbox = !a.no_sandbox;
+  o.sandbox = a.no_sandbox ? sandbox::Mode::none : sandbox::parse_mode(a.sandbox);
+  if (!a.out.empty()) {
+    o.private_paths.push_back({std::filesystem::absolute(a.out).lexically_normal().parent_path(), "the folder of the results (--out)"});
+  }
   o.only_parts = a.parts;
   o.sanitize = a.sanitize;
   o.cuda_arch = a.arch;
@@ -82,6 +86,11 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
   cmd->add_flag("--sanitize", a.sanitize,
                 "GPU only: also run one case per part under compute-sanitizer (memcheck, racecheck, synccheck, "
                 "initcheck) and report its findings by kernel and source line");
+  cmd->add_option("--sandbox", a.sandbox,
+                  "isolation of the submission: bwrap (bubblewrap's namespaces, the default), user (an unprivileged "
+                  "user without namespaces, where gpulab runs as root and bwrap cannot start: Gradescope), auto "
+                  "(bwrap where it starts, else user), none (= --no-sandbox); see docs/security.md")
+      ->check(CLI::IsMember(sandbox::mode_names()));
   cmd->add_flag("--no-sandbox", a.no_sandbox,
                 "compile and run the submission without the bubblewrap sandbox (only where the machine itself is a "
                 "throw-away container; see docs/security.md)");

@@ -137,6 +137,15 @@ void require_gpu_for(toolchain::Backend backend) {
   }
 }
 
+std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, const GradeOptions& o) {
+  std::vector<sandbox::PrivatePath> paths = {
+      {toolchain::project_root(), "the gpulab folder (GPULAB_HOME): sources, reference, datasets, hidden seed"},
+      {toolchain::cache_directory(), "the build and dataset cache (GPULAB_CACHE)"},
+      {fs::absolute(submission).lexically_normal().parent_path(), "the folder that holds the submission"}};
+  paths.insert(paths.end(), o.private_paths.begin(), o.private_paths.end());
+  return paths;
+}
+
 GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   GradeResult g;
@@ -182,7 +191,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   }
 
   require_gpu_for(o.backend);
-  const SubmissionRunner runner(o.sandbox, o.backend);  // refuses here if the sandbox cannot run
+  const SubmissionRunner runner(o.sandbox, o.backend, private_paths_of(submission, o));  // refuses here if the sandbox cannot run
+  g.isolation = runner.isolation();
   std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "lab/lab_spec.hpp"
+#include "sandbox/sandbox.hpp"
 #include "toolchain/toolchain.hpp"
 
 namespace gpulab::grade {
@@ -27,7 +28,10 @@ struct GradeOptions {
   bool use_cache = true;
   bool race_check = true;               // emulator: run the public cases in the race-checking build
   bool sanitize = false;                // cuda: also run a committed case per part under compute-sanitizer
-  bool sandbox = true;                  // compile and run in the sandbox (docs/security.md); false: --no-sandbox
+  sandbox::Mode sandbox = sandbox::Mode::bwrap;  // the isolation (--sandbox, docs/security.md); none: --no-sandbox
+  // What the submission must not reach besides gpulab's folder, the build cache and the submission
+  // itself (e.g. the results file's folder); checked where the isolation relies on file permissions.
+  std::vector<sandbox::PrivatePath> private_paths;
   std::vector<std::string> only_parts;  // empty: all parts
 };
 
@@ -102,6 +106,7 @@ struct GradeResult {
   double seconds = 0;
   std::string performance_note;  // why speed was not scored in this run, if it was not
   double compile_seconds = 0;
+  std::string isolation;  // how the submission was isolated, in words ("" when nothing ran)
 };
 
 // Whether these options score speed (PerformanceMode::automatic: on the cuda backend only).
@@ -113,7 +118,10 @@ double part_max_points(const PartSpec& part, bool speed_scored);
 LabSpec load_lab(const std::string& lab);
 // Throws files::GraderError for the cuda backend where no NVIDIA GPU is visible.
 void require_gpu_for(toolchain::Backend backend);
-// Throws sandbox::SandboxUnavailable when options.sandbox is set and bubblewrap cannot run here.
+// What a submission must not reach: gpulab's folder, the cache, the submission's folder, and
+// options.private_paths.
+std::vector<sandbox::PrivatePath> private_paths_of(const std::filesystem::path& submission, const GradeOptions& options);
+// Throws sandbox::SandboxUnavailable when the isolation options.sandbox names cannot run here.
 GradeResult grade_submission(const LabSpec& lab, const std::filesystem::path& submission, const GradeOptions& options);
 
 }  // namespace gpulab::grade

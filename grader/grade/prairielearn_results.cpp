@@ -129,6 +129,7 @@ json prairielearn_results(const GradeResult& g) {
   if (!g.performance_note.empty()) message += " " + g.performance_note;
   std::string output;
   if (!g.compile_output.empty()) output = "Compiler warnings:\n" + cut(g.compile_output, kTopOutputLimit);
+  if (!g.isolation.empty()) output += (output.empty() ? "" : "\n\n") + ("Isolation: " + g.isolation + ".");
   return {{"gradable", true}, {"score", std::round(fraction * 1e6) / 1e6}, {"message", message}, {"output", output},
           {"tests", tests}};
 }

@@ -70,6 +70,7 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
   if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
+  if (!g.isolation.empty()) output += (output.empty() ? "" : "\n\n") + ("Isolation: " + g.isolation + ".");
   json results = {{"score", round2(g.score)},
                   {"execution_time", static_cast<int>(std::ceil(g.seconds))},
                   {"output", output},
@@ -126,7 +127,7 @@ json detailed_results(const GradeResult& g) {
           {"submission", g.submission}, {"backend", g.backend}, {"compiled", g.compiled},
           {"compile_output", g.compile_output}, {"not_graded", g.not_graded}, {"score", g.score}, {"max_score", g.max_score},
           {"seconds", g.seconds}, {"compile_seconds", g.compile_seconds}, {"performance_note", g.performance_note},
-          {"parts", parts}};
+          {"isolation", g.isolation}, {"parts", parts}};
 }
 
 std::string text_report(const GradeResult& g, bool colour, bool hints) {
@@ -179,6 +180,7 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
     s += "  " + std::string(bold) + "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score) + reset + "\n";
   }
   if (!g.performance_note.empty()) s += "\n" + std::string(dim) + g.performance_note + reset + "\n";
+  if (!g.isolation.empty()) s += "\n" + std::string(dim) + "isolation: " + g.isolation + reset + "\n";
   s += "\n" + std::string(bold) + "score: " + points(g.score) + " / " + points(g.max_score) + reset + "\n";
   return s;
 }

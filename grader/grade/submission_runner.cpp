@@ -35,10 +35,6 @@ unsigned emulator_workers() {
   return cpu_cores();
 }
 
-bool starts_with(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
-// bubblewrap failed before the program ran: it reports that as "bwrap: ..." with status 1.
-bool sandbox_refused(const process::ProcessResult& r) { return r.exit_code == 1 && starts_with(r.output, "bwrap: "); }
 
 std::string number(double x) {
   char buf[32];
@@ -47,8 +43,14 @@ std::string number(double x) {
 }
 }  // namespace
 
-SubmissionRunner::SubmissionRunner(bool sandboxed, toolchain::Backend backend) : backend_(backend) {
-  if (sandboxed) box_ = sandbox::Sandbox::open();
+SubmissionRunner::SubmissionRunner(sandbox::Mode mode, toolchain::Backend backend,
+                                   const std::vector<sandbox::PrivatePath>& private_paths)
+    : backend_(backend) {
+  if (mode != sandbox::Mode::none) box_ = sandbox::Sandbox::open(mode, private_paths);
+}
+
+std::string SubmissionRunner::isolation() const {
+  return box_ ? box_->description() : sandbox::no_sandbox_description();
 }
 
 SubmissionRunner::~SubmissionRunner() = default;
@@ -63,7 +65,7 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
   sandbox::ResolvedLimits limits = this->limits(lab.limits);
   limits.cpu_s = limits.compile_s * cpu_cores();
   return [box, limits](const toolchain::CompileJob& job) {
-    if (box->runs_as_other_user()) {
+    if (box->reads_in_place_as_other_user()) {
       for (const fs::path& f : job.reads) {
         struct stat st {};
         if (stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH)) {
@@ -79,7 +81,7 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
     process::ProcessResult r = box->run(p, limits, limits.compile_s, false);
     box->take_back(job.build_dir);
     if (!r.started()) throw files::GraderError("the sandbox could not start the compiler: " + r.spawn_error);
-    if (sandbox_refused(r)) throw files::GraderError("the sandbox could not start the compiler: " + r.output);
+    if (box->refused(r)) throw files::GraderError("the sandbox could not start the compiler: " + r.output);
     if (r.timed_out) {
       r.output += "\ngpulab: the compiler was stopped after " + number(limits.compile_s) +
                   " s (the lab's compile time limit, limits.compile_s)\n";
@@ -111,7 +113,7 @@ process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const
     for (const auto& [k, v] : env) p.env[k] = v;
     process::ProcessResult r = box_->run(p, limits, limits.wall_s, true);
     if (!r.started()) throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.spawn_error);
-    if (sandbox_refused(r)) {
+    if (box_->refused(r)) {
       throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.output.substr(0, 2000));
     }
     return r;

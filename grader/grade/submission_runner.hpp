@@ -1,7 +1,8 @@
 // How the grading loop starts a submission's compiles and runs: in the
-// sandbox (the default) or, with --no-sandbox, directly. Either way each
-// run gets the part's limits, a cleared environment and a capped output; the
-// sandbox adds the isolation of docs/security.md.
+// sandbox --sandbox chooses (bubblewrap by default, or an unprivileged user
+// where namespaces are unavailable) or, with --no-sandbox, directly. Either way
+// each run gets the part's limits, a cleared environment and a capped output;
+// the sandbox adds the isolation of docs/security.md.
 #pragma once
 #include <filesystem>
 #include <map>
@@ -12,18 +13,18 @@
 #include "process/run.hpp"
 #include "lab/lab_spec.hpp"
 #include "sandbox/resource_limits.hpp"
+#include "sandbox/sandbox.hpp"
 #include "toolchain/toolchain.hpp"
-
-namespace gpulab::sandbox {
-class Sandbox;
-}
 
 namespace gpulab::grade {
 
 class SubmissionRunner {
  public:
-  // With `sandboxed`, throws sandbox::SandboxUnavailable where bubblewrap cannot run.
-  SubmissionRunner(bool sandboxed, toolchain::Backend backend);
+  // Unless `mode` is none, throws sandbox::SandboxUnavailable where that isolation cannot run;
+  // `private_paths` are what the submission must not reach (checked where the isolation relies on
+  // file permissions).
+  SubmissionRunner(sandbox::Mode mode, toolchain::Backend backend,
+                   const std::vector<sandbox::PrivatePath>& private_paths = {});
   ~SubmissionRunner();
 
   sandbox::ResolvedLimits limits(const sandbox::ResourceLimits& l) const;
@@ -39,6 +40,8 @@ class SubmissionRunner {
                        const std::map<std::string, std::string>& env, const sandbox::ResolvedLimits& limits) const;
 
   bool sandboxed() const { return box_ != nullptr; }
+  // The isolation in words, for the results.
+  std::string isolation() const;
 
  private:
   std::unique_ptr<sandbox::Sandbox> box_;

@@ -376,7 +376,8 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
   result.compiler_output = p.output;
   std::error_code ec;
-  result.ok = p.status() == 0 && fs::is_regular_file(result.executable, ec) && fs::file_size(result.executable, ec) > 0;
+  // A plain file the compiler wrote: a symbolic link left in the build folder is never followed.
+  result.ok = p.status() == 0 && fs::is_regular_file(fs::symlink_status(result.executable, ec)) && fs::file_size(result.executable, ec) > 0;
   if (!result.ok) return result;  // a failed build is not cached: the staging folder goes
   result.executable = commit_cache_entry(std::move(staging), entry, artifact, result);
   return result;

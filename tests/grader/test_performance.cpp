@@ -339,7 +339,7 @@ TEST_CASE("performance: a speed beyond the device's limits is implausible, earns
   const gpulab::LabSpec lab = speed_lab();
   gpulab::grade::GradeOptions o;
   o.performance = gpulab::grade::PerformanceMode::on;
-  const gpulab::grade::SubmissionRunner runner(false, o.backend);
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   TempDir work;
   gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
   const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_TIMER_HARNESS, true);
@@ -378,7 +378,7 @@ TEST_CASE("performance: a timed run that names another device than the grader's 
   const gpulab::LabSpec lab = speed_lab();
   gpulab::grade::GradeOptions o;
   o.performance = gpulab::grade::PerformanceMode::on;
-  const gpulab::grade::SubmissionRunner runner(false, o.backend);
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   TempDir work;
   gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
   const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_DEVICE_HARNESS, true);
@@ -465,7 +465,7 @@ gpulab::grade::Calibration calibrate_speed_lab(SpeedHome& h) {
   ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
   const gpulab::LabSpec lab = speed_lab();
   gpulab::grade::GradeOptions o;
-  const gpulab::grade::SubmissionRunner runner(false, o.backend);
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   TempDir work;
   gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
   return scorer.calibrate(lab.parts[0]);

@@ -19,6 +19,7 @@
 namespace fs = std::filesystem;
 using gpulab::sandbox::resolve;
 using gpulab::sandbox::ResourceLimits;
+using gpulab::sandbox::Mode;
 using gpulab::sandbox::Sandbox;
 using gpulab::sandbox::SandboxUnavailable;
 using gpulab_test::ScopedEnv;
@@ -26,7 +27,7 @@ using gpulab_test::TempDir;
 
 namespace {
 const Sandbox& sandbox() {
-  static const std::unique_ptr<Sandbox> box = Sandbox::open();
+  static const std::unique_ptr<Sandbox> box = Sandbox::open(Mode::bwrap, {});
   return *box;
 }
 
@@ -154,7 +155,7 @@ TEST_CASE("sandbox run: a program reached through a symbolic link inside a bound
   fs::create_directory(data / "real");
   gpulab_test::write_file(data / "real" / "in.txt", "input-seen\n");
   fs::create_directory_symlink(data / "real", data / "link");
-  const gpulab::grade::SubmissionRunner runner(true, gpulab::toolchain::Backend::emu);
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::bwrap, gpulab::toolchain::Backend::emu);
   const auto r = runner.run_case(work / "link" / "prog.sh", {(data / "link" / "in.txt").string()}, work.path(),
                                  {data / "link" / "in.txt"}, {}, runner.limits({}));
   INFO(r.output);
@@ -173,7 +174,7 @@ TEST_CASE("sandbox: refused, with why and how to proceed, where bwrap cannot sta
                             fs::perms::group_read | fs::perms::others_read);
   {
     ScopedEnv env("GPULAB_BWRAP", fake.string());
-    CHECK_THROWS_MATCHES(Sandbox::open(), SandboxUnavailable,
+    CHECK_THROWS_MATCHES(Sandbox::open(Mode::bwrap, {}), SandboxUnavailable,
                          Catch::Matchers::Predicate<SandboxUnavailable>([](const SandboxUnavailable& e) {
                            const std::string m = e.what();
                            return m.find("setting up uid map: Permission denied") != std::string::npos &&
@@ -183,12 +184,12 @@ TEST_CASE("sandbox: refused, with why and how to proceed, where bwrap cannot sta
   }
   {
     ScopedEnv env("GPULAB_BWRAP", (tmp / "missing").string());
-    CHECK_THROWS_WITH(Sandbox::open(), Catch::Contains("which is not an executable"));
+    CHECK_THROWS_WITH(Sandbox::open(Mode::bwrap, {}), Catch::Contains("which is not an executable"));
   }
   {
     ScopedEnv env("GPULAB_BWRAP", std::nullopt);
     ScopedEnv path("PATH", tmp.path().string() + "/nowhere");
-    CHECK_THROWS_WITH(Sandbox::open(), Catch::Contains("not installed"));
+    CHECK_THROWS_WITH(Sandbox::open(Mode::bwrap, {}), Catch::Contains("not installed"));
   }
 }
 

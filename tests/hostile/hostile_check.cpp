@@ -11,7 +11,13 @@
 // With a "control" entry it then grades the same file with --no-sandbox and
 // checks that the attack does work there, so that the test cannot pass for
 // the wrong reason.
-// Usage: hostile_check GPULAB PROJECT_ROOT CASES_JSON SUBMISSION WORK_DIR
+// With the mode `user` (root only; exits 77, skipped, otherwise) it grades as
+// Gradescope's container does: bubblewrap fails as it does without namespaces
+// and `--sandbox auto` isolates the submission as an unprivileged user. The
+// project's files are then copied into a private folder (not linked: the
+// checkout is readable by every user) and the control run is left out (the
+// bwrap mode proves it).
+// Usage: hostile_check GPULAB PROJECT_ROOT CASES_JSON SUBMISSION WORK_DIR [bwrap|user]
 // (SUBMISSION: a file of tests/hostile; its #include "hostile_common.cuh" is inlined.)
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -210,9 +216,14 @@ const json* part_of(const json& r, const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6) {
-    std::fprintf(stderr, "usage: %s GPULAB PROJECT_ROOT CASES_JSON SUBMISSION WORK_DIR\n", argv[0]);
+  if (argc != 6 && argc != 7) {
+    std::fprintf(stderr, "usage: %s GPULAB PROJECT_ROOT CASES_JSON SUBMISSION WORK_DIR [bwrap|user]\n", argv[0]);
     return 2;
+  }
+  const bool user_mode = argc == 7 && std::string(argv[6]) == "user";
+  if (user_mode && geteuid() != 0) {
+    std::printf("skipped: the unprivileged-user sandbox needs the grader to run as root\n");
+    return 77;
   }
   const std::string gpulab = argv[1];
   const fs::path root = argv[2];
@@ -237,7 +248,16 @@ int main(int argc, char** argv) {
   fs::remove_all(work, ec);
   const fs::path home = work / "home", cache = work / "cache", user_home = work / "user-home";
   fs::create_directories(home / "assignments" / lab);
-  for (const char* d : {"grader", "reference", "datasets"}) fs::create_directory_symlink(root / d, home / d);
+  if (user_mode) {
+    fs::permissions(work, fs::perms::owner_all);  // what Gradescope's scripts do to /autograder
+    fs::copy(root / "grader", home / "grader", fs::copy_options::recursive);
+    for (const char* d : {"reference", "datasets"}) {
+      fs::create_directories(home / d);
+      fs::copy(root / d / lab, home / d / lab, fs::copy_options::recursive);
+    }
+  } else {
+    for (const char* d : {"grader", "reference", "datasets"}) fs::create_directory_symlink(root / d, home / d);
+  }
   json lab_json = json::parse(read_file(root / "assignments" / lab / "lab.json"));
   lab_json["limits"] = limits;
   write_file(home / "assignments" / lab / "lab.json", lab_json.dump(2));
@@ -271,13 +291,24 @@ int main(int argc, char** argv) {
 
   const fs::path results = work / "results.json";
   // Two emulator workers whatever the machine, so that the small process and memory limits fit.
-  const std::map<std::string, std::string> env = {{"GPULAB_HOME", home.string()}, {"GPULAB_CACHE", cache.string()},
-                                                  {"HOME", user_home.string()}, {"GPULAB_HIDDEN_SEED", secret},
-                                                  {"GPULAB_EMU_WORKERS", "2"}};
-  const std::vector<std::string> grade = {gpulab, "grade", lab, submission.string(), "--no-large", "--no-hidden",
-                                          "--format", "json", "--out", results.string()};
+  std::map<std::string, std::string> env = {{"GPULAB_HOME", home.string()}, {"GPULAB_CACHE", cache.string()},
+                                            {"HOME", user_home.string()}, {"GPULAB_HIDDEN_SEED", secret},
+                                            {"GPULAB_EMU_WORKERS", "2"}};
+  std::vector<std::string> grade = {gpulab, "grade", lab, submission.string(), "--no-large", "--no-hidden",
+                                    "--format", "json", "--out", results.string()};
+  if (user_mode) {
+    // A bubblewrap that fails as it does in a container without namespaces, beside the work folder.
+    const fs::path fake = work.parent_path() / ("fake-bwrap-" + std::to_string(getpid()));
+    write_file(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel "
+                     "does not allow non-privileged user namespaces.' >&2\nexit 1\n");
+    fs::permissions(fake, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                              fs::perms::others_read | fs::perms::others_exec);
+    env["GPULAB_BWRAP"] = fake.string();
+    grade.insert(grade.end(), {"--sandbox", "auto"});
+  }
   std::printf("grading %s (limits %s)\n", name.c_str(), limits.dump().c_str());
   const Run run = run_grader(grade, env, cache.string(), work / "grade.log", 300);
+  if (user_mode) fs::remove(env.at("GPULAB_BWRAP"), ec);
   const std::string first_results = read_file(results);
   // A process left behind would act now: give it time to, then look.
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
@@ -297,6 +328,9 @@ int main(int argc, char** argv) {
   check(first_results.find(secret) == std::string::npos && run.log.find(secret) == std::string::npos,
         "the hidden seed does not appear in the results or the grader's output");
   check(r.at("compiled").get<bool>(), "the submission compiled");
+  const std::string isolation = r.value("isolation", "");
+  check(isolation.find(user_mode ? "unprivileged user" : "bubblewrap") != std::string::npos,
+        "the results name the isolation: " + isolation);
   check(left == 0, "no process of the submission is left running (found " + std::to_string(left) + ")");
 
   // Scores and reasons.
@@ -378,7 +412,7 @@ int main(int argc, char** argv) {
   }
 
   // The control: the same attack without the sandbox must work, or the test proves nothing.
-  if (spec.contains("control")) {
+  if (spec.contains("control") && !user_mode) {
     const json& want = spec.at("control");
     std::vector<std::string> loose = grade;
     loose.push_back("--no-sandbox");

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   gpulab::grade::GradeOptions options;
   options.backend = gpulab::toolchain::Backend::emu;
   options.performance = gpulab::grade::PerformanceMode::on;
-  const gpulab::grade::SubmissionRunner runner(true, options.backend);
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::bwrap, options.backend);
   int failures = 0;
   for (const std::string& file : files) {
     gpulab::toolchain::BuildOptions b = gpulab::grade::harness_build_options(lab, options.backend, true, options.cuda_arch);
