@@ -125,13 +125,12 @@ int kill_every_process_of(uid_t uid, gid_t gid) {
   if (pid == 0) {
     if (!become(uid, gid)) _exit(255);
     // kill(-1) as the user reaches every process of that user but this one; a fork bomb may
-    // start new ones while it runs, so again until none is left alive. Zombies (ended, not yet
-    // reaped by a parent that is not gpulab) also answer kill(), so they are not counted.
+    // start new ones while it runs, so again until none is left alive. (Zombies, ended but not
+    // yet reaped, are not alive; kill() may still report them signalled.)
     int rounds = 0;
-    for (int i = 0; i < 200; ++i) {
-      if (kill(-1, SIGKILL) != 0 && errno == ESRCH) break;
+    for (int i = 0; i < 200 && live_process_of(uid); ++i) {
+      kill(-1, SIGKILL);
       ++rounds;
-      if (!live_process_of(uid)) break;
       const timespec pause{0, 5 * 1000 * 1000};
       nanosleep(&pause, nullptr);
     }

@@ -15,8 +15,8 @@ namespace gpulab::sandbox {
 // folders, enter.
 std::vector<std::filesystem::path> reachable_by(uid_t uid, gid_t gid, const std::vector<std::filesystem::path>& paths);
 
-// Sends SIGKILL to every process of `uid` until none is left (or a second has passed);
-// returns how many rounds found processes.
+// Sends SIGKILL to every process of `uid` until none is left alive (or a second has passed);
+// returns how many rounds found live processes (0: there were none).
 int kill_every_process_of(uid_t uid, gid_t gid);
 
 // Waits for (reaps) the ended processes of `uid` whose parent is now this process: gpulab is
