@@ -31,3 +31,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 else
   echo "install-deps: all packages present"
 fi
+# The unprivileged user that submissions run as where gpulab runs as root and bubblewrap cannot
+# create namespaces (--sandbox user/auto; docs/security.md). It owns nothing and cannot log in.
+if ! getent passwd gpulab-sandbox >/dev/null; then
+  "${sudo_cmd[@]}" useradd --system --user-group --no-create-home --shell /usr/sbin/nologin gpulab-sandbox \
+    && echo "install-deps: created the user gpulab-sandbox (for --sandbox user)"
+fi

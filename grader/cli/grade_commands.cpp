@@ -56,9 +56,7 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   o.hidden_visibility = a.visibility;
   o.use_cache = !a.no_cache;
   o.sandbox = a.no_sandbox ? sandbox::Mode::none : sandbox::parse_mode(a.sandbox);
-  if (!a.out.empty()) {
-    o.private_paths.push_back({std::filesystem::absolute(a.out).lexically_normal().parent_path(), "the folder of the results (--out)"});
-  }
+
   o.only_parts = a.parts;
   o.sanitize = a.sanitize;
   o.cuda_arch = a.arch;

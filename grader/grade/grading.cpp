@@ -141,7 +141,19 @@ std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, c
   std::vector<sandbox::PrivatePath> paths = {
       {toolchain::project_root(), "the gpulab folder (GPULAB_HOME): sources, reference, datasets, hidden seed"},
       {toolchain::cache_directory(), "the build and dataset cache (GPULAB_CACHE)"},
-      {fs::absolute(submission).lexically_normal().parent_path(), "the folder that holds the submission"}};
+      {fs::is_directory(submission) ? fs::absolute(submission).lexically_normal()
+                                     : fs::absolute(submission).lexically_normal().parent_path(),
+       "the folder handed in (the submission's own copy is what the run sees)"}};
+  // A gpulab run from its build folder: that folder holds the compiled gold and reference code.
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  fs::path d = exe.parent_path();
+  for (int up = 0; up < 3 && !ec && !d.empty() && d != d.root_path(); ++up, d = d.parent_path()) {
+    if (fs::exists(d / "CMakeCache.txt", ec)) {
+      paths.push_back({d, "gpulab's build folder (compiled gold and reference code)"});
+      break;
+    }
+  }
   paths.insert(paths.end(), o.private_paths.begin(), o.private_paths.end());
   return paths;
 }

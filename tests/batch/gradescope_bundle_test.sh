@@ -5,6 +5,9 @@
 # (GPULAB_SKIP_INSTALL=1: the packages are already installed, nothing is
 # apt-get installed) and checks the reference; run_autograder grades
 # submissions from submission/ into results/results.json, whose schema is checked.
+# As root it then does it again where bubblewrap cannot create namespaces, as in
+# Gradescope's container: the reference, a compile error and an attack that
+# forges results and hunts for expected outputs (tests/batch/attacks/).
 # Usage: gradescope_bundle_test.sh GPULAB JSON_CHECK WORK_DIR PROJECT_ROOT
 set -u
 gpulab=$1
@@ -83,6 +86,43 @@ cp "$project/skeletons/histogram/histogram.cu" "$ag/submission/backup/histogram.
 grade ambiguous
 check "two histogram.cu: score 0" grep -q '^score=0 ' ambiguous.summary
 check "two histogram.cu: both files are listed" grep -q 'backup/histogram.cu, src/histogram.cu' ambiguous.json
+
+# Where Gradescope really runs it: as root in a Docker container whose seccomp profile refuses
+# namespaces, so bubblewrap cannot start (simulated by a bwrap that fails as it does there).
+# setup.sh and run_autograder then isolate each submission as an unprivileged user.
+if [ "$(id -u)" -eq 0 ]; then
+  printf '#!/bin/sh\necho "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n' >"$work/fake-bwrap"
+  chmod 755 "$work/fake-bwrap"
+  export GPULAB_BWRAP="$work/fake-bwrap"
+  GPULAB_SKIP_INSTALL=1 bash "$ag/source/setup.sh" >setup-nons.log 2>&1
+  rc=$?
+  check "no namespaces: setup.sh passes (rc $rc; see $work/setup-nons.log)" test $rc -eq 0
+  check "no namespaces: the reference scores full marks as an unprivileged user" \
+    grep -q "scores full marks (isolation: unprivileged user 'gpulab-sandbox'" setup-nons.log
+  check "no namespaces: /autograder is private to root" test "$(stat -c %a "$ag")" = 700
+
+  rm -rf "$ag/submission"/* && cp "$project/reference/histogram/histogram.cu" "$ag/submission/histogram.cu"
+  grade nons-correct
+  check "no namespaces: correct: full marks (70)" grep -q '^score=70 ' nons-correct.summary
+  check "no namespaces: the results name the isolation" grep -q "Isolation: unprivileged user" nons-correct.json
+
+  rm -rf "$ag/submission"/* && printf 'int broken = ;\n' >"$ag/submission/histogram.cu"
+  grade nons-broken
+  check "no namespaces: broken: score 0 and the compiler's message" grep -q 'did not compile' nons-broken.json
+
+  rm -rf "$ag/submission"/* && cp "$project/tests/batch/attacks/forge_and_hunt.cu" "$ag/submission/histogram.cu"
+  grade nons-attack
+  sleep 2  # what it left behind would write now
+  check "no namespaces: the attack scores 0" grep -q '^score=0 ' nons-attack.summary
+  check "no namespaces: results.json is the grader's own, also after the grader exited" \
+    cmp -s nons-attack.json "$ag/results/results.json"
+  check "no namespaces: nothing forged" bash -c "! grep -q HACKED '$ag/results/results.json'"
+  check "no namespaces: nothing of the autograder found (no FOUND line)" bash -c "! grep -q FOUND nons-attack.json"
+  check "no namespaces: no process of the submission is left" bash -c "! pgrep -u gpulab-sandbox >/dev/null"
+  unset GPULAB_BWRAP
+else
+  echo "skipped: the no-namespaces checks need root (as Gradescope runs the autograder)"
+fi
 
 echo "$failures failure(s)"
 if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi  # a build and a cache: hundreds of MB, kept only on failure

@@ -248,8 +248,14 @@ int main(int argc, char** argv) {
   fs::remove_all(work, ec);
   const fs::path home = work / "home", cache = work / "cache", user_home = work / "user-home";
   fs::create_directories(home / "assignments" / lab);
+  std::string grader = gpulab;
   if (user_mode) {
     fs::permissions(work, fs::perms::owner_all);  // what Gradescope's scripts do to /autograder
+    // gpulab itself from the private folder too: its build folder holds compiled reference code.
+    fs::create_directories(work / "bin");
+    fs::create_hard_link(gpulab, work / "bin/gpulab", ec);
+    if (ec) fs::copy_file(gpulab, work / "bin/gpulab");
+    grader = (work / "bin/gpulab").string();
     fs::copy(root / "grader", home / "grader", fs::copy_options::recursive);
     for (const char* d : {"reference", "datasets"}) {
       fs::create_directories(home / d);
@@ -294,7 +300,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::string> env = {{"GPULAB_HOME", home.string()}, {"GPULAB_CACHE", cache.string()},
                                             {"HOME", user_home.string()}, {"GPULAB_HIDDEN_SEED", secret},
                                             {"GPULAB_EMU_WORKERS", "2"}};
-  std::vector<std::string> grade = {gpulab, "grade", lab, submission.string(), "--no-large", "--no-hidden",
+  std::vector<std::string> grade = {grader, "grade", lab, submission.string(), "--no-large", "--no-hidden",
                                     "--format", "json", "--out", results.string()};
   if (user_mode) {
     // A bubblewrap that fails as it does in a container without namespaces, beside the work folder.

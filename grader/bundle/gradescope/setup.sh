@@ -29,6 +29,13 @@ if [ "${GPULAB_SKIP_INSTALL:-0}" != 1 ]; then
   fi
 fi
 
+# Isolation where bubblewrap cannot create namespaces (Gradescope's Docker image): submissions run
+# as this unprivileged user (--sandbox auto), and nothing of the autograder is within its reach.
+if ! getent passwd gpulab-sandbox >/dev/null; then
+  useradd --system --user-group --no-create-home --shell /usr/sbin/nologin gpulab-sandbox
+fi
+chmod 700 "$root"
+
 cmake -S "$src" -B "$src/build" -G Ninja -DGPULAB_BUILD_TESTS=OFF \
   ${CXX:+-DCMAKE_CXX_COMPILER="$CXX"} >/dev/null
 cmake --build "$src/build" --target gpulab
@@ -36,10 +43,11 @@ cmake --build "$src/build" --target gpulab
 export GPULAB_HOME="$src"
 export GPULAB_CACHE="$root/gpulab-cache"
 "$src/build/grader/cli/gpulab" grade "$GPULAB_LAB" "$src/reference/$GPULAB_LAB/$GPULAB_LAB.cu" \
-  --backend "$GPULAB_BACKEND" --no-hidden "${GPULAB_GRADE_ARGS[@]}" --format text --out "$root/reference-check.txt"
+  --backend "$GPULAB_BACKEND" --no-hidden --sandbox auto "${GPULAB_GRADE_ARGS[@]}" --format text \
+  --out "$root/reference-check.txt"
 if ! grep -q "^score: \(.*\) / \1$" "$root/reference-check.txt"; then
   cat "$root/reference-check.txt"
   echo "setup.sh: the reference solution of $GPULAB_LAB does not score full marks here; the autograder is not usable" >&2
   exit 1
 fi
-echo "setup.sh: gpulab built, the reference of $GPULAB_LAB scores full marks"
+echo "setup.sh: gpulab built, the reference of $GPULAB_LAB scores full marks ($(grep -m1 '^isolation:' "$root/reference-check.txt"))"
