@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Where bubblewrap cannot run, gpulab refuses to grade (exit 5) with a message
 # that says why (bwrap's own words) and how to proceed, writes no results, and
-# grades only with an explicit --no-sandbox; `gpulab test` goes on with a note. The failing bwrap is simulated by
-# GPULAB_BWRAP naming a script that fails as bwrap does in an unprivileged
-# container, and by GPULAB_BWRAP naming a file that does not exist.
+# grades only with an explicit --no-sandbox; `gpulab test` goes on with a note;
+# --sandbox user refuses without its user or where gpulab's files are within
+# that user's reach. The failing bwrap is simulated by GPULAB_BWRAP naming a
+# script that fails as bwrap does in an unprivileged container, and by
+# GPULAB_BWRAP naming a file that does not exist.
 # Usage: sandbox_refusal.sh GPULAB PROJECT_ROOT WORK_DIR   (GPULAB_CACHE should be set)
 set -u
 gpulab=$1
@@ -59,6 +61,36 @@ rc=$?
 check "grade --no-sandbox exits 0 (got $rc)" test "$rc" -eq 0
 check "grade --no-sandbox writes the results" grep -q '"tests"' loose.json
 check "grade --no-sandbox reports the score" grep -q "score: 0 / 70" loose.log
+
+# 5. --sandbox user / auto refuse with what to change (as root: the isolation needs root).
+"$gpulab" grade reduction "$submission" --no-large --sandbox nonsense >bad-mode.log 2>&1
+rc=$?
+check "an unknown --sandbox is bad input, exit 2 (got $rc)" test "$rc" -eq 2
+if [ "$(id -u)" -eq 0 ]; then
+  GPULAB_SANDBOX_USER=no-such-user-for-gpulab "$gpulab" grade reduction "$submission" --no-large --sandbox user \
+    --out nouser.json >nouser.log 2>&1
+  rc=$?
+  check "--sandbox user without its user exits 5 (got $rc)" test "$rc" -eq 5
+  check "the message names the missing user and how to create it" \
+    grep -q "the user 'no-such-user-for-gpulab', which submissions run as, does not exist.*useradd" nouser.log
+  check "no results file without the user" test ! -e nouser.json
+  # This checkout is readable by everyone, so the user could read its datasets: refused, with the list.
+  if [ "$(stat -c %A "$root" | cut -c8-10)" != "---" ] && getent passwd gpulab-sandbox >/dev/null; then
+    "$gpulab" grade reduction "$submission" --no-large --sandbox user --out open.json >open.log 2>&1
+    rc=$?
+    check "--sandbox user where gpulab's folder is within the user's reach exits 5 (got $rc)" test "$rc" -eq 5
+    check "the message lists gpulab's folder" grep -q "  - $root (the gpulab folder" open.log
+    check "the message says what to do" grep -q "chmod 700" open.log
+    check "no results file when refused" test ! -e open.json
+    GPULAB_BWRAP=$work/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --sandbox auto \
+      --out auto.json >auto.log 2>&1
+    rc=$?
+    check "--sandbox auto, neither isolation possible: exit 5 (got $rc)" test "$rc" -eq 5
+    check "auto says bubblewrap was tried first" grep -q "sandbox auto tried bubblewrap first" auto.log
+  fi
+else
+  echo "skipped: the --sandbox user refusals (need root)"
+fi
 
 if [ "$failures" -ne 0 ]; then
   for f in *.log; do
