@@ -7,8 +7,8 @@
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
 # DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
-# "speedtable" and "memory", below), so the work can be split over calls shorter than the
-# device's per-call limit.
+# "speedtable", "memory" and "hosted", below), so the work can be split over calls shorter than
+# the device's per-call limit.
 # speedtable: every lab's reference and textbook kernels (reference/<lab>/
 # progression/) graded with speed scored (no large or hidden cases), for the
 # table of what each earns; SPEED_LABS picks labs, SPEED_FILES=reference
@@ -215,5 +215,32 @@ for file in "$out/memory/reduction.cu" reference/reduction/reduction.cu; do
   echo "memory: $file: exit $?, $((SECONDS - started)) s; $(grep -c 'held more than' "$out/memory/$name.json") cases stopped by the memory watch" \
     | tee -a "$out/memory/summary.txt"
 done
+fi
+if step hosted; then
+# What hosted autograders do on a GPU: Gradescope's leaderboard (--leaderboard: each part's
+# throughput and time) from the reduction reference, and the isolation without namespaces
+# (--sandbox user, as root, with gpulab and the lab copied into a folder private to root and
+# bubblewrap made to fail): the reference must score full marks there too. Results in $OUT/hosted.
+mkdir -p "$out/hosted"
+"$gpulab" grade reduction reference/reduction/reduction.cu --backend cuda --no-large --no-hidden --leaderboard \
+  --format gradescope --out "$out/hosted/leaderboard.json" >"$out/hosted/leaderboard.log" 2>&1
+echo "hosted: leaderboard: exit $?; $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("leaderboard"))' "$out/hosted/leaderboard.json" 2>&1)"
+if [ "$(id -u)" -eq 0 ]; then
+  getent passwd gpulab-sandbox >/dev/null ||
+    useradd --system --user-group --no-create-home --shell /usr/sbin/nologin gpulab-sandbox
+  private=$(mktemp -d)  # 0700, root's
+  mkdir -p "$private/home/datasets" "$private/home/reference" "$private/bin"
+  cp -r grader assignments "$private/home/" && cp -r datasets/reduction "$private/home/datasets/" &&
+    cp -r reference/reduction "$private/home/reference/" && cp "$gpulab" "$private/bin/gpulab"
+  printf '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n' >/tmp/fake-bwrap && chmod 755 /tmp/fake-bwrap
+  started=$SECONDS
+  GPULAB_HOME=$private/home GPULAB_CACHE=$private/cache GPULAB_BWRAP=/tmp/fake-bwrap "$private/bin/gpulab" grade reduction \
+    "$private/home/reference/reduction/reduction.cu" --backend cuda --no-large --no-hidden --sandbox auto --format text \
+    --out "$out/hosted/user-sandbox.txt" >"$out/hosted/user-sandbox.log" 2>&1
+  echo "hosted: --sandbox auto without namespaces, cuda: exit $?, $((SECONDS - started)) s; $(grep -E '^(score|isolation):' "$out/hosted/user-sandbox.txt" | tr '\n' ' ')"
+  rm -rf "$private"
+else
+  echo "hosted: --sandbox user skipped (not root)"
+fi
 fi
 exit $status
