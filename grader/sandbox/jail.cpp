@@ -62,6 +62,7 @@ void make_parents(const fs::path& root, const fs::path& at) {
 // A read-only file: a hard link where the user may read (and run) it as it is, else a root-owned copy it may.
 void mirror_file(const fs::path& from, const fs::path& to) {
   struct stat st {};
+  if (lstat(to.c_str(), &st) == 0) return;  // already staged: a file named twice, or inside a staged folder
   if (stat(from.c_str(), &st) != 0) fail("cannot stage", from);
   const bool executable = st.st_mode & S_IXUSR;
   const bool others_may = (st.st_mode & S_IROTH) && (!executable || (st.st_mode & S_IXOTH));

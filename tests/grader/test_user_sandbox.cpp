@@ -113,6 +113,16 @@ TEST_CASE("jail: what the run wrote comes back; links and FIFOs come back as suc
   CHECK(jail.copy_back(2).find("more than 2 files and folders") != std::string::npos);
 }
 
+TEST_CASE("jail: a file named twice, or inside a folder also named, is staged once", "[sandbox]") {
+  const TempDir t, top;
+  SandboxPolicy p = policy_in(t);
+  p.binds.push_back({t / "data", t / "data", Bind::Kind::read_only, false});                      // its folder
+  p.binds.push_back({t / "data/input.npy", t / "data/input.npy", Bind::Kind::read_only, false});  // again
+  Jail jail(top.path(), getuid(), getgid());
+  REQUIRE_NOTHROW(jail.stage(p));
+  CHECK(read_file(jail.mirror() / (t / "data/input.npy").relative_path()) == "input bytes");
+}
+
 TEST_CASE("jail: a missing read-only file is a staging error that names it", "[sandbox]") {
   const TempDir t, top;
   SandboxPolicy p = policy_in(t);
