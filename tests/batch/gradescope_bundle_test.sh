@@ -55,8 +55,9 @@ grade() {  # grade NAME: run_autograder from /autograder as Gradescope does, kee
   local rc=$?
   check "$1: run_autograder exits 0 (got $rc)" test $rc -eq 0
   cp "$ag/results/results.json" "$1.json" 2>/dev/null
-  "$json_check" gradescope "$1.json" >"$1.summary"
-  check "$1: results.json follows Gradescope's schema ($(cat "$1.summary"))" test $? -eq 0
+  "$json_check" gradescope "$1.json" >"$1.summary" 2>&1
+  local schema=$?  # kept before the check's arguments run another command
+  check "$1: results.json follows Gradescope's schema ($(cat "$1.summary"))" test $schema -eq 0
 }
 
 rm -rf "$ag/submission"/* && mkdir -p "$ag/submission/src"

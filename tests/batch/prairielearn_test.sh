@@ -35,8 +35,9 @@ grade() {  # grade NAME [EXPECTED_RC]: run_grader as PrairieLearn does; keep res
   check "$1: run_grader exits ${2:-0} (got $rc; see $work/$1.log)" test $rc -eq "${2:-0}"
   rm -f "$1.json" && cp "$root/results/results.json" "$1.json" 2>/dev/null
   if [ "${2:-0}" -eq 0 ]; then
-    "$json_check" prairielearn "$1.json" >"$1.summary"
-    check "$1: results.json follows PrairieLearn's format ($(cat "$1.summary"))" test $? -eq 0
+    "$json_check" prairielearn "$1.json" >"$1.summary" 2>&1
+    local schema=$?  # kept before the check's arguments run another command
+    check "$1: results.json follows PrairieLearn's format ($(cat "$1.summary"))" test $schema -eq 0
   fi
 }
 hand_in() {  # hand_in FILE NAME: a fresh /grade with FILE as student/NAME (no FILE: nothing handed in)
