@@ -21,7 +21,12 @@ fi
 trap 'rmdir "$cg" 2>/dev/null' EXIT
 echo $((mem_mb << 20)) >"$cg/memory.limit_in_bytes"
 export GPULAB_HIDDEN_SEED=${GPULAB_HIDDEN_SEED:-footprint-secret}
-export GPULAB_CACHE=${GPULAB_CACHE:-/tmp/gpulab-footprint-cache}
+# A private cache of its own (mktemp -d: mode 0700), removed at the end unless GPULAB_CACHE is given.
+if [ -z "${GPULAB_CACHE:-}" ]; then
+  GPULAB_CACHE=$(mktemp -d)
+  trap 'rmdir "$cg" 2>/dev/null; rm -rf "$GPULAB_CACHE"' EXIT
+fi
+export GPULAB_CACHE
 echo "| lab | score | grading (s) | peak memory (MiB) | limit hit |"
 echo "|---|---|---|---|---|"
 for lab in $labs; do
