@@ -21,16 +21,21 @@ check() {
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
-cat >fake-bwrap <<'SCRIPT'
+# The stand-in lives where every user can run it: as root, gpulab starts bwrap as `nobody`, who
+# cannot enter a checkout in a private folder (mktemp -d, /root), and would then report that.
+bin=$(mktemp -d)
+chmod 755 "$bin"
+trap 'rm -rf "$bin"' EXIT
+cat >"$bin/fake-bwrap" <<'SCRIPT'
 #!/bin/sh
 echo "bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces. On e.g. debian this can be enabled with 'sysctl kernel.unprivileged_userns_clone=1'." >&2
 exit 1
 SCRIPT
-chmod +x fake-bwrap
+chmod 755 "$bin/fake-bwrap"
 submission=$root/skeletons/reduction/reduction.cu
 
 # 1. A bwrap that cannot create namespaces.
-GPULAB_BWRAP=$work/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --out refused.json >refused.log 2>&1
+GPULAB_BWRAP=$bin/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --out refused.json >refused.log 2>&1
 rc=$?
 check "grade exits 5 when the sandbox cannot start (got $rc)" test "$rc" -eq 5
 check "the message says the sandbox cannot start" grep -q "the sandbox cannot start" refused.log
@@ -41,7 +46,7 @@ check "the message names --no-sandbox" grep -q -- "--no-sandbox" refused.log
 check "no results file is written" test ! -e refused.json
 
 # 2. gpulab test (a student's own code, on their machine) goes on without it and says so.
-GPULAB_BWRAP=$work/fake-bwrap "$gpulab" test reduction "$submission" --no-large >test.log 2>&1
+GPULAB_BWRAP=$bin/fake-bwrap "$gpulab" test reduction "$submission" --no-large >test.log 2>&1
 rc=$?
 check "test of the skeleton exits 1 (graded, not full marks; got $rc)" test "$rc" -eq 1
 check "test says it runs without the sandbox" grep -q "testing without the sandbox, which cannot start here" test.log
@@ -55,7 +60,7 @@ check "the message names the missing bwrap" grep -q "no-such-bwrap', which is no
 check "no results file is written without bwrap" test ! -e missing.json
 
 # 4. --no-sandbox grades anyway (the skeleton scores 0, but it is graded).
-GPULAB_BWRAP=$work/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --no-sandbox --out loose.json \
+GPULAB_BWRAP=$bin/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --no-sandbox --out loose.json \
   >loose.log 2>&1
 rc=$?
 check "grade --no-sandbox exits 0 (got $rc)" test "$rc" -eq 0
@@ -82,7 +87,7 @@ if [ "$(id -u)" -eq 0 ]; then
     check "the message lists gpulab's folder" grep -q "  - $root (the gpulab folder" open.log
     check "the message says what to do" grep -q "chmod 700" open.log
     check "no results file when refused" test ! -e open.json
-    GPULAB_BWRAP=$work/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --sandbox auto \
+    GPULAB_BWRAP=$bin/fake-bwrap "$gpulab" grade reduction "$submission" --no-large --sandbox auto \
       --out auto.json >auto.log 2>&1
     rc=$?
     check "--sandbox auto, neither isolation possible: exit 5 (got $rc)" test "$rc" -eq 5
