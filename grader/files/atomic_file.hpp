@@ -14,6 +14,7 @@
 namespace gpulab::files {
 
 // Throws GraderError (grader_error.hpp) naming the file and the reason when it cannot be written.
+// A target that is a device, pipe or socket (`--out /dev/null`) is written into, never replaced.
 void write_file_atomically(const std::filesystem::path& target, std::string_view bytes);
 // `value` dumped with `indent` (invalid UTF-8 in its strings replaced by U+FFFD) and a newline.
 void write_json_atomically(const std::filesystem::path& target, const nlohmann::json& value, int indent = 1);

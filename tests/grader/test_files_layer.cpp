@@ -6,12 +6,14 @@
 // when its process ends; a handed-in folder with several <lab>.cu is refused.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "files/atomic_file.hpp"
 #include "files/folder_lock.hpp"
@@ -120,6 +122,18 @@ TEST_CASE("files: an output folder lock refuses a second holder and goes with it
   files::FolderLock other;  // shared holders go together (the shards of one class)
   CHECK(other.try_lock(dir.path(), ".lock", files::FolderLock::Mode::shared, holder));
   for (int fd : {ready[0], ready[1], done[0], done[1]}) close(fd);
+}
+
+TEST_CASE("files: a pipe or device as the target is written into, never replaced by a file", "[files]") {
+  const gpulab_test::TempDir t;
+  const fs::path fifo = t / "results.fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::string received;
+  std::thread reader([&] { received = gpulab_test::read_file(fifo); });
+  gpulab::files::write_file_atomically(fifo, "{\"score\": 1}\n");
+  reader.join();
+  CHECK(received == "{\"score\": 1}\n");
+  CHECK(fs::is_fifo(fifo));  // still the pipe: a rename would have put a plain file in its place
 }
 
 TEST_CASE("files: an unwritable output folder is a grader error naming it", "[files]") {
