@@ -8,6 +8,7 @@
 #include <pwd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -153,6 +154,13 @@ TEST_CASE("as another user: private folders are out of reach, and every process 
     WARN("skipped: needs root and the user gpulab-sandbox (scripts/install-deps.sh --test creates it)");
     return;
   }
+  // Its runs are the user's: taken in turn with gpulab's own (the lock UserSandbox::run holds), so
+  // that killing every process of the user cannot end another test's grading.
+  mkdir("/run/gpulab", 0700);
+  const std::string lock = "/run/gpulab/sandbox-user-" + std::to_string(pw->pw_uid) + ".lock";
+  const int lock_fd = open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(lock_fd >= 0);
+  REQUIRE(flock(lock_fd, LOCK_EX) == 0);
   const TempDir t;  // mkdtemp: 0700, root's
   fs::create_directories(t / "inner");
   write_file(t / "inner/secret", "x");
@@ -176,4 +184,5 @@ TEST_CASE("as another user: private folders are out of reach, and every process 
   waitpid(pid, nullptr, 0);
   CHECK(gpulab::sandbox::reap_orphans_of(pw->pw_uid) == 1);                   // the orphan, reaped here
   CHECK(gpulab::sandbox::kill_every_process_of(pw->pw_uid, pw->pw_gid) == 0);  // none left, not even a zombie
+  close(lock_fd);
 }
