@@ -79,8 +79,20 @@ if [ "$(id -u)" -eq 0 ]; then
   check "the message names the missing user and how to create it" \
     grep -q "the user 'no-such-user-for-gpulab', which submissions run as, does not exist.*useradd" nouser.log
   check "no results file without the user" test ! -e nouser.json
-  # This checkout is readable by everyone, so the user could read its datasets: refused, with the list.
-  if [ "$(stat -c %A "$root" | cut -c8-10)" != "---" ] && getent passwd gpulab-sandbox >/dev/null; then
+  # Where the user can enter this checkout, it could read its datasets: refused, with the list.
+  # (A checkout inside a private folder, as CI's, is out of its reach: then it grades.)
+  reachable=no
+  if getent passwd gpulab-sandbox >/dev/null &&
+    setpriv --reuid=gpulab-sandbox --regid=gpulab-sandbox --clear-groups test -x "$root" 2>/dev/null; then
+    reachable=yes
+  fi
+  if [ "$reachable" = no ] && getent passwd gpulab-sandbox >/dev/null; then
+    "$gpulab" grade reduction "$submission" --no-large --sandbox user --out private.json >private.log 2>&1
+    rc=$?
+    check "--sandbox user from a checkout out of the user's reach grades (exit 0, got $rc)" test "$rc" -eq 0
+    check "and the results name the isolation" grep -q "Isolation: unprivileged user" private.json
+  fi
+  if [ "$reachable" = yes ]; then
     "$gpulab" grade reduction "$submission" --no-large --sandbox user --out open.json >open.log 2>&1
     rc=$?
     check "--sandbox user where gpulab's folder is within the user's reach exits 5 (got $rc)" test "$rc" -eq 5
