@@ -13,16 +13,8 @@ set -u
 gpulab=$1
 json_check=$2
 work=$3
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
-check() {
-  local what=$1
-  shift
-  if "$@"; then echo "ok: $what"; else fail "$what"; fi
-}
+# shellcheck source=../shell_checks.sh
+source "$(dirname "$0")/../shell_checks.sh"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -125,6 +117,4 @@ else
   echo "skipped: the no-namespaces checks need root (as Gradescope runs the autograder)"
 fi
 
-echo "$failures failure(s)"
-if [ $failures -eq 0 ]; then cd / && rm -rf "$work"; fi  # a build and a cache: hundreds of MB, kept only on failure
-exit $((failures > 0))
+finish "$work"  # a build and a cache: hundreds of MB, kept only on failure
