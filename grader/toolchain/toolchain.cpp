@@ -238,6 +238,7 @@ void check_installation() {
 
 std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
 std::string nvcc_path() { return GPULAB_NVCC; }
+std::string emu_include_dir() { return GPULAB_EMU_INCLUDE_DIR; }
 
 fs::path cache_directory() {
   if (const char* env = std::getenv("GPULAB_CACHE"); env && *env) return env;
@@ -302,7 +303,9 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   std::vector<std::string> argv;
   if (options.backend == Backend::emu) {
     // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
-    argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-g", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
+    // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
+    // the #line's for some rows, and the profile's lines must name the student's file.
+    argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
             // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
             "-fstack-clash-protection",
             "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};

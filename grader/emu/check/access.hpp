@@ -18,6 +18,7 @@ enum AccessFlags : uint8_t {
 // Code addresses are kept as 32-bit offsets from a point in this library, which
 // is linked into the same executable as the kernels: 20-byte records.
 int32_t code_offset(uintptr_t pc);
+uintptr_t code_address(int32_t offset);  // the inverse
 
 struct Access {
   int32_t pc = 0;       // code address of the access, as code_offset()

@@ -141,6 +141,10 @@ int32_t code_offset(uintptr_t pc) {
   return static_cast<int32_t>(pc - reinterpret_cast<uintptr_t>(&record_access));
 }
 
+uintptr_t code_address(int32_t offset) {
+  return reinterpret_cast<uintptr_t>(&record_access) + static_cast<intptr_t>(offset);
+}
+
 void record_access(uintptr_t address, size_t size, uint8_t flags, uintptr_t pc) {
   Session& s = *tl_session;
   const EmuThread* t = s.runner ? s.runner->current() : nullptr;

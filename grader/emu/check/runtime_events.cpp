@@ -6,7 +6,10 @@
 
 #include <algorithm>
 
+#include "check_modes.hpp"
 #include "checker_hooks.hpp"
+#include "launch_state.hpp"
+#include "profile_store.hpp"
 #include "session.hpp"
 
 namespace gpulab::emu::check {
@@ -32,12 +35,14 @@ void launch_begin(const LaunchState& launch) {
   s.global.reset();
   s.findings.begin_launch();
   s.final_fences.clear();
+  if (modes.profile) s.profiler.begin_launch();
 }
 
 void launch_end(const LaunchState& launch) {
   tl_active = false;
   Session& s = session();
-  s.findings.end_launch(launch, s.global.budget_exhausted(), s.global.budget_bytes());
+  if (modes.race) s.findings.end_launch(launch, s.global.budget_exhausted(), s.global.budget_bytes());
+  if (modes.profile) s.profiler.end_launch(launch);
   s.global.reset();
   s.final_fences.clear();
   s.runner = nullptr;
@@ -54,17 +59,21 @@ void block_begin(const BlockRunner& runner, unsigned char* shared, size_t dynami
   s.shared_end = dynamic_bytes;
   s.shared_regions.clear();
   if (dynamic_bytes) s.shared_regions.push_back(SharedRegion{0, dynamic_bytes, nullptr, 0});
-  s.barrier_lines.assign(1, 0);
-  s.fences.assign(runner.thread_count(), 0);
-  s.block_fenced = false;
-  s.warps.begin_block(runner.thread_count());
-  s.shared.begin_block(s.shared_limit);
+  if (modes.race) {
+    s.barrier_lines.assign(1, 0);
+    s.fences.assign(runner.thread_count(), 0);
+    s.block_fenced = false;
+    s.warps.begin_block(runner.thread_count());
+    s.shared.begin_block(s.shared_limit);
+  }
+  if (modes.profile) s.profiler.begin_block(runner.thread_count());
   tl_active = true;
 }
 
-void block_end(const BlockRunner&) {
+void block_end(const BlockRunner& runner) {
   tl_active = false;
   Session& s = session();
+  if (modes.profile) s.profiler.end_block(s.shared_end - runner.launch()->request.dynamic_shared_bytes);
   if (s.block_fenced) {
     for (size_t t = 0; t < s.fences.size(); ++t) {
       if (s.fences[t]) s.final_fences[static_cast<uint64_t>(s.block) << 16 | t] = s.fences[t];
@@ -76,12 +85,14 @@ void block_end(const BlockRunner&) {
 void barrier_released(const BlockRunner& runner) {
   Quiet quiet;
   Session& s = session();
+  if (modes.profile) s.profiler.flush();  // every thread's accesses before the barrier are logged
   const EmuThread* t = runner.current();
   s.barrier_lines.resize(runner.barrier_epoch() + 1, 0);
   s.barrier_lines[runner.barrier_epoch()] = t ? t->wait_line : 0;
 }
 
 void warp_synchronised(const BlockRunner&, unsigned warp, unsigned mask) {
+  if (!modes.race) return;
   Quiet quiet;
   session().warps.synchronise(warp, mask);
 }
@@ -104,7 +115,10 @@ CheckerHooks hooks{launch_begin, launch_end,       block_begin,  block_end, barr
 
 }  // namespace
 
-void install_checker() { checker_hooks = &hooks; }
+void install_checker() {
+  modes = modes_from_environment();
+  checker_hooks = &hooks;
+}
 
 void note_fence() {
   Session* s = tl_session;

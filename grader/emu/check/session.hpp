@@ -13,6 +13,7 @@
 #include "block_runner.hpp"
 #include "findings.hpp"
 #include "global_memory.hpp"
+#include "profiler.hpp"
 #include "shared_shadow.hpp"
 #include "warp_clocks.hpp"
 
@@ -45,6 +46,7 @@ struct Session {
   bool block_fenced = false;
   WarpClocks warps;
   SharedShadow shared;
+  Profiler profiler;  // used when modes.profile
 
   bool fenced_after(uint32_t block_plus_one, uint16_t thread, uint32_t fence_at_access) const;
   const SharedRegion* shared_region(size_t offset) const;

@@ -9,6 +9,8 @@
 #include <cstdint>
 
 #include "access.hpp"
+#include "check_modes.hpp"
+#include "profile_entry.hpp"
 #include "race_detector.hpp"
 #include "runtime_events.hpp"
 #include "session.hpp"
@@ -25,8 +27,10 @@ namespace {
 inline void record(const volatile void* address, size_t size, uint8_t flags, void* pc) {
   if (!tl_active) return;
   tl_active = false;
-  gpulab::emu::check::record_access(reinterpret_cast<uintptr_t>(address), size, flags,
-                                    reinterpret_cast<uintptr_t>(pc));
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  const auto code = reinterpret_cast<uintptr_t>(pc);
+  if (gpulab::emu::check::modes.race) gpulab::emu::check::record_access(a, size, flags, code);
+  if (gpulab::emu::check::modes.profile) gpulab::emu::check::profile_access(a, size, flags, code);
   tl_active = true;
 }
 

@@ -1,0 +1,148 @@
+// The process-wide profile and its file (see profile_store.hpp).
+#include "profile_store.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "access.hpp"
+#include "gpulab/emu/profile_json.hpp"
+#include "launch_state.hpp"
+
+namespace gpulab::emu::check {
+namespace {
+
+// Created on first use and never destroyed: the exit-time write runs after static
+// destructors registered later than it (the checker installs itself before main).
+struct Store {
+  std::mutex mutex;
+  std::vector<KernelProfile> kernels;
+  std::map<std::pair<size_t, uint64_t>, size_t> site_index;  // (kernel, key) -> index in its sites
+  std::chrono::steady_clock::time_point last_write;
+};
+Store& store() {
+  static Store* s = new Store;
+  return *s;
+}
+
+// What `addr2line -e object` takes for this code address: the address itself in a
+// fixed-position executable, the offset from the load address in a position-
+// independent one. pc - 1 lies inside the instrumentation call, on the access's line.
+void locate(ProfiledSite& site) {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(site.pc), &info) || !info.dli_fname) return;
+  site.object = info.dli_fname;
+  const auto* header = static_cast<const Elf64_Ehdr*>(info.dli_fbase);
+  const bool relocatable = header && header->e_type == ET_DYN;
+  site.object_address = site.pc - 1 - (relocatable ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0);
+  if (site.object.empty() || site.object.find('/') == std::string::npos) {
+    // The main program: dladdr gives argv[0]; /proc/self/exe is exact.
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n > 0) site.object.assign(path, static_cast<size_t>(n));
+  }
+}
+
+void write_file_locked() {
+  const char* path = std::getenv("GPULAB_EMU_PROFILE");
+  if (!path || !*path) return;
+  const std::string text = profile_document(store().kernels).dump() + "\n";
+  const std::string temporary = std::string(path) + ".partial";
+  FILE* f = std::fopen(temporary.c_str(), "w");
+  if (!f) return;
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) == 0 && ok) std::rename(temporary.c_str(), path);
+  store().last_write = std::chrono::steady_clock::now();
+}
+
+size_t kernel_slot(const LaunchState& launch) {
+  std::vector<KernelProfile>& kernels = store().kernels;
+  for (size_t k = 0; k < kernels.size(); ++k) {
+    if (kernels[k].kernel == launch.request.kernel_name) return k;
+  }
+  KernelProfile p;
+  p.kernel = launch.request.kernel_name;
+  p.file = launch.request.file ? launch.request.file : "";
+  p.line = launch.request.line;
+  kernels.push_back(std::move(p));
+  return kernels.size() - 1;
+}
+
+void add_config(KernelProfile& p, const LaunchState& launch, size_t static_shared) {
+  const LaunchRequest& r = launch.request;
+  for (ProfiledLaunchConfig& c : p.configs) {
+    if (c.grid[0] == r.grid.x && c.grid[1] == r.grid.y && c.grid[2] == r.grid.z && c.block[0] == r.block.x &&
+        c.block[1] == r.block.y && c.block[2] == r.block.z && c.dynamic_shared == r.dynamic_shared_bytes &&
+        c.static_shared == static_shared) {
+      ++c.launches;
+      return;
+    }
+  }
+  ProfiledLaunchConfig c;
+  c.grid[0] = r.grid.x, c.grid[1] = r.grid.y, c.grid[2] = r.grid.z;
+  c.block[0] = r.block.x, c.block[1] = r.block.y, c.block[2] = r.block.z;
+  c.dynamic_shared = r.dynamic_shared_bytes;
+  c.static_shared = static_shared;
+  c.launches = 1;
+  p.configs.push_back(c);
+}
+
+}  // namespace
+
+void add_launch_to_profile(const LaunchState& launch, const std::unordered_map<uint64_t, SiteCounts>& sites,
+                           size_t static_shared_bytes, uint64_t unprofiled_accesses) {
+  Store& st = store();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  const size_t k = kernel_slot(launch);
+  KernelProfile& p = st.kernels[k];
+  ++p.launches;
+  p.unprofiled_accesses += unprofiled_accesses;
+  add_config(p, launch, static_shared_bytes);
+  for (const auto& [key, counts] : sites) {
+    auto [it, fresh] = st.site_index.try_emplace({k, key}, p.sites.size());
+    if (fresh) {
+      ProfiledSite site;
+      site.kind = static_cast<AccessSiteKind>(key & 7);
+      site.pc = code_address(static_cast<int32_t>(static_cast<uint32_t>(key >> 3)));
+      locate(site);
+      p.sites.push_back(std::move(site));
+    }
+    add_counts(p.sites[it->second].counts, counts);
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (p.launches <= 1 || now - st.last_write > std::chrono::milliseconds(500)) write_file_locked();
+  write_profile_at_exit();
+}
+
+void write_profile_at_exit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::atexit([] {
+      std::lock_guard<std::mutex> lock(store().mutex);
+      write_file_locked();
+    });
+  });
+}
+
+}  // namespace gpulab::emu::check
+
+namespace gpulab::emu {
+
+std::vector<KernelProfile> take_profile() {
+  check::Store& st = check::store();
+  std::lock_guard<std::mutex> lock(st.mutex);
+  std::vector<KernelProfile> out;
+  out.swap(st.kernels);
+  st.site_index.clear();
+  return out;
+}
+
+}  // namespace gpulab::emu

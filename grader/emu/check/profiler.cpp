@@ -1,0 +1,165 @@
+// Grouping of logged accesses into warp-level requests (see profiler.hpp).
+#include "profiler.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "access.hpp"
+#include "profile_store.hpp"
+#include "warp_request.hpp"
+
+namespace gpulab::emu::check {
+namespace {
+
+size_t budget_entries() {
+  // GPULAB_PROFILE_MB: memory for the logs of one block between two barriers (default 1 GiB).
+  size_t mb = 1024;
+  if (const char* v = std::getenv("GPULAB_PROFILE_MB"); v && *v) mb = std::strtoull(v, nullptr, 10);
+  return (mb << 20) / sizeof(LoggedAccess);
+}
+
+AccessSiteKind kind_of(uint8_t flags, bool shared) {
+  if (flags & kAtomic) return shared ? AccessSiteKind::shared_atomic : AccessSiteKind::global_atomic;
+  if (flags & kWrite) return shared ? AccessSiteKind::shared_store : AccessSiteKind::global_store;
+  return shared ? AccessSiteKind::shared_load : AccessSiteKind::global_load;
+}
+
+struct Keyed {
+  int32_t pc;
+  uint32_t occurrence;  // how many times this lane had been at pc before, since the last barrier
+  uint8_t shared;
+  uint8_t lane;
+  uint32_t index;
+  bool operator<(const Keyed& o) const {
+    if (pc != o.pc) return pc < o.pc;
+    if (occurrence != o.occurrence) return occurrence < o.occurrence;
+    if (shared != o.shared) return shared < o.shared;
+    return lane < o.lane;
+  }
+  bool same_request(const Keyed& o) const { return pc == o.pc && occurrence == o.occurrence && shared == o.shared; }
+};
+
+thread_local std::vector<LaneAccess> request;
+thread_local std::vector<Keyed> keyed;
+thread_local std::unordered_map<int32_t, uint32_t> seen;
+
+}  // namespace
+
+void Profiler::begin_launch() {
+  sites_.clear();
+  unprofiled_ = 0;
+  static_shared_ = 0;
+  budget_ = budget_entries();
+}
+
+void Profiler::begin_block(unsigned thread_count) {
+  threads_ = thread_count;
+  if (logs_.size() < thread_count) logs_.resize(thread_count);
+  for (unsigned t = 0; t < thread_count; ++t) logs_[t].clear();
+  logged_ = 0;
+}
+
+void Profiler::flush() {
+  for (unsigned first = 0; first < threads_; first += 32) group_warp(first, std::min(32u, threads_ - first));
+  for (unsigned t = 0; t < threads_; ++t) logs_[t].clear();
+  logged_ = 0;
+}
+
+void Profiler::end_block(size_t static_shared_bytes) {
+  flush();
+  static_shared_ = std::max(static_shared_, static_shared_bytes);
+}
+
+void Profiler::group_warp(unsigned first, unsigned lanes) {
+  const std::vector<LoggedAccess>& lead = logs_[first];
+  // The common case: every lane made the same accesses in the same order (no divergence).
+  bool lockstep = true;
+  for (unsigned l = 1; l < lanes && lockstep; ++l) lockstep = logs_[first + l].size() == lead.size();
+  for (size_t i = 0; i < lead.size() && lockstep; ++i) {
+    for (unsigned l = 1; l < lanes; ++l) {
+      const LoggedAccess& e = logs_[first + l][i];
+      if (e.pc != lead[i].pc || e.shared != lead[i].shared) {
+        lockstep = false;
+        break;
+      }
+    }
+  }
+  if (lockstep) {
+    for (size_t i = 0; i < lead.size(); ++i) {
+      request.clear();
+      for (unsigned l = 0; l < lanes; ++l) {
+        const LoggedAccess& e = logs_[first + l][i];
+        request.push_back(LaneAccess{e.address, e.size, l});
+      }
+      add_request(lead[i].pc, lead[i].flags, lead[i].shared, lanes);
+    }
+    return;
+  }
+  // Divergent or uneven lanes: match each lane's k-th access at a code address with the others'.
+  keyed.clear();
+  for (unsigned l = 0; l < lanes; ++l) {
+    seen.clear();
+    const std::vector<LoggedAccess>& log = logs_[first + l];
+    for (uint32_t i = 0; i < log.size(); ++i) {
+      keyed.push_back(Keyed{log[i].pc, seen[log[i].pc]++, log[i].shared, static_cast<uint8_t>(l), i});
+    }
+  }
+  std::sort(keyed.begin(), keyed.end());
+  for (size_t i = 0; i < keyed.size();) {
+    request.clear();
+    size_t j = i;
+    for (; j < keyed.size() && keyed[j].same_request(keyed[i]); ++j) {
+      const LoggedAccess& e = logs_[first + keyed[j].lane][keyed[j].index];
+      request.push_back(LaneAccess{e.address, e.size, keyed[j].lane});
+    }
+    const LoggedAccess& e = logs_[first + keyed[i].lane][keyed[i].index];
+    add_request(e.pc, e.flags, e.shared, lanes);
+    i = j;
+  }
+}
+
+void Profiler::add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots) {
+  const AccessSiteKind kind = kind_of(flags, shared);
+  const uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(pc)) << 3 | static_cast<uint64_t>(kind);
+  SiteCounts& c = sites_[key];
+  const LaneAccess* lanes = request.data();
+  const size_t n = request.size();
+  ++c.requests;
+  c.lanes += n;
+  c.lane_slots += lane_slots;
+  for (size_t i = 0; i < n; ++i) {
+    c.bytes += lanes[i].size;
+    c.width = std::max<unsigned>(c.width, lanes[i].size);
+  }
+  if (!shared) {
+    const GlobalRequestCost g = global_request_cost(lanes, n);
+    c.sectors += g.sectors;
+    c.ideal_sectors += g.ideal_sectors;
+  } else if (kind != AccessSiteKind::shared_atomic) {
+    const SharedRequestCost s = shared_request_cost(lanes, n);
+    c.wavefronts += s.wavefronts;
+    c.ideal_wavefronts += s.ideal_wavefronts;
+    c.worst_ways = std::max<uint64_t>(c.worst_ways, s.worst_ways);
+  }
+  if (flags & kAtomic) {
+    const AtomicSpread a = atomic_spread(lanes, n);
+    c.distinct_addresses += a.distinct_addresses;
+    c.same_address_lanes += a.most_on_one_address;
+  }
+  if (n >= 2) {
+    const LaneStride s = lane_stride(lanes, n);
+    if (c.multi_lane_requests++ == 0) {
+      c.lane_stride = s.bytes;
+      c.uniform_stride = s.uniform;
+    } else if (!s.uniform || s.bytes != c.lane_stride) {
+      c.uniform_stride = false;
+    }
+  }
+}
+
+void Profiler::end_launch(const LaunchState& launch) {
+  add_launch_to_profile(launch, sites_, static_shared_, unprofiled_);
+  sites_.clear();
+}
+
+}  // namespace gpulab::emu::check

@@ -1,0 +1,156 @@
+// Thresholds and sentences of the profile's findings (see profile_advice.hpp).
+// A line is reported when it wastes at least a quarter more than the ideal:
+// 1.25x the sectors its bytes need, 1.25x the bank passes, more than two lanes
+// per address on average for atomics, or fewer than three quarters of the
+// warp's lanes active where it is reached.
+#include "profile/profile_advice.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+namespace gpulab::profile {
+namespace {
+
+using emu::AccessSiteKind;
+
+std::string where(const KernelReport& k, const LineProfile& l) {
+  const size_t slash = l.file.rfind('/');
+  return fmt::format("{}:{} (kernel '{}')", slash == std::string::npos ? l.file : l.file.substr(slash + 1), l.line,
+                     k.kernel);
+}
+
+const char* verb(AccessSiteKind kind) {
+  switch (kind) {
+    case AccessSiteKind::global_store:
+    case AccessSiteKind::shared_store: return "store";
+    case AccessSiteKind::global_atomic:
+    case AccessSiteKind::shared_atomic: return "atomic";
+    default: return "load";
+  }
+}
+
+std::string stride_cause(const emu::SiteCounts& c, const char* reads) {
+  if (!c.multi_lane_requests || !c.uniform_stride) {
+    return fmt::format("the lanes {} addresses scattered over memory", reads);
+  }
+  const long long stride = std::llabs(c.lane_stride);
+  const unsigned width = std::max(1u, c.width);
+  if (stride % width == 0) {
+    return fmt::format("consecutive threads {} addresses {} bytes apart (one {}-byte element in every {})", reads, stride,
+                       width, stride / width);
+  }
+  return fmt::format("consecutive threads {} addresses {} bytes apart", reads, stride);
+}
+
+void uncoalesced(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
+  const emu::SiteCounts& c = l.counts;
+  if (!c.requests || c.sectors * 4 < c.ideal_sectors * 5) return;
+  const double per = static_cast<double>(c.sectors) / c.requests;
+  const double ideal = static_cast<double>(c.ideal_sectors) / c.requests;
+  Finding f;
+  f.problem = Problem::uncoalesced;
+  f.excess = static_cast<double>(c.sectors - c.ideal_sectors);
+  const bool load = l.kind == AccessSiteKind::global_load;
+  f.sentence = fmt::format(
+      "{}: each warp's {} touches {:.1f} sectors of 32 bytes where {:.1f} would do ({:.1f}x the memory traffic): {}; "
+      "make threadIdx.x index the fastest-moving (last) dimension of the array, or {} through shared memory so "
+      "that the global access is contiguous.",
+      where(k, l), verb(l.kind), per, ideal, per / ideal, stride_cause(c, load ? "read" : "write"),
+      load ? "load a tile with consecutive threads on consecutive elements and read it" : "stage the results");
+  out.push_back(std::move(f));
+}
+
+void bank_conflicts(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
+  const emu::SiteCounts& c = l.counts;
+  if (!c.requests || c.wavefronts * 4 < c.ideal_wavefronts * 5) return;
+  const double passes = static_cast<double>(c.wavefronts) / c.requests;
+  const double ideal = static_cast<double>(c.ideal_wavefronts) / c.requests;
+  Finding f;
+  f.problem = Problem::bank_conflicts;
+  f.excess = static_cast<double>(c.wavefronts - c.ideal_wavefronts);
+  std::string cause = "several lanes of a warp hit different words of the same bank";
+  if (c.multi_lane_requests && c.uniform_stride && c.lane_stride != 0 && std::llabs(c.lane_stride) % 128 == 0) {
+    cause = fmt::format("consecutive threads are {} bytes apart, a multiple of 128 (32 banks of 4 bytes), so "
+                        "they all fall in the same bank",
+                        std::llabs(c.lane_stride));
+  } else if (c.multi_lane_requests && c.uniform_stride && c.lane_stride != 0) {
+    cause = fmt::format("consecutive threads are {} bytes apart, so several of them fall in the same bank",
+                        std::llabs(c.lane_stride));
+  }
+  f.sentence = fmt::format(
+      "{}: each shared-memory {} of a warp takes {:.1f} passes through the banks where {:.0f} would do "
+      "(up to a {}-way bank conflict): {}; pad each row of the array by one element (e.g. [32][33]) or let "
+      "threadIdx.x walk the last index.",
+      where(k, l), verb(l.kind), passes, ideal, c.worst_ways, cause);
+  out.push_back(std::move(f));
+}
+
+void contention(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
+  const emu::SiteCounts& c = l.counts;
+  if (!c.requests || c.same_address_lanes <= 2 * c.requests) return;
+  const double same = static_cast<double>(c.same_address_lanes) / c.requests;
+  Finding f;
+  f.problem = Problem::atomic_contention;
+  f.excess = static_cast<double>(c.same_address_lanes - c.requests);
+  const bool shared = emu::is_shared(l.kind);
+  f.sentence = fmt::format(
+      "{}: on average {:.1f} lanes of each warp atomically update the same {} address, and those updates are "
+      "done one after another; {}.",
+      where(k, l), same, shared ? "shared-memory" : "global",
+      shared ? "give each warp its own copy of the counters, or combine a warp's values first (e.g. with "
+               "__shfl_down_sync) and let one lane update"
+             : "accumulate in a register or a shared-memory copy first (privatisation) and issue one global "
+               "atomic per block or warp");
+  out.push_back(std::move(f));
+}
+
+void divergence(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
+  const emu::SiteCounts& c = l.counts;
+  if (!c.requests || c.lanes * 4 >= c.lane_slots * 3) return;
+  const double active = 32.0 * static_cast<double>(c.lanes) / static_cast<double>(c.lane_slots);
+  Finding f;
+  f.problem = Problem::divergence;
+  f.excess = static_cast<double>(c.lane_slots - c.lanes) / 32.0;
+  f.sentence = fmt::format(
+      "{}: only {:.1f} of 32 lanes are active on average when a warp reaches this {}: the threads of a warp take "
+      "different paths (e.g. `if (threadIdx.x % stride == 0)`), and the idle lanes cost the warp as much as busy "
+      "ones; arrange the work so that whole warps are busy or idle together (e.g. `if (threadIdx.x < stride)`).",
+      where(k, l), active, verb(l.kind));
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
+  std::vector<Finding> out;
+  for (const KernelReport& k : kernels) {
+    for (const LineProfile& l : k.lines) {
+      const size_t before = out.size();
+      if (l.kind == AccessSiteKind::global_load || l.kind == AccessSiteKind::global_store) uncoalesced(k, l, out);
+      if (emu::is_shared(l.kind) && l.kind != AccessSiteKind::shared_atomic) bank_conflicts(k, l, out);
+      if (l.kind == AccessSiteKind::global_atomic || l.kind == AccessSiteKind::shared_atomic) contention(k, l, out);
+      divergence(k, l, out);
+      for (size_t i = before; i < out.size(); ++i) {
+        out[i].kernel = k.kernel;
+        out[i].file = l.file;
+        out[i].line = l.line;
+        out[i].kind = l.kind;
+      }
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.excess > b.excess; });
+  // One finding per problem and line (a divergent branch shows at each of its accesses).
+  std::vector<Finding> unique;
+  for (Finding& f : out) {
+    const bool seen = std::any_of(unique.begin(), unique.end(), [&](const Finding& u) {
+      return u.problem == f.problem && u.kernel == f.kernel && u.file == f.file && u.line == f.line;
+    });
+    if (!seen) unique.push_back(std::move(f));
+  }
+  return unique;
+}
+
+}  // namespace gpulab::profile

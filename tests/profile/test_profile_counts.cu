@@ -1,0 +1,230 @@
+// The emulator profiler's counts on kernels whose counts are known by hand:
+// coalesced, misaligned, strided and 16-byte global accesses, shared-memory
+// column walks with and without padding, 2-way conflicts, broadcasts, 8-byte
+// shared accesses, contended and spread atomics, divergent branches and a
+// block whose last warp is partial. Built like `gpulab run --profile` builds
+// a program (gcc's -fsanitize=thread instrumentation, linked against the
+// checking runtime) and run with GPULAB_EMU_CHECKS=profile.
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "gpulab/emu/profile_api.hpp"
+
+using gpulab::emu::AccessSiteKind;
+using gpulab::emu::KernelProfile;
+using gpulab::emu::SiteCounts;
+
+namespace {
+
+// The totals of every site of `kind` in kernel `name`, from the profile taken so far.
+struct Profiles {
+  std::vector<KernelProfile> kernels = gpulab::emu::take_profile();
+  SiteCounts of(const std::string& name, AccessSiteKind kind) const {
+    SiteCounts total;
+    for (const KernelProfile& k : kernels)
+      if (k.kernel == name)
+        for (const auto& s : k.sites)
+          if (s.kind == kind) gpulab::emu::add_counts(total, s.counts);
+    return total;
+  }
+};
+
+__global__ void copy_coalesced(const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+__global__ void copy_misaligned(const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i + 1];
+}
+__global__ void read_strided(const float* in, float* out, int stride) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i * stride];
+}
+__global__ void copy_float4(const float4* in, float4* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i];
+}
+__global__ void broadcast_global(const float* in, float* out) {
+  out[threadIdx.x] = in[0];
+}
+
+__global__ void tile_columns(float* out) {
+  __shared__ float tile[32][32];
+  tile[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+__global__ void padded_columns(float* out) {
+  __shared__ float tile[32][33];
+  tile[threadIdx.y][threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}
+__global__ void two_way(float* out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = 1.0f;
+  s[threadIdx.x + 32] = 2.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[2 * threadIdx.x];
+}
+__global__ void shared_broadcast(float* out) {
+  __shared__ float s[32];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[0];
+}
+__global__ void shared_doubles(double* out) {
+  __shared__ double s[32];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[31 - threadIdx.x];
+}
+
+__global__ void contended(int* counter) { atomicAdd(counter, 1); }
+__global__ void spread(int* counters) { atomicAdd(&counters[threadIdx.x], 1); }
+__global__ void contended_float(float* sum) { atomicAdd(sum, 1.0f); }
+
+__global__ void even_lanes(float* out) {
+  if (threadIdx.x % 2 == 0) out[threadIdx.x] = 1.0f;
+}
+__global__ void if_else(const float* a, const float* b, float* out) {
+  float v;
+  if (threadIdx.x < 8) v = a[threadIdx.x];
+  else v = b[threadIdx.x];
+  out[threadIdx.x] = v;
+}
+
+template <class T>
+struct Buffer {
+  T* p = nullptr;
+  explicit Buffer(size_t n) {
+    cudaMalloc(&p, n * sizeof(T));
+    cudaMemset(p, 0, n * sizeof(T));
+  }
+  ~Buffer() { cudaFree(p); }
+};
+
+}  // namespace
+
+TEST_CASE("global loads and stores: sectors per request") {
+  Buffer<float> in(64 * 1024), out(4096);
+  copy_coalesced<<<4, 256>>>(in.p, out.p);
+  copy_misaligned<<<4, 256>>>(in.p, out.p);
+  read_strided<<<4, 256>>>(in.p, out.p, 32);
+  Buffer<float4> in4(1024), out4(1024);
+  copy_float4<<<4, 256>>>(in4.p, out4.p);
+  broadcast_global<<<1, 32>>>(in.p, out.p);
+  cudaDeviceSynchronize();
+  const Profiles p;
+
+  SiteCounts c = p.of("copy_coalesced", AccessSiteKind::global_load);
+  CHECK(c.requests == 32);  // 1024 threads = 32 warps, one load each
+  CHECK(c.sectors == 32 * 4);
+  CHECK(c.ideal_sectors == 32 * 4);
+  CHECK(c.lane_stride == 4);
+  CHECK(p.of("copy_coalesced", AccessSiteKind::global_store).sectors == 32 * 4);
+
+  // in[i + 1]: each warp's 128 bytes straddle 5 sectors (cudaMalloc is 256-byte aligned).
+  CHECK(p.of("copy_misaligned", AccessSiteKind::global_load).sectors == 32 * 5);
+
+  c = p.of("read_strided", AccessSiteKind::global_load);
+  CHECK(c.sectors == 32 * 32);  // 128 bytes apart: a sector per lane
+  CHECK(c.ideal_sectors == 32 * 4);
+  CHECK(c.lane_stride == 128);
+  CHECK(c.uniform_stride);
+
+  c = p.of("copy_float4", AccessSiteKind::global_load);
+  CHECK(c.requests == 32);
+  CHECK(c.sectors == 32 * 16);  // 512 bytes per warp
+  CHECK(c.width == 16);
+
+  c = p.of("broadcast_global", AccessSiteKind::global_load);
+  CHECK(c.requests == 1);
+  CHECK(c.sectors == 1);
+}
+
+TEST_CASE("shared memory: bank conflicts, padding, broadcast, 8-byte accesses") {
+  Buffer<float> out(1024);
+  Buffer<double> out_d(32);
+  tile_columns<<<1, dim3(32, 32)>>>(out.p);
+  padded_columns<<<1, dim3(32, 32)>>>(out.p);
+  two_way<<<1, 32>>>(out.p);
+  shared_broadcast<<<1, 32>>>(out.p);
+  shared_doubles<<<1, 32>>>(out_d.p);
+  cudaDeviceSynchronize();
+  const Profiles p;
+
+  SiteCounts c = p.of("tile_columns", AccessSiteKind::shared_load);
+  CHECK(c.requests == 32);
+  CHECK(c.wavefronts == 32 * 32);  // a column of a [32][32] float tile: one bank, 32-way
+  CHECK(c.ideal_wavefronts == 32);
+  CHECK(c.worst_ways == 32);
+  CHECK(p.of("tile_columns", AccessSiteKind::shared_store).wavefronts == 32);  // rows: conflict-free
+
+  c = p.of("padded_columns", AccessSiteKind::shared_load);
+  CHECK(c.wavefronts == 32);  // [32][33]: the column walk spreads over all banks
+  CHECK(c.worst_ways == 1);
+
+  c = p.of("two_way", AccessSiteKind::shared_load);
+  CHECK(c.requests == 1);
+  CHECK(c.wavefronts == 2);
+  CHECK(c.worst_ways == 2);
+
+  c = p.of("shared_broadcast", AccessSiteKind::shared_load);
+  CHECK(c.wavefronts == 1);
+
+  c = p.of("shared_doubles", AccessSiteKind::shared_load);
+  CHECK(c.wavefronts == 2);  // 256 bytes: two half-warp passes, no conflict
+  CHECK(c.ideal_wavefronts == 2);
+}
+
+TEST_CASE("atomics: lanes on one address") {
+  Buffer<int> counter(1), counters(64);
+  Buffer<float> sum(1);
+  contended<<<2, 64>>>(counter.p);
+  spread<<<1, 64>>>(counters.p);
+  contended_float<<<1, 32>>>(sum.p);  // a CAS loop on the emulator: still one request per warp
+  cudaDeviceSynchronize();
+  const Profiles p;
+
+  SiteCounts c = p.of("contended", AccessSiteKind::global_atomic);
+  CHECK(c.requests == 4);
+  CHECK(c.same_address_lanes == 4 * 32);
+  CHECK(c.distinct_addresses == 4);
+
+  c = p.of("spread", AccessSiteKind::global_atomic);
+  CHECK(c.requests == 2);
+  CHECK(c.same_address_lanes == 2);
+  CHECK(c.distinct_addresses == 64);
+
+  c = p.of("contended_float", AccessSiteKind::global_atomic);
+  CHECK(c.requests == 1);
+  CHECK(c.same_address_lanes == 32);
+  CHECK(p.of("contended_float", AccessSiteKind::global_load).requests == 0);
+}
+
+TEST_CASE("divergence and partial warps: active lanes per request") {
+  Buffer<float> a(64), b(64), out(64);
+  even_lanes<<<1, 64>>>(out.p);
+  if_else<<<1, 48>>>(a.p, b.p, out.p);
+  cudaDeviceSynchronize();
+  const Profiles p;
+
+  SiteCounts c = p.of("even_lanes", AccessSiteKind::global_store);
+  CHECK(c.requests == 2);
+  CHECK(c.lanes == 32);
+  CHECK(c.lane_slots == 64);
+
+  // 48 threads: warp 0 splits into lanes 0-7 (a) and 8-31 (b), warp 1 (16 lanes) reads b.
+  c = p.of("if_else", AccessSiteKind::global_load);
+  CHECK(c.requests == 3);
+  CHECK(c.lanes == 48);
+  CHECK(c.lane_slots == 32 + 32 + 16);
+  // The store after the branch: the warps reconverge, one request each.
+  c = p.of("if_else", AccessSiteKind::global_store);
+  CHECK(c.requests == 2);
+  CHECK(c.lanes == 48);
+}
