@@ -7,8 +7,11 @@
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
 # DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
-# "speedtable", "memory" and "hosted", below), so the work can be split over calls shorter than
-# the device's per-call limit.
+# "speedtable", "memory", "hosted" and "counters", below), so the work can be split over calls
+# shorter than the device's per-call limit.
+# counters: every reference and textbook kernel graded with --counters (its largest committed
+# case under Nsight Compute), results in $OUT/counters/<lab>-<file>.json, for the emulator
+# profile's agreement table (scripts/profile-agreement.sh compares them with the emulator).
 # speedtable: every lab's reference and textbook kernels (reference/<lab>/
 # progression/) graded with speed scored (no large or hidden cases), for the
 # table of what each earns; SPEED_LABS picks labs, SPEED_FILES=reference
@@ -242,5 +245,28 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   echo "hosted: --sandbox user skipped (not root)"
 fi
+fi
+if step counters; then
+mkdir -p "$out/counters"
+started=$SECONDS
+files=(reference/*/progression/*.cu)
+for lab_json in assignments/*/lab.json; do lab=$(basename "$(dirname "$lab_json")"); files+=("reference/$lab/$lab.cu"); done
+# Builds in parallel (nvcc on the CPUs, committed cases only), then each file under ncu alone:
+# Nsight Compute wants the GPU to itself.
+for src in "${files[@]}"; do
+  "$gpulab" grade "$(echo "$src" | cut -d/ -f2)" "$src" --backend cuda --performance off --no-large --no-hidden \
+    --no-sandbox --format json --out /dev/null >/dev/null 2>&1 &
+  while [ "$(jobs -r | wc -l)" -ge 12 ]; do sleep 1; done
+done
+wait
+echo "counters: builds in $((SECONDS - started)) s"
+for src in "${files[@]}"; do
+  lab=$(echo "$src" | cut -d/ -f2)
+  name=$(basename "$src" .cu)
+  "$gpulab" grade "$lab" "$src" --backend cuda --counters --performance off --no-large --no-hidden --no-sandbox \
+    --format json --out "$out/counters/$lab-$name.json" >"$out/counters/$lab-$name.log" 2>&1
+  echo "counters: $lab $name: exit $?"
+done
+echo "counters: ${#files[@]} files in $((SECONDS - started)) s"
 fi
 exit $status

@@ -20,6 +20,7 @@ void add_batch_commands(CLI::App& app, Action& action);   // batch, merge
 void add_bundle_command(CLI::App& app, Action& action);   // bundle gradescope|student
 void add_validate_command(CLI::App& app, Action& action);
 void add_similarity_command(CLI::App& app, Action& action);
+void add_counters_command(CLI::App& app, Action& action);  // counters EMU.json GPU.json
 
 // "auto": the cuda backend where it was built and nvidia-smi sees a GPU, else the emulator.
 toolchain::Backend choose_backend(const std::string& name);

@@ -22,6 +22,7 @@
 #include "grade/prairielearn_results.hpp"
 #include "grade/reports.hpp"
 #include "process/run.hpp"
+#include "profile/profile_report.hpp"
 #include "sandbox/sandbox.hpp"
 #include "submission_limit_option.hpp"
 
@@ -41,6 +42,8 @@ struct GradeArgs {
   bool no_hidden = false;
   bool no_cache = false;
   bool sanitize = false;
+  bool counters = false;
+  bool profile = false;  // test: print the emulator's profile tables
   bool no_sandbox = false;
   std::string sandbox = "bwrap";
   SubmissionLimitArgs limit;
@@ -59,12 +62,28 @@ grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
 
   o.only_parts = a.parts;
   o.sanitize = a.sanitize;
+  o.counters = a.counters;
   o.cuda_arch = a.arch;
   o.performance = a.performance == "on"    ? grade::PerformanceMode::on
                   : a.performance == "off" ? grade::PerformanceMode::off
                                            : grade::PerformanceMode::automatic;
   for (const std::string& p : a.parts) lab.part(p);  // a clear error for a misspelt part
   return grade::grade_submission(lab, a.submission, o);
+}
+
+// `gpulab test --profile`: the emulator's profile of each part's checked cases.
+void print_profiles(const grade::GradeResult& r) {
+  bool any = false;
+  for (const grade::PartResult& p : r.parts) {
+    if (!p.profile) continue;
+    any = true;
+    std::printf("\npart %s: ", p.name.c_str());
+    std::fputs(files::valid_utf8(profile::profile_text(*p.profile)).c_str(), stdout);
+  }
+  if (!any) {
+    std::printf("\nNo profile: it is made by the emulator's checking build, which runs the committed public "
+                "cases (use --backend emu; on a GPU use Nsight Compute).\n");
+  }
 }
 
 void add_common(CLI::App* cmd, GradeArgs& a) {
@@ -81,6 +100,9 @@ void add_common(CLI::App* cmd, GradeArgs& a) {
       ->check(CLI::IsMember({"auto", "on", "off"}));
   cmd->add_flag("--no-large", a.no_large, "skip the large public cases (faster)");
   cmd->add_flag("--no-cache", a.no_cache, "recompile even if an identical build is cached");
+  cmd->add_flag("--counters", a.counters,
+                "also count one case's memory requests per kernel: with Nsight Compute on a GPU, with the "
+                "emulator's profile on the emulator (compare two results files with `gpulab counters`)");
   cmd->add_flag("--sanitize", a.sanitize,
                 "GPU only: also run one case per part under compute-sanitizer (memcheck, racecheck, synccheck, "
                 "initcheck) and report its findings by kernel and source line");
@@ -191,6 +213,9 @@ void add_grade_commands(CLI::App& app, Action& action) {
   auto t = std::make_shared<GradeArgs>();
   CLI::App* test_cmd = app.add_subcommand("test", "Check a submission against the public datasets, with hints");
   add_common(test_cmd, *t);
+  test_cmd->add_flag("--profile", t->profile,
+                     "emulator: print each part's profile (memory requests per source line, bank conflicts, "
+                     "atomics, divergence, occupancy) with the worst lines");
   test_cmd->callback([t, &action] {
     action = [t] {
       grade::GradeResult r;
@@ -206,6 +231,7 @@ void add_grade_commands(CLI::App& app, Action& action) {
         r = run_grading(*t, true);
       }
       std::fputs(files::valid_utf8(grade::text_report(r, isatty(STDOUT_FILENO), true)).c_str(), stdout);
+      if (t->profile) print_profiles(r);
       return r.compiled && r.score >= r.max_score - 1e-9 ? exit_code::ok : exit_code::not_all_good;
     };
   });

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   gpulab::cli::add_bundle_command(app, action);
   gpulab::cli::add_validate_command(app, action);
   gpulab::cli::add_similarity_command(app, action);
+  gpulab::cli::add_counters_command(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -61,7 +61,8 @@ std::string CaseRun::with_diagnostics(std::string text) const {
 
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
                          const fs::path& work, const SubmissionRunner& runner, const json& extra, double time_limit_s,
-                         const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs) {
+                         const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs,
+                         bool profile) {
   CaseRun run;
   run.dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
   fs::create_directories(run.dir);
@@ -86,9 +87,13 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     limits.wall_s = time_limit_s;
   }
   const double limit = limits.wall_s;
-  const std::map<std::string, std::string> env = {
+  const fs::path profile_path = run.dir / "profile.json";
+  fs::remove(profile_path);
+  // The checking build reads GPULAB_EMU_CHECKS (race only when unset); other builds ignore it.
+  std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
       {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
+  if (profile) env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
   std::vector<std::string> args{"--request", (run.dir / "request.json").string()};
   fs::path executable = program;
   if (!wrapper.empty()) {  // e.g. compute-sanitizer --tool memcheck PROGRAM --request ...
@@ -100,7 +105,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   run.child = runner.run_case(executable, args, run.dir, inputs, env, limits);
   run.stopped_by = run.child.timed_out ? "the time limit" : limit_name(run.child);
   // What the grader reads back must be plain files the child wrote (not links to expected outputs).
-  std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl"};
+  std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl", "profile.json"};
   for (const ParamSpec& p : part.params) {
     read_back.push_back("output_" + p.name + ".npy");
     read_back.push_back("recheck_" + p.name + ".npy");
@@ -109,6 +114,10 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     run.failure = bad;
     return run;
   }
+
+  // Hints only (no points), but still the child's file: read at most 16 MB of it.
+  std::error_code ec;
+  if (fs::is_regular_file(profile_path, ec) && fs::file_size(profile_path, ec) < (16u << 20)) run.profile_file = profile_path;
 
   // The emulator's findings, in its own words.
   std::ifstream diag(diag_path);

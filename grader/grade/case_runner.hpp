@@ -23,6 +23,8 @@ struct CaseRun {
   std::vector<std::string> diagnostics;  // the emulator's findings, at most 3 plus a count
   std::string race;                      // the first data race found, if any
   std::string stopped_by;                // the limit that stopped the run ("the time limit", ...), if one did
+  // The emulator profile the checking build wrote (GPULAB_EMU_PROFILE), when it wrote one.
+  std::filesystem::path profile_file;
 
   // `text` followed by the emulator's findings, one per line.
   std::string with_diagnostics(std::string text) const;
@@ -31,12 +33,13 @@ struct CaseRun {
 // The run goes through `runner` (the sandbox, with the part's limits). `extra` is merged into
 // the request (e.g. "timing", "recheck"; files it names must be in `more_inputs`, the only other
 // files the run may read); `time_limit_s` 0 means the part's; `wrapper` runs the program under
-// another (compute-sanitizer --tool ...).
+// another (compute-sanitizer --tool ...); `profile` asks the emulator's checking build for its
+// profile too (CaseRun::profile_file).
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c,
                          const std::filesystem::path& program, const std::filesystem::path& work,
                          const SubmissionRunner& runner, const nlohmann::json& extra = nlohmann::json::object(),
                          double time_limit_s = 0, const std::vector<std::string>& wrapper = {},
-                         const std::vector<std::filesystem::path>& more_inputs = {});
+                         const std::vector<std::filesystem::path>& more_inputs = {}, bool profile = false);
 
 // Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
 // outputs; one message per problem, none when all match.

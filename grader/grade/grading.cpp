@@ -15,6 +15,7 @@
 #include "grade/harness_build.hpp"
 #include "grade/performance.hpp"
 #include "grade/sanitize.hpp"
+#include "grade/hardware_counters.hpp"
 #include "grade/submission_runner.hpp"
 #include "grade/submission_source.hpp"
 #include "files/grader_error.hpp"
@@ -68,9 +69,23 @@ size_t case_size(const PartSpec& part, const DatasetCase& c) {
   return n;
 }
 
+// Adds a checked run's profile to the part's; a profile that cannot be read is left out (it
+// gives hints, never points).
+void add_profile(const CaseRun& run, const fs::path& program, const std::string& arch,
+                 std::vector<profile::ProfileReport>& profiles) {
+  if (run.profile_file.empty()) return;
+  try {
+    profiles.push_back(profile::read_profile(run.profile_file.string(), arch, {}, program.string()));
+  } catch (const std::exception&) {
+  }
+}
+
 void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-              const fs::path& work, const SubmissionRunner& runner, CaseResult& out) {
-  const CaseRun run = run_harness_case(part, m, c, program, work, runner);
+              const fs::path& work, const SubmissionRunner& runner, CaseResult& out,
+              std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
+  const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
+                                       profiles != nullptr);
+  if (profiles) add_profile(run, program, arch, *profiles);
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;
   out.stopped_by = run.stopped_by;
@@ -255,6 +270,15 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
       std::string stopped, stopped_by;  // the smallest case a limit stopped, and the limit
       size_t stopped_size = 0;
       size_t passed = 0;
+      // The profile's hints come from the largest case run in the checking build: the small
+      // edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern.
+      std::vector<profile::ProfileReport> profiles;
+      const DatasetCase* profiled = nullptr;
+      for (const auto& [m, c] : cases) {
+        if (!race_program.empty() && !m->hidden && c->is_public &&
+            (!profiled || case_size(part, *c) > case_size(part, *profiled)))
+          profiled = c;
+      }
       for (const auto& [m, c] : cases) {
         CaseResult cr;
         cr.part = part.name;
@@ -274,7 +298,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
           pr.cases.push_back(std::move(cr));
           continue;
         }
-        run_case(part, *m, *c, checked ? race_program : built.executable, work, runner, cr);
+        run_case(part, *m, *c, checked ? race_program : built.executable, work, runner, cr,
+                 checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
         if (!cr.stopped_by.empty() && (stopped.empty() || size < stopped_size)) {
           stopped = cr.label;
           stopped_by = cr.stopped_by;
@@ -285,6 +310,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
         passed += cr.passed;
         pr.cases.push_back(std::move(cr));
       }
+      if (!profiles.empty()) pr.profile = profile::merge_profiles(profiles);
       // Counted, not summed: a part whose every case passed has exactly its points (no 34.999...).
       pr.score = passed == pr.cases.size() ? part.correctness_points() : each * static_cast<double>(passed);
       if (o.sanitize) {
@@ -294,6 +320,15 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
         pr.sanitizer_case = s.case_label;
         pr.sanitizer_findings = s.findings;
         if (!s.problem.empty()) pr.sanitizer_findings.insert(pr.sanitizer_findings.begin(), s.problem);
+      }
+      if (o.counters) {
+        const bool emu = o.backend == toolchain::Backend::emu;
+        const CounterResult c = count_part(part, manifests.front(), emu ? race_program : built.executable,
+                                           work / "counters", runner, o.backend, o.cuda_arch);
+        pr.counters_case = c.case_label;
+        pr.counters_source = c.source;
+        pr.counters_problem = c.problem;
+        pr.counters = c.kernels;
       }
       if (part.performance && speed) {
         pr.performance = scorer.measure(part, built.executable, all_passed);

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "lab/lab_spec.hpp"
+#include "profile/counters.hpp"
+#include "profile/profile_report.hpp"
 #include "sandbox/sandbox.hpp"
 #include "toolchain/toolchain.hpp"
 
@@ -28,6 +30,7 @@ struct GradeOptions {
   bool use_cache = true;
   bool race_check = true;               // emulator: run the public cases in the race-checking build
   bool sanitize = false;                // cuda: also run a committed case per part under compute-sanitizer
+  bool counters = false;                // also count a committed case's memory requests (hardware_counters.hpp)
   sandbox::Mode sandbox = sandbox::Mode::bwrap;  // the isolation (--sandbox, docs/security.md); none: --no-sandbox
   // What the submission must not reach besides gpulab's folder, the build cache and the submission
   // itself (e.g. the results file's folder); checked where the isolation relies on file permissions.
@@ -89,6 +92,11 @@ struct PartResult {
   bool sanitized = false;                        // ran under compute-sanitizer (--sanitize)
   std::string sanitizer_case;                    // which case
   std::vector<std::string> sanitizer_findings;   // one line each (kernel, source line, threads); no effect on the score
+  // Emulator: the profile of the cases run in the checking build (hints, no points).
+  std::optional<profile::ProfileReport> profile;
+  // --counters: one case's memory requests per kernel, under Nsight Compute's metric names.
+  std::string counters_case, counters_source, counters_problem;
+  profile::KernelCounters counters;
 };
 
 struct GradeResult {

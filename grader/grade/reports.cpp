@@ -68,6 +68,16 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
                      {"status", p.sanitizer_findings.empty() ? "passed" : "failed"}, {"output", text},
                      {"visibility", "visible"}});
   }
+  for (const PartResult& p : g.parts) {
+    if (!p.profile) continue;
+    const std::string hints = profile::profile_hints(*p.profile);
+    tests.push_back({{"name", p.name + ": performance hints (emulator, no points)"}, {"score", 0}, {"max_score", 0},
+                     {"status", "passed"},
+                     {"output", hints.empty() ? "The emulator's profile found no uncoalesced access, bank conflict, "
+                                                "atomic contention or divergent warp in this part's kernels."
+                                              : hints},
+                     {"visibility", "visible"}});
+  }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
   if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
   if (!g.isolation.empty()) output += (output.empty() ? "" : "\n\n") + ("Isolation: " + g.isolation + ".");
@@ -121,6 +131,11 @@ json detailed_results(const GradeResult& g) {
       else part["performance"]["gflops"] = r.rate;
     }
     if (p.sanitized) part["sanitizer"] = {{"case", p.sanitizer_case}, {"findings", p.sanitizer_findings}};
+    if (p.profile) part["profile"] = profile::profile_json(*p.profile);
+    if (!p.counters_case.empty() || !p.counters_problem.empty()) {
+      part["counters"] = {{"case", p.counters_case}, {"source", p.counters_source}, {"kernels", p.counters},
+                          {"problem", p.counters_problem}};
+    }
     parts.push_back(part);
   }
   return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
@@ -176,6 +191,10 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
       s += std::string("  ") + (p.sanitizer_findings.empty() ? green : red) + "compute-sanitizer" + reset + " on " +
            p.sanitizer_case + ": " + (p.sanitizer_findings.empty() ? "nothing found" : "") + "\n";
       for (const std::string& f : p.sanitizer_findings) s += "      " + f + "\n";
+    }
+    if (p.profile && !p.profile->findings.empty()) {
+      s += "  " + std::string(dim) + "performance hints (emulator, no points):" + reset + "\n";
+      for (size_t i = 0; i < p.profile->findings.size() && i < 3; ++i) s += "      " + p.profile->findings[i].sentence + "\n";
     }
     s += "  " + std::string(bold) + "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score) + reset + "\n";
   }

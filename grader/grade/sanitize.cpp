@@ -13,25 +13,24 @@
 namespace gpulab::grade {
 namespace fs = std::filesystem;
 
-fs::path compute_sanitizer_path() {
+fs::path cuda_tool_path(const std::string& name) {
   const fs::path nvcc = toolchain::nvcc_path();
   if (!nvcc.empty()) {
-    const fs::path beside = nvcc.parent_path() / "compute-sanitizer";
+    const fs::path beside = nvcc.parent_path() / name;
     if (access(beside.c_str(), X_OK) == 0) return beside;
   }
   const char* path = std::getenv("PATH");
   std::istringstream dirs(path ? path : "");
   for (std::string d; std::getline(dirs, d, ':');) {
-    const fs::path candidate = fs::path(d) / "compute-sanitizer";
+    const fs::path candidate = fs::path(d) / name;
     if (!d.empty() && access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return {};
 }
 
-SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, const fs::path& program,
-                              const fs::path& work, const SubmissionRunner& runner) {
-  SanitizerResult r;
-  // The committed case with the most elements: small enough for the slow tools, big enough for several blocks.
+fs::path compute_sanitizer_path() { return cuda_tool_path("compute-sanitizer"); }
+
+const DatasetCase* largest_committed_case(const PartSpec& part, const Manifest& committed) {
   const DatasetCase* chosen = nullptr;
   double most = -1;
   for (const DatasetCase& c : committed.cases) {
@@ -43,6 +42,13 @@ SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, c
       chosen = &c;
     }
   }
+  return chosen;
+}
+
+SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, const fs::path& program,
+                              const fs::path& work, const SubmissionRunner& runner) {
+  SanitizerResult r;
+  const DatasetCase* chosen = largest_committed_case(part, committed);
   if (!chosen) {
     r.problem = "no committed dataset case to run under compute-sanitizer";
     return r;

@@ -102,7 +102,7 @@ std::string config_text(const LaunchProfile& p, int registers) {
 }  // namespace
 
 ProfileReport read_profile(const std::string& path, const std::string& arch,
-                           const std::map<std::string, int>& registers) {
+                           const std::map<std::string, int>& registers, const std::string& program) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("no profile was written at " + path + " (the program ran no kernel, or "
                                     "stopped before its first kernel finished)");
@@ -112,7 +112,10 @@ ProfileReport read_profile(const std::string& path, const std::string& arch,
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error("the profile at " + path + " is not valid JSON: " + e.what());
   }
-  const std::vector<emu::KernelProfile> kernels = emu::kernels_of(j);
+  std::vector<emu::KernelProfile> kernels = emu::kernels_of(j);
+  if (!program.empty())
+    for (emu::KernelProfile& k : kernels)
+      for (emu::ProfiledSite& s : k.sites) s.object = program;
   // All addresses of one object in one addr2line run.
   std::map<std::string, std::set<uintptr_t>> wanted;
   for (const emu::KernelProfile& k : kernels)
@@ -180,7 +183,14 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
   for (const KernelReport& k : r.kernels) {
     out << fmt::format("kernel '{}' launched at {}:{} ({} launch{})\n", k.kernel, base_name(k.file), k.line,
                        k.launches, k.launches == 1 ? "" : "es");
-    for (const LaunchProfile& c : k.launches_by_config) out << "  " << config_text(c, k.registers) << "\n";
+    // The configurations with the most launches (then the largest grids); a count for the rest.
+    std::vector<LaunchProfile> configs = k.launches_by_config;
+    std::stable_sort(configs.begin(), configs.end(), [](const LaunchProfile& a, const LaunchProfile& b) {
+      const auto blocks = [](const LaunchProfile& p) { return 1ull * p.config.grid[0] * p.config.grid[1] * p.config.grid[2]; };
+      return std::make_pair(a.config.launches, blocks(a)) > std::make_pair(b.config.launches, blocks(b));
+    });
+    for (size_t i = 0; i < configs.size() && i < 3; ++i) out << "  " << config_text(configs[i], k.registers) << "\n";
+    if (configs.size() > 3) out << fmt::format("  ... and {} other launch configurations\n", configs.size() - 3);
     if (k.lines.empty()) {
       out << "  no access to global or shared memory\n";
       continue;
@@ -208,6 +218,12 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
     }
   }
   return out.str();
+}
+
+std::string profile_hints(const ProfileReport& r, size_t max_findings) {
+  std::string text;
+  for (size_t i = 0; i < r.findings.size() && i < max_findings; ++i) text += (i ? "\n" : "") + r.findings[i].sentence;
+  return text;
 }
 
 nlohmann::json profile_json(const ProfileReport& r) {

@@ -59,15 +59,19 @@ struct ProfileReport {
 };
 
 // Reads the file GPULAB_EMU_PROFILE named, maps addresses to lines and finds the problems.
-// `registers` (kernel name -> registers per thread) may be empty. Throws std::runtime_error
-// (a message for people) for a missing or malformed file.
+// `registers` (kernel name -> registers per thread) may be empty. `program`, when given, is
+// where every address is looked up, whatever object the file names (the grader's own path
+// of a program whose profile it does not trust). Throws std::runtime_error (a message for
+// people) for a missing or malformed file.
 ProfileReport read_profile(const std::string& path, const std::string& arch,
-                           const std::map<std::string, int>& registers = {});
+                           const std::map<std::string, int>& registers = {}, const std::string& program = "");
 // Several runs of one program (e.g. the cases of a part) as one profile.
 ProfileReport merge_profiles(const std::vector<ProfileReport>& reports);
 
 // The short table of the worst lines and their sentences; `max_findings` lines at most.
 std::string profile_text(const ProfileReport& report, size_t max_findings = 5);
 nlohmann::json profile_json(const ProfileReport& report);
+// Only the worst lines' sentences, one per line (feedback without points); empty when none.
+std::string profile_hints(const ProfileReport& report, size_t max_findings = 3);
 
 }  // namespace gpulab::profile

@@ -2,6 +2,7 @@
 // register report, and which lines the findings name, with what.
 #include <catch2/catch.hpp>
 
+#include "profile/counters.hpp"
 #include "profile/kernel_registers.hpp"
 #include "profile/occupancy.hpp"
 #include "profile/profile_advice.hpp"
@@ -85,4 +86,23 @@ TEST_CASE("findings: what they name and when they stay quiet") {
   REQUIRE(f.size() == 1);
   CHECK(f[0].problem == Problem::divergence);
   CHECK_THAT(f[0].sentence, Catch::Contains("only 4.0 of 32 lanes"));
+}
+
+TEST_CASE("Nsight Compute's CSV: summed per kernel, thousands separators read") {
+  const std::string csv =
+      "==PROF== Connected to process 524\n"
+      "c[0] = 64.0\n"
+      "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+      "\"Grid Size\",\"Device\",\"CC\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"524\",\"p\",\"h\",\"k\",\"1\",\"7\",\"(32, 8, 1)\",\"(2, 8, 1)\",\"0\",\"9.0\",\"Command line profiler "
+      "metrics\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"sector\",\"270,336\"\n"
+      "\"1\",\"524\",\"p\",\"h\",\"k\",\"1\",\"7\",\"(32, 8, 1)\",\"(2, 8, 1)\",\"0\",\"9.0\",\"Command line profiler "
+      "metrics\",\"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum\",\"sector\",\"64\"\n"
+      "\"1\",\"524\",\"p\",\"h\",\"k\",\"1\",\"7\",\"(32, 8, 1)\",\"(2, 8, 1)\",\"0\",\"9.0\",\"Command line profiler "
+      "metrics\",\"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum\",\"\",\"3\"\n";
+  const KernelCounters c = parse_ncu_csv(csv);
+  CHECK(c.at("k").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 270400);
+  CHECK(c.at("k").at("global atomic requests (atom + red)") == 3);
+  const std::string rows = counters_table("f", {{"k", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 270400}}}}, c);
+  CHECK_THAT(rows, Catch::Contains("| f | k | l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum | 270400 | 270400 | +0.0% |"));
 }
