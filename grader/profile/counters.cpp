@@ -17,10 +17,12 @@ constexpr const char* kGlobalLoadRequests = "l1tex__t_requests_pipe_lsu_mem_glob
 constexpr const char* kGlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 constexpr const char* kGlobalStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
 constexpr const char* kGlobalStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
-constexpr const char* kSharedLoads = "smsp__inst_executed_op_shared_ld.sum";
+// Threads (lanes) that executed the access with their predicate on: the active lanes.
+constexpr const char* kGlobalLoadLanes = "smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum";
+constexpr const char* kSharedLoadLanes = "smsp__sass_thread_inst_executed_op_shared_ld_pred_on.sum";
 constexpr const char* kSharedLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* kSharedLoadConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
-constexpr const char* kSharedStores = "smsp__inst_executed_op_shared_st.sum";
+constexpr const char* kSharedStoreWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
 constexpr const char* kSharedStoreConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
 constexpr const char* kGlobalAtom = "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum";
 constexpr const char* kGlobalRed = "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum";
@@ -43,10 +45,13 @@ std::vector<std::string> csv_fields(const std::string& line) {
 }  // namespace
 
 const std::vector<std::string>& counter_metrics() {
-  static const std::vector<std::string> m = {kGlobalLoadRequests, kGlobalLoadSectors, kGlobalStoreRequests,
-                                             kGlobalStoreSectors, kSharedLoads,        kSharedLoadWavefronts,
-                                             kSharedLoadConflicts, kSharedStores,      kSharedStoreConflicts,
-                                             kGlobalAtom,          kGlobalRed};
+  // Shared-memory instructions are compared by wavefronts, not by smsp__inst_executed_op_shared_*:
+  // that counts a warp whose lanes are all predicated off (`if (threadIdx.x < 7) s[...] = 0` is
+  // one instruction in each of a block's warps), while a warp with no active lane makes no request.
+  static const std::vector<std::string> m = {
+      kGlobalLoadRequests,  kGlobalLoadSectors,   kGlobalLoadLanes,       kGlobalStoreRequests,
+      kGlobalStoreSectors,  kSharedLoadWavefronts, kSharedLoadConflicts,  kSharedLoadLanes,
+      kSharedStoreWavefronts, kSharedStoreConflicts, kGlobalAtom,         kGlobalRed};
   return m;
 }
 
@@ -58,17 +63,17 @@ KernelCounters counters_of(const ProfileReport& report) {
       const emu::SiteCounts& s = l.counts;
       switch (l.kind) {
         case AccessSiteKind::global_load:
-          c[kGlobalLoadRequests] += s.requests, c[kGlobalLoadSectors] += s.sectors;
+          c[kGlobalLoadRequests] += s.requests, c[kGlobalLoadSectors] += s.sectors, c[kGlobalLoadLanes] += s.lanes;
           break;
         case AccessSiteKind::global_store:
           c[kGlobalStoreRequests] += s.requests, c[kGlobalStoreSectors] += s.sectors;
           break;
         case AccessSiteKind::shared_load:
-          c[kSharedLoads] += s.requests, c[kSharedLoadWavefronts] += s.wavefronts;
+          c[kSharedLoadWavefronts] += s.wavefronts, c[kSharedLoadLanes] += s.lanes;
           c[kSharedLoadConflicts] += s.wavefronts - s.ideal_wavefronts;
           break;
         case AccessSiteKind::shared_store:
-          c[kSharedStores] += s.requests, c[kSharedStoreConflicts] += s.wavefronts - s.ideal_wavefronts;
+          c[kSharedStoreWavefronts] += s.wavefronts, c[kSharedStoreConflicts] += s.wavefronts - s.ideal_wavefronts;
           break;
         case AccessSiteKind::global_atomic:
           c[kGlobalAtomics] += s.requests;

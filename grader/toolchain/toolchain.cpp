@@ -309,7 +309,14 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
             // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
             "-fstack-clash-protection",
             "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
-    if (options.race_check) argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1"});
+    // The checking build keeps one instrumented access per access of the source, as nvcc's code
+    // has: no loop vectorisation, no loops turned into memset/memcpy calls, and no splitting of a
+    // float4 copy into four scalar loads (the profiler counts requests; the race checker would
+    // not see a memset at all).
+    if (options.race_check) {
+      argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1", "-fno-tree-vectorize",
+                               "-fno-tree-loop-distribute-patterns", "-fno-tree-sra"});
+    }
     for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
     for (size_t i = 0; i < sources.size(); ++i) {
       argv.insert(argv.end(), {"-I", sources[i].parent_path().string()});

@@ -73,6 +73,8 @@ TEST_CASE("atomic spread and lane stride") {
   CHECK(atomic_spread(v.data(), v.size()).most_on_one_address == 1);
   CHECK(lane_stride(v.data(), v.size()).bytes == 4);
   CHECK(lane_stride(v.data(), v.size()).uniform);
-  v[5].address += 100;
+  v[16].address += 1000;  // two half-warps, each contiguous: still a 4-byte stride
+  CHECK(lane_stride(v.data(), v.size()).uniform);
+  for (size_t i = 0; i < v.size(); i += 2) v[i].address += 100 * i;  // every other lane elsewhere
   CHECK_FALSE(lane_stride(v.data(), v.size()).uniform);
 }

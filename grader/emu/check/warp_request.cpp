@@ -90,7 +90,9 @@ LaneStride lane_stride(const LaneAccess* lanes, size_t n) {
     return d / static_cast<int64_t>(lanes[k + 1].lane - lanes[k].lane);
   };
   s.bytes = step(0);
-  for (size_t k = 1; k + 1 < n && s.uniform; ++k) s.uniform = step(k) == s.bytes;
+  size_t following = 0;
+  for (size_t k = 0; k + 1 < n; ++k) following += step(k) == s.bytes;
+  s.uniform = following * 4 >= (n - 1) * 3;
   return s;
 }
 

@@ -39,7 +39,9 @@ AtomicSpread atomic_spread(const LaneAccess* lanes, size_t n);
 
 struct LaneStride {
   int64_t bytes = 0;      // address difference per lane between the first two active lanes
-  bool uniform = true;    // every consecutive pair of active lanes follows it
+  // At least 3 in 4 consecutive pairs of active lanes follow it (a 16 x 16 block's warp spans
+  // two rows: the jump between them does not hide the stride within each).
+  bool uniform = true;
 };
 // Only meaningful for n >= 2.
 LaneStride lane_stride(const LaneAccess* lanes, size_t n);
