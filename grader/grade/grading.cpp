@@ -71,11 +71,12 @@ size_t case_size(const PartSpec& part, const DatasetCase& c) {
 
 // Adds a checked run's profile to the part's; a profile that cannot be read is left out (it
 // gives hints, never points).
-void add_profile(const CaseRun& run, const fs::path& program, const std::string& arch,
+void add_profile(const CaseRun& run, const fs::path& program, const std::string& arch, const std::string& label,
                  std::vector<profile::ProfileReport>& profiles) {
   if (run.profile_file.empty()) return;
   try {
     profiles.push_back(profile::read_profile(run.profile_file.string(), arch, {}, program.string()));
+    profiles.back().source = label;
   } catch (const std::exception&) {
   }
 }
@@ -85,7 +86,7 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
               std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
   const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
                                        profiles != nullptr);
-  if (profiles) add_profile(run, program, arch, *profiles);
+  if (profiles) add_profile(run, program, arch, out.label, *profiles);
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;
   out.stopped_by = run.stopped_by;

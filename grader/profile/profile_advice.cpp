@@ -1,8 +1,10 @@
 // Thresholds and sentences of the profile's findings (see profile_advice.hpp).
 // A line is reported when it wastes at least a quarter more than the ideal:
 // 1.25x the sectors its bytes need, 1.25x the bank passes, more than two lanes
-// per address on average for atomics, or fewer than three quarters of the
-// warp's lanes active where it is reached.
+// per address on average for atomics; or, for divergence, when fewer than half
+// of the warp's lanes are active where it is reached, the line carries at least
+// 5% of the kernel's requests, and it is not work meant for one lane (an
+// average of 1.5 lanes or fewer: `if (threadIdx.x == 0)`, a warp's leader).
 #include "profile/profile_advice.hpp"
 
 #include <fmt/format.h>
@@ -38,6 +40,12 @@ std::string stride_cause(const emu::SiteCounts& c, const char* reads) {
   }
   const long long stride = std::llabs(c.lane_stride);
   const unsigned width = std::max(1u, c.width);
+  if (stride == width) {
+    return fmt::format("consecutive threads {} consecutive elements, but a warp spans several rows of the block "
+                       "(a block narrower than 32 threads) or starts in the middle of a sector; blocks 32 threads "
+                       "wide (blockDim.x = 32) keep a warp on one row",
+                       reads);
+  }
   if (stride % width == 0) {
     return fmt::format("consecutive threads {} addresses {} bytes apart (one {}-byte element in every {})", reads, stride,
                        width, stride / width);
@@ -55,11 +63,14 @@ void uncoalesced(const KernelReport& k, const LineProfile& l, std::vector<Findin
   f.excess = static_cast<double>(c.sectors - c.ideal_sectors);
   const bool load = l.kind == AccessSiteKind::global_load;
   f.sentence = fmt::format(
-      "{}: each warp's {} touches {:.1f} sectors of 32 bytes where {:.1f} would do ({:.1f}x the memory traffic): {}; "
-      "make threadIdx.x index the fastest-moving (last) dimension of the array, or {} through shared memory so "
-      "that the global access is contiguous.",
+      "{}: each warp's {} touches {:.1f} sectors of 32 bytes where {:.1f} would do ({:.1f}x the memory traffic): {}{}",
       where(k, l), verb(l.kind), per, ideal, per / ideal, stride_cause(c, load ? "read" : "write"),
-      load ? "load a tile with consecutive threads on consecutive elements and read it" : "stage the results");
+      c.uniform_stride && std::llabs(c.lane_stride) == std::max(1u, c.width)
+          ? std::string(".")
+          : fmt::format("; make threadIdx.x index the fastest-moving (last) dimension of the array, or {} through "
+                        "shared memory so that the global access is contiguous.",
+                        load ? "load a tile with consecutive threads on consecutive elements and read it"
+                             : "stage the results"));
   out.push_back(std::move(f));
 }
 
@@ -82,8 +93,9 @@ void bank_conflicts(const KernelReport& k, const LineProfile& l, std::vector<Fin
   }
   f.sentence = fmt::format(
       "{}: each shared-memory {} of a warp takes {:.1f} passes through the banks where {:.0f} would do "
-      "(up to a {}-way bank conflict): {}; pad each row of the array by one element (e.g. [32][33]) or let "
-      "threadIdx.x walk the last index.",
+      "(up to a {}-way bank conflict): {}; pad the array so that those lanes fall in different banks (a 2-D "
+      "tile one column wider, e.g. [32][33]; a 1-D array indexed i + i / 32) or let threadIdx.x walk the last "
+      "index.",
       where(k, l), verb(l.kind), passes, ideal, c.worst_ways, cause);
   out.push_back(std::move(f));
 }
@@ -107,9 +119,11 @@ void contention(const KernelReport& k, const LineProfile& l, std::vector<Finding
   out.push_back(std::move(f));
 }
 
-void divergence(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
+void divergence(const KernelReport& k, const LineProfile& l, uint64_t kernel_requests, std::vector<Finding>& out) {
   const emu::SiteCounts& c = l.counts;
-  if (!c.requests || c.lanes * 4 >= c.lane_slots * 3) return;
+  if (!c.requests || c.lanes * 2 >= c.lane_slots) return;         // at least half the lanes work
+  if (c.lanes * 2 <= c.requests * 3) return;                      // one lane on purpose (1.5 or fewer)
+  if (c.requests * 20 < kernel_requests) return;                  // under 5% of the kernel's requests
   const double active = 32.0 * static_cast<double>(c.lanes) / static_cast<double>(c.lane_slots);
   Finding f;
   f.problem = Problem::divergence;
@@ -127,12 +141,14 @@ void divergence(const KernelReport& k, const LineProfile& l, std::vector<Finding
 std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
   std::vector<Finding> out;
   for (const KernelReport& k : kernels) {
+    uint64_t kernel_requests = 0;
+    for (const LineProfile& l : k.lines) kernel_requests += l.counts.requests;
     for (const LineProfile& l : k.lines) {
       const size_t before = out.size();
       if (l.kind == AccessSiteKind::global_load || l.kind == AccessSiteKind::global_store) uncoalesced(k, l, out);
       if (emu::is_shared(l.kind) && l.kind != AccessSiteKind::shared_atomic) bank_conflicts(k, l, out);
       if (l.kind == AccessSiteKind::global_atomic || l.kind == AccessSiteKind::shared_atomic) contention(k, l, out);
-      divergence(k, l, out);
+      divergence(k, l, kernel_requests, out);
       for (size_t i = before; i < out.size(); ++i) {
         out[i].kernel = k.kernel;
         out[i].file = l.file;

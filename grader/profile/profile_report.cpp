@@ -72,13 +72,21 @@ std::string per_request(const LineProfile& l) {
   switch (l.kind) {
     case AccessSiteKind::global_load:
     case AccessSiteKind::global_store:
-      return fmt::format("{:5.1f} sectors (ideal {:.1f})", c.sectors / n, c.ideal_sectors / n);
+      return fmt::format("{:5.1f} sectors (contiguous {:.1f})", c.sectors / n, c.ideal_sectors / n);
     case AccessSiteKind::shared_load:
     case AccessSiteKind::shared_store:
-      return fmt::format("{:5.1f} bank passes (ideal {:.1f})", c.wavefronts / n, c.ideal_wavefronts / n);
+      return fmt::format("{:5.1f} bank passes (no conflict {:.0f})", c.wavefronts / n, c.ideal_wavefronts / n);
     default:
       return fmt::format("{:5.1f} lanes on one address", c.same_address_lanes / n);
   }
+}
+
+// How consecutive active lanes' addresses differ: tells a[row * k + p] from b[p * n + col].
+std::string stride_text(const emu::SiteCounts& c) {
+  if (!c.multi_lane_requests) return "one lane";
+  if (!c.uniform_stride) return "mixed";
+  if (c.lane_stride == 0) return "same address";
+  return fmt::format("{} B", c.lane_stride);
 }
 
 std::string config_text(const LaunchProfile& p, int registers) {
@@ -159,6 +167,7 @@ ProfileReport merge_profiles(const std::vector<ProfileReport>& reports) {
   ProfileReport r;
   for (const ProfileReport& p : reports) {
     r.arch = p.arch;
+    r.source += (r.source.empty() || p.source.empty() ? "" : ", ") + p.source;
     for (const KernelReport& k : p.kernels) {
       auto it = std::find_if(r.kernels.begin(), r.kernels.end(), [&](const KernelReport& x) { return x.kernel == k.kernel; });
       if (it == r.kernels.end()) {
@@ -178,7 +187,8 @@ ProfileReport merge_profiles(const std::vector<ProfileReport>& reports) {
 
 std::string profile_text(const ProfileReport& r, size_t max_findings) {
   std::ostringstream out;
-  out << "Profile from the emulator (counted as Nsight Compute counts them on a GPU; " << r.arch << "):\n";
+  out << "Profile from the emulator (counted as Nsight Compute counts them on a GPU; " << r.arch
+      << (r.source.empty() ? "" : "; " + r.source) << "):\n";
   if (r.kernels.empty()) out << "  no kernel ran\n";
   for (const KernelReport& k : r.kernels) {
     out << fmt::format("kernel '{}' launched at {}:{} ({} launch{})\n", k.kernel, base_name(k.file), k.line,
@@ -195,11 +205,12 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
       out << "  no access to global or shared memory\n";
       continue;
     }
-    out << fmt::format("  {:>6}  {:<14} {:>10}  {:<32} {}\n", "line", "access", "requests", "per request",
-                       "active lanes");
+    out << fmt::format("  {:>6}  {:<14} {:>10}  {:<36} {:<14} {}\n", "line", "access", "requests", "per request",
+                       "lane stride", "active lanes");
     for (const LineProfile& l : k.lines) {
-      out << fmt::format("  {:>6}  {:<14} {:>10}  {:<32} {:.1f} of 32\n", l.line, kind_label(l.kind),
-                         l.counts.requests, per_request(l), 32.0 * l.counts.lanes / std::max<double>(1, l.counts.lane_slots));
+      out << fmt::format("  {:>6}  {:<14} {:>10}  {:<36} {:<14} {:.1f} of 32\n", l.line, kind_label(l.kind),
+                         l.counts.requests, per_request(l), stride_text(l.counts),
+                         32.0 * l.counts.lanes / std::max<double>(1, l.counts.lane_slots));
     }
     if (k.unprofiled_accesses) {
       out << fmt::format("  ({} accesses were not counted: one block logged more between two barriers than the "
@@ -214,7 +225,9 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
     out << "Worst lines:\n";
     for (size_t i = 0; i < r.findings.size() && i < max_findings; ++i) out << "  " << r.findings[i].sentence << "\n";
     if (r.findings.size() > max_findings) {
-      out << fmt::format("  ... and {} more (--profile-json has them all)\n", r.findings.size() - max_findings);
+      out << fmt::format("  ... and {} more (all are in the JSON: `gpulab run --profile-json`, `gpulab grade "
+                         "--format json`)\n",
+                         r.findings.size() - max_findings);
     }
   }
   return out.str();
@@ -266,7 +279,7 @@ nlohmann::json profile_json(const ProfileReport& r) {
                         {"excess", f.excess},
                         {"message", f.sentence}});
   }
-  return {{"arch", r.arch}, {"kernels", std::move(kernels)}, {"findings", std::move(findings)}};
+  return {{"arch", r.arch}, {"source", r.source}, {"kernels", std::move(kernels)}, {"findings", std::move(findings)}};
 }
 
 }  // namespace gpulab::profile

@@ -54,6 +54,7 @@ struct Finding {
 
 struct ProfileReport {
   std::string arch = "sm_90";
+  std::string source;  // what ran, e.g. "dataset 18 (n=100000)"; empty for a program run
   std::vector<KernelReport> kernels;
   std::vector<Finding> findings;  // worst first
 };
