@@ -78,7 +78,10 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                   {"params", params},
                   {"output_dir", run.dir.string()},
                   {"result", result_path.string()}};
-  request.update(extra);
+  nlohmann::json harness_extra = extra;  // count_every_block is for the profiler, not the harness
+  const bool every_block = harness_extra.value("count_every_block", false);
+  harness_extra.erase("count_every_block");
+  request.update(harness_extra);
   std::ofstream(run.dir / "request.json") << request.dump(1);
 
   sandbox::ResolvedLimits limits = runner.limits(part.limits);
@@ -94,6 +97,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
       {"GPULAB_EMU_REPORT", diag_path.string()},
       {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
   if (profile) env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
+  if (profile && every_block) env["GPULAB_PROFILE_BLOCKS"] = "0";
   std::vector<std::string> args{"--request", (run.dir / "request.json").string()};
   fs::path executable = program;
   if (!wrapper.empty()) {  // e.g. compute-sanitizer --tool memcheck PROGRAM --request ...

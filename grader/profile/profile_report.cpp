@@ -142,6 +142,8 @@ ProfileReport read_profile(const std::string& path, const std::string& arch,
     kr.line = k.line;
     kr.launches = k.launches;
     kr.unprofiled_accesses = k.unprofiled_accesses;
+    kr.blocks = k.blocks;
+    kr.profiled_blocks = k.profiled_blocks;
     if (auto it = registers.find(k.kernel); it != registers.end()) kr.registers = it->second;
     for (const emu::ProfiledLaunchConfig& c : k.configs) {
       LaunchProfile p;
@@ -176,6 +178,8 @@ ProfileReport merge_profiles(const std::vector<ProfileReport>& reports) {
       }
       it->launches += k.launches;
       it->unprofiled_accesses += k.unprofiled_accesses;
+      it->blocks += k.blocks;
+      it->profiled_blocks += k.profiled_blocks;
       for (const LaunchProfile& c : k.launches_by_config) add_config(it->launches_by_config, c);
       for (const LineProfile& l : k.lines) add_line(it->lines, l);
       sort_lines(*it);
@@ -191,8 +195,12 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
       << (r.source.empty() ? "" : "; " + r.source) << "):\n";
   if (r.kernels.empty()) out << "  no kernel ran\n";
   for (const KernelReport& k : r.kernels) {
-    out << fmt::format("kernel '{}' launched at {}:{} ({} launch{})\n", k.kernel, base_name(k.file), k.line,
-                       k.launches, k.launches == 1 ? "" : "es");
+    out << fmt::format("kernel '{}' launched at {}:{} ({} launch{}{})\n", k.kernel, base_name(k.file), k.line,
+                       k.launches, k.launches == 1 ? "" : "es",
+                       k.profiled_blocks < k.blocks
+                           ? fmt::format("; counted in {} of {} blocks spread over the grid and scaled up",
+                                         k.profiled_blocks, k.blocks)
+                           : std::string());
     // The configurations with the most launches (then the largest grids); a count for the rest.
     std::vector<LaunchProfile> configs = k.launches_by_config;
     std::stable_sort(configs.begin(), configs.end(), [](const LaunchProfile& a, const LaunchProfile& b) {
@@ -265,6 +273,8 @@ nlohmann::json profile_json(const ProfileReport& r) {
                        {"line", k.line},
                        {"launches", k.launches},
                        {"unprofiled_accesses", k.unprofiled_accesses},
+                       {"blocks", k.blocks},
+                       {"profiled_blocks", k.profiled_blocks},
                        {"registers_per_thread", k.registers ? nlohmann::json(k.registers) : nlohmann::json()},
                        {"configs", std::move(configs)},
                        {"lines", std::move(lines)}});

@@ -13,7 +13,7 @@ namespace gpulab::emu::check {
 void profile_access(uintptr_t address, size_t size, uint8_t flags, uintptr_t pc) {
   Session& s = *tl_session;
   const EmuThread* t = s.runner ? s.runner->current() : nullptr;
-  if (!t || size == 0) return;
+  if (!t || size == 0 || !s.profiling_block) return;
   // A failed compare-and-swap, and the plain load that starts a CAS loop (float atomicAdd on
   // the emulator), are not requests of their own on a GPU: only completed updates count.
   if ((flags & kAtomic) && !(flags & kWrite)) return;

@@ -98,13 +98,16 @@ void add_config(KernelProfile& p, const LaunchState& launch, size_t static_share
 }  // namespace
 
 void add_launch_to_profile(const LaunchState& launch, const std::unordered_map<uint64_t, SiteCounts>& sites,
-                           size_t static_shared_bytes, uint64_t unprofiled_accesses) {
+                           size_t static_shared_bytes, uint64_t unprofiled_accesses, uint64_t blocks,
+                           uint64_t profiled_blocks) {
   Store& st = store();
   std::lock_guard<std::mutex> lock(st.mutex);
   const size_t k = kernel_slot(launch);
   KernelProfile& p = st.kernels[k];
   ++p.launches;
   p.unprofiled_accesses += unprofiled_accesses;
+  p.blocks += blocks;
+  p.profiled_blocks += profiled_blocks;
   add_config(p, launch, static_shared_bytes);
   for (const auto& [key, counts] : sites) {
     auto [it, fresh] = st.site_index.try_emplace({k, key}, p.sites.size());

@@ -17,7 +17,8 @@ namespace gpulab::emu::check {
 
 // `sites` maps (code_offset(pc) << 3 | kind) to the launch's totals at that site.
 void add_launch_to_profile(const LaunchState& launch, const std::unordered_map<uint64_t, SiteCounts>& sites,
-                           size_t static_shared_bytes, uint64_t unprofiled_accesses);
+                           size_t static_shared_bytes, uint64_t unprofiled_accesses, uint64_t blocks,
+                           uint64_t profiled_blocks);
 
 // Registers the exit-time write of the profile file (once). Called after the first write, so
 // that everything writing uses (the store, nlohmann's static tables) outlives the handler.

@@ -33,6 +33,9 @@ static_assert(sizeof(LoggedAccess) == 16);
 class Profiler {
  public:
   void begin_launch();
+  // Whether block `block` of `total` is profiled: all of them up to GPULAB_PROFILE_BLOCKS
+  // (default 128; 0: all), else that many, evenly spread over the grid.
+  bool samples(unsigned long long block, unsigned long long total) const;
   void begin_block(unsigned thread_count);
   void log(unsigned thread, uintptr_t address, size_t size, uint8_t flags, int32_t pc, bool shared) {
     if (logged_ >= budget_) {
@@ -58,6 +61,8 @@ class Profiler {
   uint64_t unprofiled_ = 0;
   size_t static_shared_ = 0;
   unsigned threads_ = 0;
+  unsigned long long sample_blocks_ = 0;    // 0: every block
+  unsigned long long profiled_blocks_ = 0;  // this launch
 };
 
 }  // namespace gpulab::emu::check

@@ -66,14 +66,25 @@ void block_begin(const BlockRunner& runner, unsigned char* shared, size_t dynami
     s.warps.begin_block(runner.thread_count());
     s.shared.begin_block(s.shared_limit);
   }
-  if (modes.profile) s.profiler.begin_block(runner.thread_count());
-  tl_active = true;
+  bool record = true;
+  if (modes.profile) {
+    if (s.profiler.samples(runner.block_linear(), runner.launch()->total_blocks)) {
+      s.profiler.begin_block(runner.thread_count());
+      s.profiling_block = true;
+    } else {
+      s.profiling_block = false;
+      record = modes.race;  // an unsampled block runs without recording, unless the race check needs it
+    }
+  }
+  tl_active = record;
 }
 
 void block_end(const BlockRunner& runner) {
   tl_active = false;
   Session& s = session();
-  if (modes.profile) s.profiler.end_block(s.shared_end - runner.launch()->request.dynamic_shared_bytes);
+  if (modes.profile && s.profiling_block) {
+    s.profiler.end_block(s.shared_end - runner.launch()->request.dynamic_shared_bytes);
+  }
   if (s.block_fenced) {
     for (size_t t = 0; t < s.fences.size(); ++t) {
       if (s.fences[t]) s.final_fences[static_cast<uint64_t>(s.block) << 16 | t] = s.fences[t];
@@ -85,7 +96,7 @@ void block_end(const BlockRunner& runner) {
 void barrier_released(const BlockRunner& runner) {
   Quiet quiet;
   Session& s = session();
-  if (modes.profile) s.profiler.flush();  // every thread's accesses before the barrier are logged
+  if (modes.profile && s.profiling_block) s.profiler.flush();  // every thread's accesses before the barrier are logged
   const EmuThread* t = runner.current();
   s.barrier_lines.resize(runner.barrier_epoch() + 1, 0);
   s.barrier_lines[runner.barrier_epoch()] = t ? t->wait_line : 0;

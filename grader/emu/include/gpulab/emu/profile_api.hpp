@@ -93,6 +93,10 @@ struct KernelProfile {
   int line = 0;
   uint64_t launches = 0;
   uint64_t unprofiled_accesses = 0;  // dropped past the profile's memory budget
+  // Large launches are sampled (GPULAB_PROFILE_BLOCKS): the counts are those of the profiled
+  // blocks scaled by blocks / profiled_blocks. Equal when every block was profiled.
+  uint64_t blocks = 0;
+  uint64_t profiled_blocks = 0;
   std::vector<ProfiledLaunchConfig> configs;
   std::vector<ProfiledSite> sites;
 };

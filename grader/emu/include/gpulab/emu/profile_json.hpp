@@ -50,7 +50,8 @@ inline void from_json(const nlohmann::json& j, ProfiledSite& s) {
   j.at("counts").get_to(s.counts);
 }
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelProfile, kernel, file, line, launches, unprofiled_accesses, configs, sites)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelProfile, kernel, file, line, launches, unprofiled_accesses, blocks,
+                                   profiled_blocks, configs, sites)
 
 inline nlohmann::json profile_document(const std::vector<KernelProfile>& kernels) {
   return {{"format", "gpulab-emu-profile"}, {"version", 1}, {"kernels", kernels}};
