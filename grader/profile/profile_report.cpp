@@ -265,11 +265,12 @@ nlohmann::json profile_json(const ProfileReport& r) {
     }
     nlohmann::json lines = nlohmann::json::array();
     for (const LineProfile& l : k.lines) {
-      lines.push_back({{"file", l.file}, {"line", l.line}, {"function", l.function}, {"kind", l.kind},
+      // Base names: a results file must not depend on where the submission was staged.
+      lines.push_back({{"file", base_name(l.file)}, {"line", l.line}, {"function", l.function}, {"kind", l.kind},
                        {"counts", l.counts}});
     }
     kernels.push_back({{"kernel", k.kernel},
-                       {"file", k.file},
+                       {"file", base_name(k.file)},
                        {"line", k.line},
                        {"launches", k.launches},
                        {"unprofiled_accesses", k.unprofiled_accesses},
@@ -283,7 +284,7 @@ nlohmann::json profile_json(const ProfileReport& r) {
   for (const Finding& f : r.findings) {
     findings.push_back({{"problem", problem_names[static_cast<int>(f.problem)]},
                         {"kernel", f.kernel},
-                        {"file", f.file},
+                        {"file", base_name(f.file)},
                         {"line", f.line},
                         {"kind", f.kind},
                         {"excess", f.excess},
