@@ -90,7 +90,8 @@ json case_test(const GradeResult& g, const PartResult& p, const CaseResult& c, s
 json prairielearn_results(const GradeResult& g) {
   if (!g.not_graded.empty() || !g.compiled) return not_gradable(g);
   size_t count = 0;
-  for (const PartResult& p : g.parts) count += p.cases.size() + (p.performance ? 1 : 0) + (p.sanitized ? 1 : 0);
+  for (const PartResult& p : g.parts)
+    count += p.cases.size() + (p.performance ? 1 : 0) + (p.sanitized ? 1 : 0) + (p.profile ? 1 : 0);
   const size_t limit = std::max(kSmallestTestOutput, kTestsOutputBudget / std::max<size_t>(count, 1));
 
   json tests = json::array();
@@ -101,6 +102,16 @@ json prairielearn_results(const GradeResult& g) {
       passed += c.passed;
       ++cases;
     }
+  }
+  for (const PartResult& p : g.parts) {  // the emulator profile's hints, as in Gradescope's results
+    if (!p.profile) continue;
+    const std::string hints = profile::profile_hints(*p.profile);
+    tests.push_back({{"name", p.name + ": performance hints (emulator, no points)"}, {"points", 0}, {"max_points", 0},
+                     {"message", hints.empty() ? "no slow memory access pattern found" : "hints (no effect on the score)"},
+                     {"output", cut(hints.empty() ? "The emulator's profile found no uncoalesced access, bank conflict, "
+                                                    "atomic contention or divergent warp in this part's kernels."
+                                                  : hints,
+                                    limit)}});
   }
   for (const PartResult& p : g.parts) {
     if (!p.performance) continue;
