@@ -52,8 +52,8 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
         profile::read_profile(profile_path, o.arch, profile::kernel_registers(o.file, o.arch, {}));
     std::fflush(stdout);
     std::fprintf(stderr, "\n%s", profile::profile_text(report).c_str());
-    if (!o.profile_json.empty()) files::write_file_atomically(o.profile_json, profile::profile_json(report).dump(2) + "\n");
-  } catch (const std::runtime_error& e) {
+    if (!o.profile_json.empty()) files::write_file_atomically(o.profile_json, profile::profile_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  } catch (const std::exception& e) {
     std::fprintf(stderr, "gpulab: no profile: %s\n", e.what());
     if (child.status() == 0) return 1;
   }

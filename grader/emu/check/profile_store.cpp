@@ -54,7 +54,14 @@ void locate(ProfiledSite& site) {
 void write_file_locked() {
   const char* path = std::getenv("GPULAB_EMU_PROFILE");
   if (!path || !*path) return;
-  const std::string text = profile_document(store().kernels).dump() + "\n";
+  // Never throws into the program: a file or kernel name that is not UTF-8 (a folder named in
+  // Latin-1) is written with U+FFFD in its place.
+  std::string text;
+  try {
+    text = profile_document(store().kernels).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  } catch (const std::exception&) {
+    return;
+  }
   const std::string temporary = std::string(path) + ".partial";
   FILE* f = std::fopen(temporary.c_str(), "w");
   if (!f) return;
