@@ -62,7 +62,7 @@ std::string CaseRun::with_diagnostics(std::string text) const {
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
                          const fs::path& work, const SubmissionRunner& runner, const json& extra, double time_limit_s,
                          const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs,
-                         bool profile) {
+                         Profiling profile) {
   CaseRun run;
   run.dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
   fs::create_directories(run.dir);
@@ -78,10 +78,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                   {"params", params},
                   {"output_dir", run.dir.string()},
                   {"result", result_path.string()}};
-  nlohmann::json harness_extra = extra;  // count_every_block is for the profiler, not the harness
-  const bool every_block = harness_extra.value("count_every_block", false);
-  harness_extra.erase("count_every_block");
-  request.update(harness_extra);
+  request.update(extra);
   std::ofstream(run.dir / "request.json") << request.dump(1);
 
   sandbox::ResolvedLimits limits = runner.limits(part.limits);
@@ -96,8 +93,10 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
       {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
-  if (profile) env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
-  if (profile && every_block) env["GPULAB_PROFILE_BLOCKS"] = "0";
+  if (profile != Profiling::off) {
+    env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
+  }
+  if (profile == Profiling::every_block) env["GPULAB_PROFILE_BLOCKS"] = "0";
   std::vector<std::string> args{"--request", (run.dir / "request.json").string()};
   fs::path executable = program;
   if (!wrapper.empty()) {  // e.g. compute-sanitizer --tool memcheck PROGRAM --request ...

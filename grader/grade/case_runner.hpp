@@ -34,12 +34,15 @@ struct CaseRun {
 // the request (e.g. "timing", "recheck"; files it names must be in `more_inputs`, the only other
 // files the run may read); `time_limit_s` 0 means the part's; `wrapper` runs the program under
 // another (compute-sanitizer --tool ...); `profile` asks the emulator's checking build for its
-// profile too (CaseRun::profile_file).
+// profile too (CaseRun::profile_file): sampled as for hints, or every block (to compare with a GPU).
+enum class Profiling { off, sampled, every_block };
+
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c,
                          const std::filesystem::path& program, const std::filesystem::path& work,
                          const SubmissionRunner& runner, const nlohmann::json& extra = nlohmann::json::object(),
                          double time_limit_s = 0, const std::vector<std::string>& wrapper = {},
-                         const std::vector<std::filesystem::path>& more_inputs = {}, bool profile = false);
+                         const std::vector<std::filesystem::path>& more_inputs = {},
+                         Profiling profile = Profiling::off);
 
 // Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
 // outputs; one message per problem, none when all match.

@@ -85,7 +85,7 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
               const fs::path& work, const SubmissionRunner& runner, CaseResult& out,
               std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
   const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
-                                       profiles != nullptr);
+                                       profiles ? Profiling::sampled : Profiling::off);
   if (profiles) add_profile(run, program, arch, out.label, *profiles);
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;

@@ -28,8 +28,8 @@ CounterResult count_part(const PartSpec& part, const Manifest& committed, const 
   if (backend == toolchain::Backend::emu) {
     r.source = "emulator";
     const CaseRun run =
-        run_harness_case(part, committed, *chosen, program, work, runner, {{"count_every_block", true}}, limit, {}, {},
-                         true);
+        run_harness_case(part, committed, *chosen, program, work, runner, nlohmann::json::object(), limit, {}, {},
+                         Profiling::every_block);
     if (run.profile_file.empty()) {
       r.problem = "the profiling build wrote no profile" + (run.failure.empty() ? "" : ": " + run.failure);
       return r;

@@ -17,9 +17,6 @@ constexpr const char* kGlobalLoadRequests = "l1tex__t_requests_pipe_lsu_mem_glob
 constexpr const char* kGlobalLoadSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum";
 constexpr const char* kGlobalStoreRequests = "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum";
 constexpr const char* kGlobalStoreSectors = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum";
-// Threads (lanes) that executed the access with their predicate on: the active lanes.
-constexpr const char* kGlobalLoadLanes = "smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum";
-constexpr const char* kSharedLoadLanes = "smsp__sass_thread_inst_executed_op_shared_ld_pred_on.sum";
 constexpr const char* kSharedLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 constexpr const char* kSharedLoadConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 constexpr const char* kSharedStoreWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
@@ -49,9 +46,9 @@ const std::vector<std::string>& counter_metrics() {
   // that counts a warp whose lanes are all predicated off (`if (threadIdx.x < 7) s[...] = 0` is
   // one instruction in each of a block's warps), while a warp with no active lane makes no request.
   static const std::vector<std::string> m = {
-      kGlobalLoadRequests,  kGlobalLoadSectors,   kGlobalLoadLanes,       kGlobalStoreRequests,
-      kGlobalStoreSectors,  kSharedLoadWavefronts, kSharedLoadConflicts,  kSharedLoadLanes,
-      kSharedStoreWavefronts, kSharedStoreConflicts, kGlobalAtom,         kGlobalRed};
+      kGlobalLoadRequests,    kGlobalLoadSectors,   kGlobalStoreRequests, kGlobalStoreSectors,
+      kSharedLoadWavefronts,  kSharedLoadConflicts, kSharedStoreWavefronts, kSharedStoreConflicts,
+      kGlobalAtom,            kGlobalRed};
   return m;
 }
 
@@ -63,13 +60,13 @@ KernelCounters counters_of(const ProfileReport& report) {
       const emu::SiteCounts& s = l.counts;
       switch (l.kind) {
         case AccessSiteKind::global_load:
-          c[kGlobalLoadRequests] += s.requests, c[kGlobalLoadSectors] += s.sectors, c[kGlobalLoadLanes] += s.lanes;
+          c[kGlobalLoadRequests] += s.requests, c[kGlobalLoadSectors] += s.sectors;
           break;
         case AccessSiteKind::global_store:
           c[kGlobalStoreRequests] += s.requests, c[kGlobalStoreSectors] += s.sectors;
           break;
         case AccessSiteKind::shared_load:
-          c[kSharedLoadWavefronts] += s.wavefronts, c[kSharedLoadLanes] += s.lanes;
+          c[kSharedLoadWavefronts] += s.wavefronts;
           c[kSharedLoadConflicts] += s.wavefronts - s.ideal_wavefronts;
           break;
         case AccessSiteKind::shared_store:

@@ -2,8 +2,7 @@
 // kernel, under Nsight Compute's metric names, so that the two can be put
 // side by side (`gpulab grade --counters`, docs/performance.md): global load
 // and store requests and sectors, shared-memory load and store wavefronts and
-// bank conflicts, the active lanes of global and shared loads, global atomic
-// requests.
+// bank conflicts, global atomic requests.
 #pragma once
 #include <map>
 #include <string>

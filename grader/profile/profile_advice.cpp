@@ -7,6 +7,8 @@
 // average of 1.5 lanes or fewer: `if (threadIdx.x == 0)`, a warp's leader).
 #include "profile/profile_advice.hpp"
 
+#include "profile/source_lines.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -19,9 +21,7 @@ namespace {
 using emu::AccessSiteKind;
 
 std::string where(const KernelReport& k, const LineProfile& l) {
-  const size_t slash = l.file.rfind('/');
-  return fmt::format("{}:{} (kernel '{}')", slash == std::string::npos ? l.file : l.file.substr(slash + 1), l.line,
-                     k.kernel);
+  return fmt::format("{}:{} (kernel '{}')", base_name(l.file), l.line, k.kernel);
 }
 
 const char* verb(AccessSiteKind kind) {

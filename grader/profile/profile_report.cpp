@@ -54,11 +54,6 @@ void sort_lines(KernelReport& k) {
   });
 }
 
-std::string base_name(const std::string& path) {
-  const size_t slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 const char* kind_label(AccessSiteKind kind) {
   constexpr const char* labels[] = {"global load", "global store", "global atomic",
                                     "shared load", "shared store", "shared atomic"};

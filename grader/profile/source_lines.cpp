@@ -10,6 +10,11 @@
 
 namespace gpulab::profile {
 
+std::string base_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 bool is_library_file(const std::string& file) {
   static const std::string emu = toolchain::emu_include_dir();
   const auto under = [&](const std::string& dir) { return !dir.empty() && file.rfind(dir, 0) == 0; };

@@ -20,6 +20,9 @@ struct SourceLine {
 // Throws std::runtime_error when addr2line cannot be run; addresses it cannot place map to line 0.
 std::map<uintptr_t, SourceLine> source_lines(const std::string& object, const std::vector<uintptr_t>& addresses);
 
+// "f.cu" for "/course/alice/f.cu": how reports name a file.
+std::string base_name(const std::string& path);
+
 // Frames in these folders are the emulator's or the system's, never the program's.
 bool is_library_file(const std::string& file);
 
