@@ -78,7 +78,8 @@ int main() {
   }
   *sum = 0;
   pipelined_sum<<<1, kTile>>>(in, tiles, sum);
-  std::printf("pipelined sum: %s, %d (expected %lld)\n", cudaGetErrorName(cudaDeviceSynchronize()), *sum, expected);
+  const cudaError_t pipelined = cudaDeviceSynchronize();  // before reading *sum
+  std::printf("pipelined sum: %s, %d (expected %lld)\n", cudaGetErrorName(pipelined), *sum, expected);
   *phases = 0;
   barrier_copy<<<1, kTile>>>(in, out, phases);
   std::printf("barrier copy: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));

@@ -110,7 +110,8 @@ int main() {
   void* args[] = {&in, &partial, &total, &count};
   cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(two_phase_sum), dim3(blocks), dim3(256), args);
   std::printf("cooperative launch of 8 blocks: %s\n", cudaGetErrorName(e));
-  std::printf("then synchronize: %s, total %d\n", cudaGetErrorName(cudaDeviceSynchronize()), *total);
+  const cudaError_t synced = cudaDeviceSynchronize();  // before reading *total
+  std::printf("then synchronize: %s, total %d\n", cudaGetErrorName(synced), *total);
   e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(two_phase_sum), dim3(100000), dim3(1024), args);
   std::printf("cooperative launch of 100000 blocks: %s\n", cudaGetErrorName(e));
   std::printf("then cudaGetLastError: %s\n", cudaGetErrorName(cudaGetLastError()));

@@ -69,6 +69,7 @@ __global__ void checked_index(const int* data, int n) {
 
 int main() {
   size_t heap = 0;
+  cudaFree(nullptr);  // creates the context first: a limit set before it is not reported back
   std::printf("set heap 1 MiB: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20)));
   std::printf("get heap: %s, %zu\n", cudaGetErrorName(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize)), heap);
   int* result = nullptr;
