@@ -216,6 +216,8 @@ inline void BlockRunner::wait_and_switch(EmuThread* self) {
   if (next != self) switch_to(next, &self->fiber);
 }
 
+void BlockRunner::suspend(EmuThread* self) { wait_and_switch(self); }
+
 void BlockRunner::finish_thread(EmuThread* self) {
   self->state = EmuThread::State::exited;
   progress_.fetch_add(1, std::memory_order_relaxed);

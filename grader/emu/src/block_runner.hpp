@@ -91,21 +91,21 @@ class BlockRunner {
   void report_stall();
   void leave_block();  // clears what says a block is running on this worker
   void report_warp_problem(const EmuThread& t, const std::string& what);
+  void suspend(EmuThread* self);  // wait_and_switch, callable from block_waits.cpp
   EmuThread* release_coalesced();  // at a stall: the lanes waiting in coalesced_threads() form their groups
   bool try_coalesce_warp(unsigned warp);
-
-  // What a parked thread waits for (indexed by rank; apart from EmuThread, which is one cache line).
-  struct ParkedOn {
-    const void* object = nullptr;
-    const char* what = nullptr;
-  };
-  std::vector<ParkedOn> parked_on_;
 
   WarpSlot& warp_of(const EmuThread& t) { return warp_slots_[t.context.linear]; }
 
   FiberStacks stacks_;
   std::vector<EmuThread> threads_;
   std::vector<WarpSlot> warp_slots_;
+  // What a parked thread waits for (indexed by rank; apart from EmuThread, which is one cache line).
+  struct ParkedOn {
+    const void* object = nullptr;
+    const char* what = nullptr;
+  };
+  std::vector<ParkedOn> parked_on_;
   std::unique_ptr<unsigned char[]> shared_arena_;
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;

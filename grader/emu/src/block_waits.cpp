@@ -29,7 +29,7 @@ void BlockRunner::park(const void* object, const char* what, const char* file, i
   self->wait_file = file;
   self->wait_line = line;
   parked_on_[self->context.linear] = ParkedOn{object, what};
-  wait_and_switch(self);
+  suspend(self);
 }
 
 void BlockRunner::wake_parked(const void* object) {
@@ -63,7 +63,7 @@ unsigned BlockRunner::coalesce(const char* file, int line) {
   parked_on_[self->context.linear] = ParkedOn{&kCoalesceTag, "coalesced_threads()"};
   // The common case: every live lane of the warp is here. Otherwise the group
   // forms once the block can run nothing else (release_coalesced).
-  if (!try_coalesce_warp(self->context.warp)) wait_and_switch(self);
+  if (!try_coalesce_warp(self->context.warp)) suspend(self);
   return static_cast<unsigned>(warp_of(*self).warp_result);
 }
 

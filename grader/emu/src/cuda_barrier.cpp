@@ -45,6 +45,10 @@ unsigned long long barrier_arrive(BarrierState* b, long long update, bool drop, 
   if (drop) --b->expected;
   b->pending -= update;
   *completes = b->pending == 0;
+  // What the completing thread does next (the tracked copies, the completion
+  // function) comes after every arrival and before every waiter goes on: a
+  // barrier interval of its own for the race check, closed by barrier_complete.
+  if (*completes) group_synchronised(file, line);
   return b->phase;
 }
 
