@@ -2,8 +2,8 @@
 // thread block, the type-erased thread_group, tiles (static thread_block_tile<N>
 // up to a whole block, and tiled_partition(group, n) at run time), coalesced
 // groups (coalesced_threads(), binary_partition, labeled_partition) and their
-// shuffles, votes and matches. Shuffles move any trivially copyable type, in
-// 8-byte pieces. cg::reduce and the scans are in cooperative_groups/reduce.h
+// shuffles, votes and matches. Shuffles move any trivially copyable type of
+// up to 32 bytes (CUDA's limit), in 8-byte pieces. cg::reduce and the scans are in cooperative_groups/reduce.h
 // and scan.h, as in CUDA, so a program's own `reduce` does not clash with them.
 #pragma once
 #include <cstring>
@@ -46,6 +46,7 @@ template <class T>
 inline T shuffle(gpulab::emu::WarpOp op, unsigned mask, const T& value, int arg, int width, const char* file,
                  int line) {
   static_assert(std::is_trivially_copyable_v<T>, "group shuffles move trivially copyable values");
+  static_assert(sizeof(T) <= 32, "cooperative groups collectives move values of at most 32 bytes (as in CUDA)");
   unsigned char in[sizeof(T)];
   unsigned char out[sizeof(T)];
   std::memcpy(in, &value, sizeof(T));
@@ -400,6 +401,7 @@ class multi_warp_tile_base {
   template <class T>
   T shfl(T v, unsigned src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T>, "group shuffles move trivially copyable values");
+    static_assert(sizeof(T) <= 32, "cooperative groups collectives move values of at most 32 bytes (as in CUDA)");
     return exchange(v, [src](const T* values, unsigned) { return values[src % Size]; }, file, line);
   }
   int any(int p, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
@@ -476,6 +478,8 @@ inline thread_block_tile<1, void> this_thread() {
 }
 
 // tiled_partition(parent, n) at run time: n a power of two of at most 32, as in CUDA.
+inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned tilesz,
+                                       const char* file = __builtin_FILE(), int line = __builtin_LINE());
 inline thread_group tiled_partition(const thread_group& parent, unsigned tilesz, const char* file = __builtin_FILE(),
                                     int line = __builtin_LINE()) {
   if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0) {
@@ -498,8 +502,7 @@ inline thread_group tiled_partition(const thread_block& parent, unsigned tilesz,
                                     int line = __builtin_LINE()) {
   return tiled_partition(static_cast<const thread_group&>(parent), tilesz, file, line);
 }
-inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned tilesz,
-                                       const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned tilesz, const char* file, int line) {
   if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0) {
     gpulab::emu::device_misuse("cooperative-groups", "tiled_partition(group, n): n must be 1, 2, 4, 8, 16 or 32",
                                file, line);
