@@ -3,7 +3,8 @@
 // pipeline_consumer_wait_prior<1> making the older of two stages visible; a
 // block's pipeline of two stages where every thread produces (a collective
 // cuda::memcpy_async of a whole chunk) and consumes; a partitioned pipeline
-// of three stages where warp 0 produces and warp 1 consumes. Plain CUDA:
+// of three stages where warp 0 produces and warp 1 consumes; cg::memcpy_async
+// of a block with cg::wait_prior<1> and cg::wait. Plain CUDA:
 // these cases build with nvcc and pass on a GPU.
 // Emulator only (#ifdef GPULAB_EMULATOR): one thread's stage lands when the
 // consumer waits for it, so reading earlier shows the poison of fresh shared
@@ -14,6 +15,7 @@
 #endif
 #include <catch2/catch.hpp>
 #include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <cuda/pipeline>
 
 #include <cmath>
@@ -170,6 +172,29 @@ TEST_CASE("cuda::pipeline with roles: a producer warp and a consumer warp") {
       sum += in[32 * s + lane];
       CHECK(h[32 * s + lane] == sum);
     }
+  }
+}
+
+// Two chunks staged by the whole block with cg::memcpy_async; wait_prior<1> makes the first visible.
+__global__ void group_copies(const int* in, int* out) {
+  __shared__ int first[300], second[300];
+  cg::thread_block block = cg::this_thread_block();
+  cg::memcpy_async(block, first, in, sizeof(int) * 300);
+  cg::memcpy_async(block, second, in + 300, sizeof(int) * 300);
+  cg::wait_prior<1>(block);
+  for (int i = threadIdx.x; i < 300; i += blockDim.x) out[i] = first[299 - i];
+  cg::wait(block);
+  for (int i = threadIdx.x; i < 300; i += blockDim.x) out[300 + i] = second[299 - i];
+}
+
+TEST_CASE("cg::memcpy_async of a block with cg::wait_prior and cg::wait") {
+  const std::vector<int> in = iota_input(600);
+  DeviceArray<int> d_in(in), out(600);
+  group_copies<<<2, 96>>>(d_in.p, out.p);
+  const auto h = out.host();
+  for (int i = 0; i < 300; ++i) {
+    CHECK(h[i] == in[299 - i]);
+    CHECK(h[300 + i] == in[300 + 299 - i]);
   }
 }
 
