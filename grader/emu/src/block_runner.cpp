@@ -141,6 +141,7 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
                                  &BlockRunner::thread_entry);
   }
   live_ = runnable_ = thread_count_;
+  coalescing_ = 0;
   aborted_ = false;
 
   gpulab_emu_block = &block_;

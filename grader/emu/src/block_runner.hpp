@@ -106,6 +106,7 @@ class BlockRunner {
     const char* what = nullptr;
   };
   std::vector<ParkedOn> parked_on_;
+  unsigned coalescing_ = 0;  // threads waiting in coalesced_threads(): a stall looks for them only then
   std::unique_ptr<unsigned char[]> shared_arena_;
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;

@@ -61,6 +61,7 @@ unsigned BlockRunner::coalesce(const char* file, int line) {
   self->wait_file = file;
   self->wait_line = line;
   parked_on_[self->context.linear] = ParkedOn{&kCoalesceTag, "coalesced_threads()"};
+  ++coalescing_;
   // The common case: every live lane of the warp is here. Otherwise the group
   // forms once the block can run nothing else (release_coalesced).
   if (!try_coalesce_warp(self->context.warp)) suspend(self);
@@ -86,6 +87,7 @@ bool BlockRunner::try_coalesce_warp(unsigned warp) {
     warp_of(t).warp_result = mask;
     t.state = EmuThread::State::runnable;
     parked_on_[base + l].object = nullptr;
+    --coalescing_;
     if (&t != self) ++runnable_;
   }
   progress_.fetch_add(1, std::memory_order_relaxed);
@@ -93,6 +95,7 @@ bool BlockRunner::try_coalesce_warp(unsigned warp) {
 }
 
 EmuThread* BlockRunner::release_coalesced() {
+  if (coalescing_ == 0) return nullptr;
   EmuThread* first = nullptr;
   for (unsigned i = 0; i < thread_count_; ++i) {
     EmuThread& leader = threads_[i];
@@ -111,6 +114,7 @@ EmuThread* BlockRunner::release_coalesced() {
       warp_of(t).warp_result = mask;
       t.state = EmuThread::State::runnable;
       parked_on_[base + l].object = nullptr;
+      --coalescing_;
       ++runnable_;
     }
     if (!first) first = &leader;
