@@ -96,6 +96,7 @@ BlockRunner::BlockRunner()
     : stacks_(kMaxThreads, kStackBytes),
       threads_(kMaxThreads),
       warp_slots_(kMaxThreads),
+      parked_on_(kMaxThreads),
       shared_arena_(new unsigned char[kSharedCapacity]),
       shared_capacity_(kSharedCapacity) {
   watch_runner(this, &progress_);
@@ -140,6 +141,7 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
                                  &BlockRunner::thread_entry);
   }
   live_ = runnable_ = thread_count_;
+  coalescing_ = 0;
   aborted_ = false;
 
   gpulab_emu_block = &block_;
@@ -215,6 +217,8 @@ inline void BlockRunner::wait_and_switch(EmuThread* self) {
   if (next != self) switch_to(next, &self->fiber);
 }
 
+void BlockRunner::suspend(EmuThread* self) { wait_and_switch(self); }
+
 void BlockRunner::finish_thread(EmuThread* self) {
   self->state = EmuThread::State::exited;
   progress_.fetch_add(1, std::memory_order_relaxed);
@@ -240,6 +244,7 @@ void BlockRunner::abort_block() {
 }
 
 EmuThread* BlockRunner::resolve_stall() {
+  if (EmuThread* t = release_coalesced()) return t;
   // Every live thread waits. If all of them wait at the same barrier, release it.
   EmuThread* first = nullptr;
   bool same = live_ == thread_count_;
@@ -292,10 +297,16 @@ void BlockRunner::report_stall() {
       groups[{t.wait_file, t.wait_line, barrier_name(t.barrier_kind)}].push_back(i);
     } else if (t.state == EmuThread::State::at_warp) {
       groups[{t.wait_file, t.wait_line, warp_op_name(warp_of(t).op)}].push_back(i);
+    } else if (t.state == EmuThread::State::parked) {
+      groups[{t.wait_file, t.wait_line, parked_on_[i].what}].push_back(i);
     }
   }
   bool any_warp = false;
-  for (unsigned i = 0; i < thread_count_; ++i) any_warp |= threads_[i].state == EmuThread::State::at_warp;
+  bool any_parked = false;
+  for (unsigned i = 0; i < thread_count_; ++i) {
+    any_warp |= threads_[i].state == EmuThread::State::at_warp;
+    any_parked |= threads_[i].state == EmuThread::State::parked;
+  }
 
   Diagnostic d;
   d.severity = "error";
@@ -316,7 +327,13 @@ void BlockRunner::report_stall() {
   if (!exited.empty()) parts += "; threads " + format_ranks(exited) + " have already exited";
   d.file = first_file;
   d.line = first_line;
-  if (any_warp) {
+  if (any_parked && !any_warp) {
+    d.kind = "barrier-deadlock";
+    d.message = "a barrier can never complete in " + launch_->where() + ", block " + block_label() + ": " + parts +
+                ". A cuda::barrier phase (or a pipeline stage, or the sync of a tile larger than a warp) "
+                "completes only when every thread it expects has arrived: check the count given to init() "
+                "and that no expected thread exits, returns early or waits elsewhere first. On a GPU this hangs.";
+  } else if (any_warp) {
     d.kind = "warp-deadlock";
     d.message = "warp collective cannot complete in " + launch_->where() + ", block " + block_label() + ": " +
                 parts +
