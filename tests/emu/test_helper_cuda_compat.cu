@@ -97,6 +97,12 @@ TEST_CASE("the attributes a deviceQuery prints agree with cudaGetDevicePropertie
   CHECK(p.maxThreadsPerMultiProcessor == 2048);
   CHECK(p.maxBlocksPerMultiProcessor == 32);
   CHECK(p.regsPerMultiprocessor == 65536);
+  // deviceQuery's texture rows, as an H100 reports them.
+  CHECK(p.maxTexture1D == 131072);
+  CHECK(p.maxTexture2D[0] == 131072);
+  CHECK(p.maxTexture2D[1] == 65536);
+  CHECK(p.maxTexture3D[2] == 16384);
+  CHECK(p.maxTexture2DLayered[2] == 2048);
 }
 
 TEST_CASE("cudaGetErrorName and cudaGetErrorString know the host-memory and assert codes") {

@@ -169,6 +169,12 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->hostRegisterSupported = 1;
   p->memoryPoolsSupported = 1;
   p->clusterLaunch = 1;
+  p->maxTexture1D = 131072;
+  p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
+  p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+  p->maxTexture1DLayered[0] = 32768, p->maxTexture1DLayered[1] = 2048;
+  p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768, p->maxTexture2DLayered[2] = 2048;
+  p->surfaceAlignment = 512;
   return cudaSuccess;
 }
 

@@ -121,6 +121,8 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 // Versions (compat_api.cpp): those of the CUDA 13.0 toolkit and driver the emulator stands for.
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaDriverGetVersion(int* version);
+// There is one emulated device, so no peer to access.
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
 
 // Occupancy (occupancy_api.cpp), computed for the emulated device's sm_90 limits. Kernels are
 // not compiled for a GPU here, so their register use and static shared memory are unknown:

@@ -119,6 +119,12 @@ struct cudaDeviceProp {
   int hostRegisterSupported;
   int memoryPoolsSupported;
   int clusterLaunch;
+  int maxTexture1D;
+  int maxTexture2D[2];
+  int maxTexture3D[3];
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  size_t surfaceAlignment;
 };
 
 enum cudaDeviceAttr {
