@@ -4,7 +4,8 @@
 // Outside a kernel it behaves as the C library does (message, abort). Inside a
 // kernel it does what a GPU does: the failing thread prints CUDA's message
 //   file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `cond` failed.
-// with the kernel's printf output, the kernel stops, and the next synchronising
+// on stderr (not with the kernel's printf output on stdout, as the GPU probes of
+// tests/gpu recorded on an H200), the kernel stops, and the next synchronising
 // call returns cudaErrorAssert, which stays (sticky) as it does on a GPU. As
 // for other kernel faults, a gpulab diagnostic names the launch as well. Only
 // the first failing thread of a block is reported: the block stops there.
@@ -33,7 +34,11 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
   const int n = std::snprintf(message, sizeof message,
                               "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
                               function, b.x, b.y, b.z, t.x, t.y, t.z, assertion);
-  r->append_printf(message, n < 0 ? 0 : std::min<size_t>(static_cast<size_t>(n), sizeof message - 1));
+  if (n > 0) {
+    std::fflush(stdout);
+    std::fputs(message, stderr);
+    std::fflush(stderr);
+  }
 
   Diagnostic d;
   d.kind = "device-assert";

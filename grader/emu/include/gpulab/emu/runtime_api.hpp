@@ -17,7 +17,11 @@ inline cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = 
                                      const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags, file, line);
 }
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(reinterpret_cast<void**>(ptr), size); }
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
 cudaError_t cudaFree(void* ptr);
+cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
@@ -97,9 +101,7 @@ inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
 // Pinned and mapped host memory (host_memory_api.cpp). The emulated device reads host memory
 // directly, so a mapped allocation's device pointer is its host address, as with unified
 // addressing on a GPU; what is checked is the bookkeeping CUDA does (flags, registrations).
-cudaError_t cudaMallocHost(void** ptr, size_t size);
-template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(reinterpret_cast<void**>(ptr), size); }
-cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
+// cudaMallocHost, cudaHostAlloc and cudaFreeHost are declared with the other memory calls above.
 template <class T> inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
 }
@@ -107,7 +109,6 @@ template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsig
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
 }
 inline cudaError_t cudaMallocHost(void** ptr, size_t size, unsigned int flags) { return cudaHostAlloc(ptr, size, flags); }
-cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned int flags);
