@@ -153,9 +153,11 @@ void add_run_command(CLI::App& app, Action& action) {
   // Only --help: `-hA=3` is a program's argument, not -h with "A=3" (a lone -h still shows this help).
   cmd->set_help_flag("--help", "Print this help message and exit");
   cmd->add_option("-I", opts->include_dirs, "add a folder where #include looks (repeatable; each source's own folder is searched too)")
-      ->type_name("DIR");
+      ->type_name("DIR")
+      ->allow_extra_args(false);  // `-I inc main.cu`: one folder per -I, main.cu stays a source
   cmd->add_option("-D", opts->defines, "define a macro for every source, as the compilers' -D (repeatable)")
       ->type_name("NAME[=VALUE]")
+      ->allow_extra_args(false)
       ->check([](const std::string& d) {
         const bool ok = !d.empty() && (std::isalpha(static_cast<unsigned char>(d[0])) || d[0] == '_');
         return ok ? std::string() : "-D " + d + ": a macro name starts with a letter or '_' (-D NAME or -D NAME=VALUE)";
