@@ -1,27 +1,36 @@
-// `gpulab run FILE.cu [args...]`: build a standalone CUDA program for a backend
-// and run it, so any course example runs without a GPU. With --profile, the
-// emulator also counts each kernel's memory requests per source line and
+// `gpulab run [-I DIR]... [-D NAME[=VALUE]]... FILE.cu [MORE.cu|.cpp|.c...] [-- ARGS]`: build a
+// standalone CUDA program for a backend and run it, so any course example runs without a GPU.
+// With --profile, the emulator also counts each kernel's memory requests per source line and
 // prints the worst lines after the program ends.
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
+#include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
 #include "files/temp_folder.hpp"
 #include "process/run.hpp"
 #include "profile/kernel_registers.hpp"
 #include "profile/profile_report.hpp"
+#include "run_arguments.hpp"
 #include "toolchain/toolchain.hpp"
 
 namespace gpulab::cli {
 namespace {
 struct RunOptions {
-  std::string file;
-  std::vector<std::string> args;
+  std::vector<std::string> never_filled;  // the positional that only shows in --help (see add_run_command)
+  std::vector<std::string> words;         // what gpulab's options left, in order: split_run_arguments
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> defines;
+  std::vector<std::string> files;  // the sources (from words)
+  std::vector<std::string> args;   // the program's arguments (from words)
   std::string backend = "emu";
   std::string arch = "sm_90";
   bool race_check = false;
@@ -48,8 +57,11 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
     return 1;
   }
   try {
-    const profile::ProfileReport report =
-        profile::read_profile(profile_path, o.arch, profile::kernel_registers(o.file, o.arch, {}));
+    std::map<std::string, int> registers;
+    for (const std::string& file : o.files) {
+      if (std::filesystem::path(file).extension() == ".cu") registers.merge(profile::kernel_registers(file, o.arch, o.include_dirs, o.defines));
+    }
+    const profile::ProfileReport report = profile::read_profile(profile_path, o.arch, registers);
     std::fflush(stdout);
     std::fprintf(stderr, "\n%s", profile::profile_text(report).c_str());
     if (!o.profile_json.empty()) files::write_file_atomically(o.profile_json, profile::profile_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -60,7 +72,42 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
   return child.status();
 }
 
-int run(const RunOptions& o) {
+std::string quoted_list(const std::vector<std::string>& files) {
+  std::string s;
+  for (const std::string& f : files) s += (s.empty() ? "'" : ", '") + f + "'";
+  return s;
+}
+
+// -I folders must exist (the compilers skip a missing one without a word); relative ones are
+// taken from the current folder, so they mean the same whatever the build's folder.
+std::vector<std::string> checked_include_dirs(const std::vector<std::string>& dirs) {
+  std::vector<std::string> out;
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) throw RunUsageError("-I " + dir + ": no such folder");
+    out.push_back(std::filesystem::absolute(dir).lexically_normal().string());
+  }
+  return out;
+}
+
+int run(RunOptions o, CLI::App* cmd) {
+  try {
+    const RunArguments split = split_run_arguments(o.words);
+    if (split.help) {
+      std::fputs(cmd->help().c_str(), stdout);
+      return exit_code::ok;
+    }
+    o.files = split.sources;
+    o.args = split.program_args;
+    o.include_dirs = checked_include_dirs(o.include_dirs);
+    for (const std::string& file : o.files) {
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(file, ec)) throw RunUsageError("cannot find the source file '" + file + "'");
+    }
+  } catch (const RunUsageError& e) {
+    std::fprintf(stderr, "gpulab run: %s\n", e.what());
+    return exit_code::bad_input;
+  }
   toolchain::BuildOptions b;
   b.backend = toolchain::parse_backend(o.backend);
   if (o.profile && b.backend != toolchain::Backend::emu) {
@@ -70,12 +117,16 @@ int run(const RunOptions& o) {
   b.race_check = o.race_check || o.profile;  // the profiler lives in the checking build
   b.cuda_arch = o.arch;
   b.use_cache = !o.no_cache;
-  const toolchain::BuildResult r = toolchain::build_program(o.file, b);
+  b.extra_sources.assign(o.files.begin() + 1, o.files.end());
+  b.include_dirs = o.include_dirs;
+  b.defines = o.defines;
+  const toolchain::BuildResult r = toolchain::build_program(o.files.front(), b);
   if (o.verbose) std::fprintf(stderr, "gpulab: %s%s\n", r.command.c_str(), r.cached ? " (cached)" : "");
   if (!r.ok) {
     std::fputs(r.compiler_output.c_str(), stderr);
-    std::fprintf(stderr, "gpulab: '%s' did not compile for the %s backend (errors above point at your file).\n",
-                 o.file.c_str(), toolchain::backend_name(b.backend));
+    std::fprintf(stderr, "gpulab: %s did not compile for the %s backend (errors above point at your %s).\n",
+                 quoted_list(o.files).c_str(), toolchain::backend_name(b.backend),
+                 o.files.size() == 1 ? "file" : "files");
     return 1;
   }
   if (!r.compiler_output.empty()) std::fputs(r.compiler_output.c_str(), stderr);  // warnings
@@ -99,8 +150,18 @@ int run(const RunOptions& o) {
 void add_run_command(CLI::App& app, Action& action) {
   auto opts = std::make_shared<RunOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Compile a standalone CUDA program (with its own main) and run it");
-  cmd->add_option("file", opts->file, "the .cu file")->required();
-  cmd->add_option("args", opts->args, "arguments passed to the program");
+  // Only --help: `-hA=3` is a program's argument, not -h with "A=3" (a lone -h still shows this help).
+  cmd->set_help_flag("--help", "Print this help message and exit");
+  cmd->add_option("-I", opts->include_dirs, "add a folder where #include looks (repeatable; each source's own folder is searched too)")
+      ->type_name("DIR")
+      ->allow_extra_args(false);  // `-I inc main.cu`: one folder per -I, main.cu stays a source
+  cmd->add_option("-D", opts->defines, "define a macro for every source, as the compilers' -D (repeatable)")
+      ->type_name("NAME[=VALUE]")
+      ->allow_extra_args(false)
+      ->check([](const std::string& d) {
+        const bool ok = !d.empty() && (std::isalpha(static_cast<unsigned char>(d[0])) || d[0] == '_');
+        return ok ? std::string() : "-D " + d + ": a macro name starts with a letter or '_' (-D NAME or -D NAME=VALUE)";
+      });
   cmd->add_option("--backend", opts->backend, "emu (CPU emulator, default) or cuda (real GPU)")
       ->check(CLI::IsMember({"emu", "cuda"}));
   cmd->add_option("--arch", opts->arch, "GPU architecture for the cuda backend (default sm_90)");
@@ -113,8 +174,26 @@ void add_run_command(CLI::App& app, Action& action) {
   cmd->add_flag("--no-cache", opts->no_cache, "rebuild even if an identical build is cached");
   cmd->add_flag("-v,--verbose", opts->verbose, "print the compile command");
   cmd->add_flag("--build-only", opts->build_only, "only compile; print the path of the program");
-  cmd->prefix_command();  // everything after the file goes to the program
-  cmd->callback([opts, &action] { action = [opts] { return run(*opts); }; });
+  // The sources and the program's arguments are read by split_run_arguments, in their order with `--`
+  // and the options gpulab does not know: this positional, which never takes a word (its check
+  // fails every one), is what makes CLI11 keep all of them, in order, in remaining().
+  cmd->add_option("FILES", opts->never_filled,
+                  "FILE.cu [MORE.cu|.cpp|.cc|.c...] [ARGS...] [-- ARGS...]: the sources, then the program's arguments")
+      ->check([](const std::string&) { return std::string("read by split_run_arguments"); });
+  cmd->validate_positionals();
+  cmd->allow_extras();
+  cmd->footer(
+      "The sources come first: .cu files are compiled as CUDA, .cpp/.cc/.cxx as host C++ and .c as C,\n"
+      "linked into one program. The first word that is not a source starts the program's arguments\n"
+      "(`gpulab run vector_add.cu 100003`); everything after `--` goes to the program as written, also\n"
+      "words that start with '-' (`gpulab run stencil.cu -- -n 64`). Before `--`, an option gpulab does\n"
+      "not know is an error, and so is a header (headers are found through #include).\n"
+      "Headers next to a source or in an -I folder may hold kernels, launches and __shared__ arrays:\n"
+      "the emulator compiles rewritten copies of them, and errors name the header's own lines.");
+  cmd->callback([opts, cmd, &action] {
+    opts->words = cmd->remaining();
+    action = [opts, cmd] { return run(*opts, cmd); };
+  });
 }
 
 }  // namespace gpulab::cli

@@ -55,12 +55,14 @@ std::map<std::string, int> parse_ptxas_registers(const std::string& output) {
 }
 
 std::map<std::string, int> kernel_registers(const std::string& source, const std::string& arch,
-                                            const std::vector<std::string>& include_dirs) {
+                                            const std::vector<std::string>& include_dirs,
+                                            const std::vector<std::string>& defines) {
   const std::string nvcc = toolchain::nvcc_path();
   if (nvcc.empty() || !std::filesystem::exists(nvcc)) return {};
   std::vector<std::string> argv{nvcc, "-std=c++20", "-O2", "-arch=" + arch, "--resource-usage", "-c", "-o", "/dev/null",
                                 "-I", std::filesystem::path(source).parent_path().string()};
   for (const std::string& dir : include_dirs) argv.insert(argv.end(), {"-I", dir});
+  for (const std::string& d : defines) argv.push_back("-D" + d);
   argv.push_back(source);
   process::ProcessOptions o;
   o.time_limit_s = 120;

@@ -12,7 +12,9 @@
 #include <system_error>
 
 #include "build_config.hpp"
+#include "c_sources.hpp"
 #include "content_hash.hpp"
+#include "local_headers.hpp"
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
@@ -77,13 +79,6 @@ void find_local_includes(const fs::path& source, const std::string& text, std::v
     out.emplace_back(header, read_file(header));
     find_local_includes(header, out.back().second, out, depth + 1);
   }
-}
-
-// So that editing a local header invalidates the cache.
-void hash_local_includes(ContentHash& h, const fs::path& source, const std::string& text) {
-  std::vector<std::pair<fs::path, std::string>> headers;
-  find_local_includes(source, text, headers);
-  for (const auto& [header, content] : headers) h.add(header.string()).add(content);
 }
 
 // What a sandboxed compile of `source` may read of its neighbours: its local headers inside its own folder.
@@ -276,9 +271,14 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   for (const auto& s : sources) {
     texts.push_back(read_file(s));
     hash.add(s.string()).add(texts.back());
-    hash_local_includes(hash, s, texts.back());
   }
+  // So that editing a header the program includes (next to a source or in an -I folder) rebuilds.
+  const std::vector<fs::path> folders = include_folders(options.include_dirs, sources);
+  const std::vector<LocalHeader> headers =
+      find_local_headers(sources, texts, program_header_search(options.backend == Backend::emu, folders));
+  for (const LocalHeader& h : headers) hash.add(h.path.string()).add(h.text);
   for (const auto& inc : options.include_dirs) hash.add(inc);
+  for (const auto& d : options.defines) hash.add("-D" + d);
   for (const auto& lib : options.link_inputs) hash.add(file_stamp(lib.c_str()));
   for (const auto& lib : options.whole_archives) hash.add("whole:" + file_stamp(lib.c_str()));
   for (const auto& flag : options.link_flags) hash.add(flag);
@@ -301,6 +301,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   result.executable = dir / artifact;
 
   std::vector<std::string> argv;
+  std::vector<CompileJob> c_jobs;  // emu: the C files, compiled before the program
   if (options.backend == Backend::emu) {
     // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
     // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
@@ -317,9 +318,21 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
       argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1", "-fno-tree-vectorize",
                                "-fno-tree-loop-distribute-patterns", "-fno-tree-sra"});
     }
-    for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
+    std::vector<std::string> include_flags;
+    try {
+      // A sandboxed compile reads the first source's folder and the -I folders, nothing else
+      // (see job.reads below): no header from elsewhere is copied where it could read it.
+      std::vector<fs::path> readable(options.include_dirs.begin(), options.include_dirs.end());
+      readable.push_back(source.parent_path());
+      include_flags = rewritten_header_flags(options.run_compiler ? headers_inside(headers, readable) : headers,
+                                             folders, dir / "headers");
+    } catch (const gpulab::rewriter::RewriteError& e) {
+      result.compiler_output = std::string(e.what()) + "\n";
+      return result;
+    }
+    argv.insert(argv.end(), include_flags.begin(), include_flags.end());
+    for (const auto& d : options.defines) argv.push_back("-D" + d);
     for (size_t i = 0; i < sources.size(); ++i) {
-      argv.insert(argv.end(), {"-I", sources[i].parent_path().string()});
       if (sources[i].extension() == ".cu") {
         const fs::path rewritten = dir / (std::to_string(i) + "_" + sources[i].stem().string() + ".emu.cpp");
         try {
@@ -329,6 +342,10 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
           return result;
         }
         argv.insert(argv.end(), {"-x", "c++", rewritten.string(), "-x", "none"});
+      } else if (is_c_source(sources[i])) {
+        const fs::path object = dir / (std::to_string(i) + "_" + sources[i].stem().string() + ".o");
+        c_jobs.push_back(c_object_job(sources[i], object, include_flags, options.defines));
+        argv.push_back(object.string());
       } else {
         argv.push_back(sources[i].string());
       }
@@ -349,7 +366,8 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
       const fs::path lib_dir = fs::path(GPULAB_NVCC).parent_path().parent_path() / "lib64";
       argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir.string()});
     }
-    for (const auto& inc : options.include_dirs) argv.insert(argv.end(), {"-I", inc});
+    for (const auto& folder : folders) argv.insert(argv.end(), {"-I", folder.string()});  // as the emulator build
+    for (const auto& d : options.defines) argv.push_back("-D" + d);
     for (const auto& s : sources) argv.push_back(s.string());
     if (options.object_file) {
       argv.insert(argv.end(), {"-c", "-o", result.executable.string()});
@@ -366,6 +384,15 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     }
   }
   result.command = quote_for_display(argv);
+  std::string c_commands;
+  for (const CompileJob& c : c_jobs) c_commands += quote_for_display(c.argv) + " && ";
+  result.command = c_commands + result.command;
+  for (const CompileJob& c : c_jobs) {
+    const process::ProcessResult p = options.run_compiler ? options.run_compiler(c) : process::run(c.argv, {});
+    if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
+    result.compiler_output += p.output;
+    if (p.status() != 0) return result;
+  }
 
   CompileJob job{argv, dir, {}};
   if (options.run_compiler) {
@@ -384,7 +411,7 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   }
   const process::ProcessResult p = options.run_compiler ? options.run_compiler(job) : process::run(argv, {});
   if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
-  result.compiler_output = p.output;
+  result.compiler_output += p.output;
   std::error_code ec;
   // A plain file the compiler wrote: a symbolic link left in the build folder is never followed.
   result.ok = p.status() == 0 && fs::is_regular_file(fs::symlink_status(result.executable, ec)) && fs::file_size(result.executable, ec) > 0;

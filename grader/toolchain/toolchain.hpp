@@ -30,8 +30,11 @@ struct BuildOptions {
   Backend backend = Backend::emu;
   bool race_check = false;             // emu only: the checking build (races, exact out-of-bounds reads)
   std::string cuda_arch = "sm_90";     // cuda only
-  std::vector<std::filesystem::path> extra_sources;  // compiled and linked with the main source
-  std::vector<std::string> include_dirs;
+  // Compiled and linked with the main source: .cu as CUDA (rewritten for the emulator), .c as C,
+  // anything else (.cpp, .cc, .cxx) as host C++.
+  std::vector<std::filesystem::path> extra_sources;
+  std::vector<std::string> include_dirs;  // -I, in this order, before each source's own folder
+  std::vector<std::string> defines;       // NAME or NAME=VALUE: -D for every source
   std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
   // Archives linked whole (every member, after link_inputs), so that a program defining one of
   // their symbols fails to link instead of silently replacing it.
