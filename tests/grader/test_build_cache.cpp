@@ -35,7 +35,7 @@ gpulab::toolchain::BuildResult build(const fs::path& source, const gpulab::toolc
 }
 }  // namespace
 
-TEST_CASE("build cache: a hit rewrites nothing; a changed header or option misses", "[toolchain][cache]") {
+TEST_CASE("build cache: a hit rewrites nothing, a changed header or option misses", "[toolchain][cache]") {
   TempDir cache, work;
   ScopedEnv c("GPULAB_CACHE", cache.path().string());
   fs::create_directories(work / "include/shared");
