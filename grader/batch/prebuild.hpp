@@ -2,8 +2,8 @@
 // (the same harness binding, sources and options, so the same cache entries),
 // so that a class compiles in parallel while GPU runs stay one at a time, and
 // so that the compile time of each submission can be reported on its own.
-// Both take their options from grade::harness_build_options; the test
-// "prebuilt submissions are cache hits" watches that they stay the same.
+// Both build through grade::build_submission; the test "prebuilt submissions
+// are cache hits" watches that they stay the same.
 #pragma once
 #include <filesystem>
 #include <string>

@@ -125,178 +125,254 @@ std::string call_error(bool& fatal) {
   return cuda_message(e);
 }
 
-json run_case(const json& cs, const std::vector<Library>& libs, const json& request, bool& fatal) {
-  const std::string part = cs.at("part");
-  const uint64_t seed = request.value("seed", 1ull);
-  std::vector<Buffer> buffers;
-  // Device memory of this case, freed however the case ends.
-  struct Release {
-    std::vector<Buffer>& b;
-    ~Release() {
-      for (Buffer& x : b) {
-        if (x.data) cudaFree(x.data);
-        if (x.want) cudaFree(x.want);
-        if (x.scale) cudaFree(x.scale);
-      }
-    }
-  } release{buffers};
+// A case's device buffers and the call that passes them; the device memory is freed however
+// the case ends.
+struct CaseBuffers {
+  std::vector<Buffer> buffers;  // the pointer params', in the order of the params
   Call call;
+  CaseBuffers() = default;
+  CaseBuffers(const CaseBuffers&) = delete;
+  CaseBuffers& operator=(const CaseBuffers&) = delete;
+  ~CaseBuffers() {
+    for (Buffer& x : buffers) {
+      if (x.data) cudaFree(x.data);
+      if (x.want) cudaFree(x.want);
+      if (x.scale) cudaFree(x.scale);
+    }
+  }
+};
+
+// A pointer param's buffer: an input generated and uploaded, an output with room for the
+// checker's result (and, for float results, its result on |inputs|).
+void add_buffer(CaseBuffers& cb, const json& p, const json& cs, const std::string& part, uint64_t seed) {
+  cb.buffers.emplace_back();  // freed by `cb` from here on
+  Buffer& b = cb.buffers.back();
+  b.name = p.at("name");
+  b.role = p.at("role");
+  b.dtype = gpulab::parse_dtype(p.at("dtype"));
+  b.count = p.at("count");
+  b.bytes = b.count * gpulab::dtype_size(b.dtype);
+  b.zero_initial = p.value("initial", "") == "zero";
+  check(cudaMalloc(&b.data, std::max<size_t>(b.bytes, 1)), "cudaMalloc of " + b.name);
+  if (b.role == "input") {
+    generate(b, p.at("dist"), seed, part + "/" + cs.at("label").get<std::string>() + "/" + b.name);
+    check(cudaMemcpy(b.data, b.host.data(), b.bytes, cudaMemcpyHostToDevice), "uploading " + b.name);
+    b.digest = gpulab::harness::device_checksum(b.data, b.bytes);
+  } else {
+    check(cudaMalloc(&b.want, std::max<size_t>(b.bytes, 1)), "cudaMalloc of the expected " + b.name);
+    if (!cs.at("exact").get<bool>()) check(cudaMalloc(&b.scale, std::max<size_t>(b.bytes, 1)), "cudaMalloc");
+  }
+  cb.call.pointers.push_back(b.data);
+  cb.call.sizes.push_back(0);
+}
+
+void allocate_case(CaseBuffers& cb, const json& cs, const std::string& part, uint64_t seed) {
   for (const json& p : cs.at("params")) {
-    if (p.at("role") == "size") {
-      call.pointers.push_back(nullptr);
-      call.sizes.push_back(p.at("value").get<long long>());
+    if (p.at("role") != "size") {
+      add_buffer(cb, p, cs, part, seed);
       continue;
     }
-    buffers.emplace_back();  // owned by `release` from here on
-    Buffer& b = buffers.back();
-    b.name = p.at("name");
-    b.role = p.at("role");
-    b.dtype = gpulab::parse_dtype(p.at("dtype"));
-    b.count = p.at("count");
-    b.bytes = b.count * gpulab::dtype_size(b.dtype);
-    b.zero_initial = p.value("initial", "") == "zero";
-    check(cudaMalloc(&b.data, std::max<size_t>(b.bytes, 1)), "cudaMalloc of " + b.name);
-    if (b.role == "input") {
-      generate(b, p.at("dist"), seed, part + "/" + cs.at("label").get<std::string>() + "/" + b.name);
-      check(cudaMemcpy(b.data, b.host.data(), b.bytes, cudaMemcpyHostToDevice), "uploading " + b.name);
-      b.digest = gpulab::harness::device_checksum(b.data, b.bytes);
-    } else {
-      check(cudaMalloc(&b.want, std::max<size_t>(b.bytes, 1)), "cudaMalloc of the expected " + b.name);
-      if (!cs.at("exact").get<bool>()) check(cudaMalloc(&b.scale, std::max<size_t>(b.bytes, 1)), "cudaMalloc");
-    }
-    call.pointers.push_back(b.data);
-    call.sizes.push_back(0);
+    cb.call.pointers.push_back(nullptr);
+    cb.call.sizes.push_back(p.at("value").get<long long>());
   }
+}
 
-  json rows = json::array();
-  const bool exact = cs.at("exact");
-  const double tolerance = cs.value("tolerance", 0.0);
+// The argument for buffer `b` in the checker's call on |inputs|: a float input's magnitudes (in a
+// temporary), an output's scale buffer, any other input as it is.
+void* magnitude_argument(Buffer& b, void* as_is, std::vector<void*>& temporaries) {
+  if (b.role == "input" && b.dtype == gpulab::DType::float32) {
+    void* t = nullptr;
+    check(cudaMalloc(&t, b.bytes), "cudaMalloc of |" + b.name + "|");
+    cudaMemcpy(t, b.data, b.bytes, cudaMemcpyDeviceToDevice);
+    gpulab::harness::make_absolute(static_cast<float*>(t), b.count);
+    temporaries.push_back(t);
+    return t;
+  }
+  if (b.role != "output") return as_is;
+  cudaMemsetAsync(b.scale, b.zero_initial ? 0 : 0xFF, b.bytes);
+  return b.scale;
+}
+
+// The checker's output on |inputs| into each output's scale (the error scale of float results).
+std::string run_checker_on_magnitudes(const PartBinding& checker, CaseBuffers& cb, bool& fatal) {
+  Call abs = cb.call;
+  std::vector<void*> temporaries;
+  for (size_t i = 0, k = 0; i < cb.call.pointers.size(); ++i) {
+    if (cb.call.pointers[i]) abs.pointers[i] = magnitude_argument(cb.buffers[k++], cb.call.pointers[i], temporaries);
+  }
+  checker.call(abs);
+  const std::string err = call_error(fatal);
+  for (void* t : temporaries) cudaFree(t);
+  return err.empty() ? "" : "the checker failed on |inputs|: " + err;
+}
+
+// Step 1: the checker's output into each output's `want` and, on float parts, its output on
+// |inputs|; why the outputs cannot be checked, or "".
+std::string run_checker(const PartBinding* checker, const std::string& checker_name, const std::string& part,
+                        CaseBuffers& cb, bool exact, bool& fatal) {
+  if (!checker || !checker->defined()) {
+    return "the checker (" + checker_name + ") does not implement part '" + part + "'";
+  }
+  reset_outputs(cb.buffers);
+  checker->call(cb.call);
+  const std::string err = call_error(fatal);
+  for (Buffer& b : cb.buffers)
+    if (b.role == "output") cudaMemcpy(b.want, b.data, b.bytes, cudaMemcpyDeviceToDevice);
+  if (!err.empty()) return "the checker failed: " + err;
+  return exact ? "" : run_checker_on_magnitudes(*checker, cb, fatal);
+}
+
+// How the checks of a case are made.
+struct CaseCheck {
+  bool exact = true;
+  double tolerance = 0;
+  std::string checker_problem;  // why the outputs cannot be checked, if they cannot
+};
+
+// The check of one implementation's output: "pass", "fail" or "none", why, and the worst error.
+struct Verdict {
+  std::string verdict = "pass";
+  std::string message;
+  double worst = 0;
+};
+
+std::string bad_output_message(const Buffer& ob, const gpulab::harness::DeviceComparison& c, bool exact) {
+  std::string message = "output '" + ob.name + "': " + std::to_string(c.bad) + " of " + std::to_string(ob.count) +
+                        " elements differ from the checker's, the first at index " + std::to_string(c.first_bad);
+  if (exact) return message;
+  char worst_text[64];
+  std::snprintf(worst_text, sizeof worst_text, "; the worst is %.3g times the float bound", c.worst);
+  return message + worst_text;
+}
+
+Verdict compare_outputs(std::vector<Buffer>& buffers, const CaseCheck& ck) {
+  Verdict v;
+  for (Buffer& ob : buffers) {
+    if (ob.role != "output") continue;
+    const gpulab::harness::DeviceComparison c =
+        ck.exact ? gpulab::harness::compare_exact(ob.data, ob.want, ob.count, gpulab::dtype_size(ob.dtype))
+                 : gpulab::harness::compare_bounded(static_cast<float*>(ob.data), static_cast<float*>(ob.want),
+                                                  static_cast<float*>(ob.scale), ob.count, ck.tolerance);
+    v.worst = std::max(v.worst, c.worst);
+    if (!c.ok) {
+      v.verdict = "fail";
+      v.message = "the comparison failed with a CUDA error";
+    } else if (c.bad) {
+      v.verdict = "fail";
+      v.message = bad_output_message(ob, c, ck.exact);
+    }
+  }
+  return v;
+}
+
+// An implementation that changed an input fails; the input is restored for the next one.
+void check_inputs_unchanged(std::vector<Buffer>& buffers, Verdict& v) {
+  for (Buffer& ib : buffers) {
+    if (ib.role != "input" || gpulab::harness::device_checksum(ib.data, ib.bytes) == ib.digest) continue;
+    v.verdict = "fail";
+    v.message = "it modified its input '" + ib.name + "' (restored for the next implementation)";
+    cudaMemcpy(ib.data, ib.host.data(), ib.bytes, cudaMemcpyHostToDevice);
+  }
+}
+
+// The output of the last timed run against the checker's, and the inputs against their upload.
+Verdict check_output(bool checks, CaseBuffers& cb, const CaseCheck& ck) {
+  Verdict v;
+  if (!checks) {
+    v.verdict = "none";
+  } else if (!ck.checker_problem.empty()) {
+    v.verdict = "none";
+    v.message = ck.checker_problem;
+  } else {
+    v = compare_outputs(cb.buffers, ck);
+  }
+  check_inputs_unchanged(cb.buffers, v);
+  return v;
+}
+
+gpulab::harness::TimingOptions timing_options(double trial_seconds) {
+  gpulab::harness::TimingOptions o;
+  o.warmup = 2;
+  o.min_runs = 10;
+  o.min_seconds = 0.3;
+  o.max_runs = 100;
+  if (trial_seconds > 0.05) {  // a slow textbook kernel: fewer runs, still a median
+    o.warmup = 1;
+    o.min_runs = 3;
+    o.min_seconds = 0;
+  }
+  return o;
+}
+
+// A trial call, then the timed runs; `err` is what CUDA reported, if anything.
+gpulab::harness::TimingResult time_implementation(const PartBinding& b, CaseBuffers& cb, std::string& err,
+                                                  bool& fatal) {
+  reset_outputs(cb.buffers);
+  const auto t0 = std::chrono::steady_clock::now();
+  b.call(cb.call);
+  err = call_error(fatal);
+  const double trial = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  gpulab::harness::TimingResult t;
+  if (!err.empty()) return t;
+  t = gpulab::harness::time_runs([&] { b.call(cb.call); }, [&] { reset_outputs(cb.buffers); }, timing_options(trial));
+  if (!t.ok) err = t.error, fatal = cudaDeviceSynchronize() != cudaSuccess;
+  return t;
+}
+
+// Step 2, for one implementation: its row of the table (timing and check, or why none).
+json implementation_row(size_t i, const Library& lib, const json& impl, const json& cs, CaseBuffers& cb,
+                        const CaseCheck& ck, bool& fatal) {
+  const std::string part = cs.at("part");
+  json row = {{"implementation", i}};
+  const PartBinding* b = lib.find(part);
+  if (!lib.error.empty()) {
+    row["status"] = "error";
+    row["message"] = lib.error;
+    return row;
+  }
+  if (!b || !b->defined()) {
+    row["status"] = "missing";
+    return row;
+  }
+  std::fprintf(stderr, "gpulab bench: %s, %s: %s\n", part.c_str(), cs.at("label").get<std::string>().c_str(),
+               lib.name.c_str());
+  std::string err;
+  const gpulab::harness::TimingResult t = time_implementation(*b, cb, err, fatal);
+  if (!err.empty()) {
+    row["status"] = "error";
+    row["message"] = "CUDA reported " + err;
+    return row;
+  }
+  row["status"] = "ok";
+  row["median_s"] = t.median_s;
+  row["min_s"] = t.min_s;
+  row["spread"] = t.spread;
+  row["runs"] = t.runs;
+  const Verdict v = check_output(impl.value("check", true), cb, ck);
+  row["check"] = v.verdict;
+  if (!v.message.empty()) row["check_message"] = v.message;
+  if (!ck.exact) row["worst_error_ratio"] = v.worst;
+  return row;
+}
+
+// One case: its inputs, the checker's output, then every timed implementation's row.
+json run_case(const json& cs, const std::vector<Library>& libs, const json& request, bool& fatal) {
+  const std::string part = cs.at("part");
+  CaseBuffers cb;
+  allocate_case(cb, cs, part, request.value("seed", 1ull));
+  CaseCheck ck;
+  ck.exact = cs.at("exact");
+  ck.tolerance = cs.value("tolerance", 0.0);
   // 1. The checker's output, and on float parts its output on |inputs|.
   const int checker = request.value("checker", -1);
-  std::string checker_problem;
-  const PartBinding* cb = checker >= 0 ? libs[checker].find(part) : nullptr;
-  if (!cb || !cb->defined()) {
-    checker_problem = "the checker (" + (checker >= 0 ? libs[checker].name : std::string("none")) +
-                      ") does not implement part '" + part + "'";
-  } else {
-    reset_outputs(buffers);
-    cb->call(call);
-    const std::string err = call_error(fatal);
-    if (!err.empty()) checker_problem = "the checker failed: " + err;
-    for (Buffer& b : buffers)
-      if (b.role == "output") cudaMemcpy(b.want, b.data, b.bytes, cudaMemcpyDeviceToDevice);
-    if (checker_problem.empty() && !exact) {
-      Call abs = call;
-      std::vector<void*> temporaries;
-      for (size_t i = 0, k = 0; i < call.pointers.size(); ++i) {
-        if (!call.pointers[i]) continue;
-        Buffer& b = buffers[k++];
-        if (b.role == "input" && b.dtype == gpulab::DType::float32) {
-          void* t = nullptr;
-          check(cudaMalloc(&t, b.bytes), "cudaMalloc of |" + b.name + "|");
-          cudaMemcpy(t, b.data, b.bytes, cudaMemcpyDeviceToDevice);
-          gpulab::harness::make_absolute(static_cast<float*>(t), b.count);
-          abs.pointers[i] = t;
-          temporaries.push_back(t);
-        } else if (b.role == "output") {
-          abs.pointers[i] = b.scale;
-          cudaMemsetAsync(b.scale, b.zero_initial ? 0 : 0xFF, b.bytes);
-        }
-      }
-      cb->call(abs);
-      const std::string e2 = call_error(fatal);
-      if (!e2.empty()) checker_problem = "the checker failed on |inputs|: " + e2;
-      for (void* t : temporaries) cudaFree(t);
-    }
-  }
-
+  ck.checker_problem = run_checker(checker >= 0 ? libs[checker].find(part) : nullptr,
+                                   checker >= 0 ? libs[checker].name : std::string("none"), part, cb, ck.exact, fatal);
   // 2. Every implementation: a trial call, the timed runs, the check.
+  json rows = json::array();
   const json& impls = request.at("implementations");
   for (size_t i = 0; i < libs.size() && !fatal; ++i) {
     if (!impls.at(i).value("timed", true)) continue;  // only checks the others
-    json row = {{"implementation", i}};
-    const PartBinding* b = libs[i].find(part);
-    if (!libs[i].error.empty()) {
-      row["status"] = "error";
-      row["message"] = libs[i].error;
-    } else if (!b || !b->defined()) {
-      row["status"] = "missing";
-    } else {
-      std::fprintf(stderr, "gpulab bench: %s, %s: %s\n", part.c_str(), cs.at("label").get<std::string>().c_str(),
-                   libs[i].name.c_str());
-      reset_outputs(buffers);
-      const auto t0 = std::chrono::steady_clock::now();
-      b->call(call);
-      std::string err = call_error(fatal);
-      const double trial = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      gpulab::harness::TimingOptions o;
-      o.warmup = 2;
-      o.min_runs = 10;
-      o.min_seconds = 0.3;
-      o.max_runs = 100;
-      if (trial > 0.05) {  // a slow textbook kernel: fewer runs, still a median
-        o.warmup = 1;
-        o.min_runs = 3;
-        o.min_seconds = 0;
-      }
-      gpulab::harness::TimingResult t;
-      if (err.empty()) {
-        t = gpulab::harness::time_runs([&] { b->call(call); }, [&] { reset_outputs(buffers); }, o);
-        if (!t.ok) err = t.error, fatal = cudaDeviceSynchronize() != cudaSuccess;
-      }
-      if (!err.empty()) {
-        row["status"] = "error";
-        row["message"] = "CUDA reported " + err;
-      } else {
-        row["status"] = "ok";
-        row["median_s"] = t.median_s;
-        row["min_s"] = t.min_s;
-        row["spread"] = t.spread;
-        row["runs"] = t.runs;
-        // The output of the last timed run against the checker's.
-        const bool checks = impls.at(i).value("check", true);
-        std::string verdict = "pass", message;
-        double worst = 0;
-        if (!checks) {
-          verdict = "none";
-        } else if (!checker_problem.empty()) {
-          verdict = "none";
-          message = checker_problem;
-        } else {
-          for (Buffer& ob : buffers) {
-            if (ob.role != "output") continue;
-            const gpulab::harness::DeviceComparison c =
-                exact ? gpulab::harness::compare_exact(ob.data, ob.want, ob.count, gpulab::dtype_size(ob.dtype))
-                      : gpulab::harness::compare_bounded(static_cast<float*>(ob.data), static_cast<float*>(ob.want),
-                                                       static_cast<float*>(ob.scale), ob.count, tolerance);
-            worst = std::max(worst, c.worst);
-            if (!c.ok) {
-              verdict = "fail";
-              message = "the comparison failed with a CUDA error";
-            } else if (c.bad) {
-              verdict = "fail";
-              message = "output '" + ob.name + "': " + std::to_string(c.bad) + " of " + std::to_string(ob.count) +
-                        " elements differ from the checker's, the first at index " + std::to_string(c.first_bad);
-              if (!exact) {
-                char worst_text[64];
-                std::snprintf(worst_text, sizeof worst_text, "; the worst is %.3g times the float bound", c.worst);
-                message += worst_text;
-              }
-            }
-          }
-        }
-        for (Buffer& ib : buffers) {
-          if (ib.role != "input" || gpulab::harness::device_checksum(ib.data, ib.bytes) == ib.digest) continue;
-          verdict = "fail";
-          message = "it modified its input '" + ib.name + "' (restored for the next implementation)";
-          cudaMemcpy(ib.data, ib.host.data(), ib.bytes, cudaMemcpyHostToDevice);
-        }
-        row["check"] = verdict;
-        if (!message.empty()) row["check_message"] = message;
-        if (!exact) row["worst_error_ratio"] = worst;
-      }
-    }
-    rows.push_back(row);
+    rows.push_back(implementation_row(i, libs[i], impls.at(i), cs, cb, ck, fatal));
   }
   return rows;
 }

@@ -1,6 +1,7 @@
-// The grading loop: build, run every correctness case of every part in its
-// own child process (case_runner), then, where speed is scored, the timed
-// case (performance); score each part on its own.
+// The grading flow, one named step each: what is graded and the parts' maxima,
+// the sandbox, the datasets, the build (submission_build), every part's
+// correctness cases (part_cases), its sanitizer and counters runs and, where
+// speed is scored, its timed case (performance); then the totals.
 #include "grading.hpp"
 
 #include <unistd.h>
@@ -10,12 +11,12 @@
 #include <cstdlib>
 #include <optional>
 
-#include "grade/case_runner.hpp"
 #include "grade/dataset_cache.hpp"
-#include "grade/harness_build.hpp"
+#include "grade/part_cases.hpp"
 #include "grade/performance.hpp"
 #include "grade/sanitize.hpp"
 #include "grade/hardware_counters.hpp"
+#include "grade/submission_build.hpp"
 #include "grade/submission_runner.hpp"
 #include "grade/submission_source.hpp"
 #include "files/grader_error.hpp"
@@ -55,63 +56,6 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
     }
   }
   return out;
-}
-
-// The number of elements a case moves (inputs and outputs), to compare the sizes of cases.
-size_t case_size(const PartSpec& part, const DatasetCase& c) {
-  size_t n = 0;
-  for (const ParamSpec& p : part.params) {
-    if (p.role == ParamRole::size) continue;
-    size_t elements = 1;
-    for (size_t d : p.resolve_shape(c.sizes)) elements *= d;
-    n += elements;
-  }
-  return n;
-}
-
-// Adds a checked run's profile to the part's; a profile that cannot be read is left out (it
-// gives hints, never points).
-void add_profile(const CaseRun& run, const fs::path& program, const std::string& arch, const std::string& label,
-                 std::vector<profile::ProfileReport>& profiles) {
-  if (run.profile_file.empty()) return;
-  try {
-    profiles.push_back(profile::read_profile(run.profile_file.string(), arch, {}, program.string()));
-    profiles.back().source = label;
-  } catch (const std::exception&) {
-  }
-}
-
-void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-              const fs::path& work, const SubmissionRunner& runner, CaseResult& out,
-              std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
-  const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
-                                       profiles ? Profiling::sampled : Profiling::off);
-  if (profiles) add_profile(run, program, arch, out.label, *profiles);
-  out.seconds = run.child.seconds;
-  out.diagnostics = run.diagnostics;
-  out.stopped_by = run.stopped_by;
-  if (!run.failure.empty()) {
-    out.feedback = run.failure;
-    return;
-  }
-  std::vector<std::string> problems = harness_findings(run.result);
-  if (problems.empty() || problems.front().rfind("no kernel", 0) != 0) {
-    for (std::string& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
-  }
-  // A data race fails the case even when this run's outputs happen to be right:
-  // on a GPU the same code loses updates.
-  if (!run.race.empty()) {
-    problems.push_back("data race (found by the emulator's race check; on a GPU this gives wrong results "
-                       "from run to run): use an atomic operation or a barrier where threads share data");
-  }
-  if (problems.empty()) {
-    out.passed = true;
-    if (!out.diagnostics.empty()) out.feedback = run.with_diagnostics("correct, but the emulator reported:");
-    return;
-  }
-  std::string text;
-  for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
-  out.feedback = run.with_diagnostics(text);
 }
 
 }  // namespace
@@ -174,12 +118,17 @@ std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, c
   return paths;
 }
 
-GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Step 1: what is graded (in a handed-in folder, the one file, or why none) and under which options.
+GradeResult start_result(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o, fs::path& submission) {
   GradeResult g;
   g.lab = lab.lab;
   g.lab_version = lab.version;
-  fs::path submission = handed_in;
+  submission = handed_in;
   if (fs::is_directory(handed_in)) {  // a handed-in folder: the one file to grade, or a refusal
     const SubmissionSource chosen =
         choose_submission_source(handed_in, submission_files(handed_in), lab.lab + ".cu");
@@ -189,11 +138,16 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   g.submission = files::escaped_name(submission.empty() ? handed_in.string() : submission.string());
   g.backend = toolchain::backend_name(o.backend);
   g.hidden_visibility = o.hidden_visibility.empty() ? lab.hidden_visibility : o.hidden_visibility;
-  const bool speed = speed_is_scored(o);
   if (o.sanitize && o.backend != toolchain::Backend::cuda) {
     throw std::runtime_error("--sanitize runs compute-sanitizer on a GPU (--backend cuda); on the emulator use "
                              "--race-check with `gpulab run`, or read the emulator's own findings in the report");
   }
+  return g;
+}
+
+// Step 2: the graded parts with their maxima; speed points not scored in this run are left out, and said so.
+void add_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o) {
+  const bool speed = speed_is_scored(o);
   double unscored_points = 0;
   for (const PartSpec& p : lab.parts) {
     if (!o.only_parts.empty() && std::find(o.only_parts.begin(), o.only_parts.end(), p.name) == o.only_parts.end()) continue;
@@ -211,12 +165,98 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
     g.performance_note = std::string(buf) + " of the lab's points are for speed, which is scored on a GPU "
                          "(--backend cuda); this " + g.backend + " run grades correctness only.";
   }
+}
 
-  if (!g.not_graded.empty()) {  // nothing to compile: every part scores 0, the reason says why
-    g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    for (const PartResult& p : g.parts) g.max_score += p.max_score;
-    return g;
+// Step 5: the build's outcome; a main() of the submission's own gets a hint before the compiler's words.
+void record_build(GradeResult& g, const SubmissionBuild& built) {
+  g.compile_output = built.program.compiler_output;
+  if (!built.program.ok && (built.program.compiler_output.find("multiple definition of `main'") != std::string::npos ||
+                            built.program.compiler_output.find("redefinition of 'int main(") != std::string::npos)) {
+    g.compile_output = "Your file defines its own main(): the grader supplies main() and calls your host "
+                       "function, so remove your main() (keep your own tests in a separate file).\n\n" +
+                       g.compile_output;
   }
+  g.compiled = built.program.ok;
+  g.compile_seconds = built.seconds;
+}
+
+// --sanitize: one committed case under compute-sanitizer; findings, no points.
+void sanitize_step(PartResult& pr, const PartSpec& part, const Manifest& committed, const SubmissionBuild& built,
+                   const fs::path& work, const SubmissionRunner& runner) {
+  const SanitizerResult s = sanitize_part(part, committed, built.program.executable, work / "sanitize", runner);
+  pr.sanitized = true;
+  pr.sanitizer_case = s.case_label;
+  pr.sanitizer_findings = s.findings;
+  if (!s.problem.empty()) pr.sanitizer_findings.insert(pr.sanitizer_findings.begin(), s.problem);
+}
+
+// --counters: one committed case's memory requests per kernel (the emulator counts in its checking build).
+void counters_step(PartResult& pr, const PartSpec& part, const Manifest& committed, const SubmissionBuild& built,
+                   const fs::path& work, const SubmissionRunner& runner, const GradeOptions& o) {
+  const bool emu = o.backend == toolchain::Backend::emu;
+  const CounterResult c = count_part(part, committed, emu ? built.race_program : built.program.executable,
+                                     work / "counters", runner, o.backend, o.cuda_arch);
+  pr.counters_case = c.case_label;
+  pr.counters_source = c.source;
+  pr.counters_problem = c.problem;
+  pr.counters = c.kernels;
+}
+
+// The speed of a part whose speed is scored; its points leave the maximum when not counted.
+void speed_step(PartResult& pr, const PartSpec& part, const SubmissionBuild& built, PerformanceScorer& scorer,
+                bool all_passed) {
+  pr.performance = scorer.measure(part, built.program.executable, all_passed);
+  pr.score += pr.performance->score;
+  if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
+}
+
+// Step 6: every part of a compiled submission: its cases, then the sanitizer, the counters and its speed.
+void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, const std::vector<Manifest>& manifests,
+                 const SubmissionBuild& built, const SubmissionRunner& runner) {
+  const files::TempFolder work_folder("grade");  // every run's files; gone on every path
+  const fs::path& work = work_folder.path();
+  PerformanceScorer scorer(lab, o, work / "speed", runner);
+  for (PartResult& pr : g.parts) {
+    const PartSpec& part = lab.part(pr.name);
+    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, pr);
+    if (o.sanitize) sanitize_step(pr, part, manifests.front(), built, work, runner);
+    if (o.counters) counters_step(pr, part, manifests.front(), built, work, runner, o);
+    if (part.performance && speed_is_scored(o)) speed_step(pr, part, built, scorer, all_passed);
+  }
+}
+
+// Step 6, when the submission did not compile: its cases score 0 and scored speed fails.
+void fail_speed_uncompiled(GradeResult& g, const LabSpec& lab, const GradeOptions& o) {
+  for (PartResult& pr : g.parts) {
+    const PartSpec& part = lab.part(pr.name);
+    if (part.performance && speed_is_scored(o)) {
+      PerformanceResult none;
+      none.status = "failed";
+      none.counted = true;
+      none.max_score = part.performance->points;
+      none.feedback = "did not compile";
+      pr.performance = none;
+    }
+  }
+}
+
+// Step 7: the totals and the time taken.
+GradeResult finish(GradeResult g, std::chrono::steady_clock::time_point start) {
+  for (const PartResult& p : g.parts) {
+    g.score += p.score;
+    g.max_score += p.max_score;
+  }
+  g.seconds = seconds_since(start);
+  return g;
+}
+}  // namespace
+
+GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  fs::path submission;
+  GradeResult g = start_result(lab, handed_in, o, submission);
+  add_parts(g, lab, o);
+  if (!g.not_graded.empty()) return finish(std::move(g), start);  // nothing to compile: every part scores 0
 
   require_gpu_for(o.backend);
   const SubmissionRunner runner(o.sandbox, o.backend, private_paths_of(submission, o));  // refuses here if the sandbox cannot run
@@ -224,138 +264,14 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
 
-  toolchain::BuildOptions b = harness_build_options(lab, o.backend, o.use_cache, o.cuda_arch);
-  b.run_compiler = runner.compile_runner(lab);
-  const auto compile_start = std::chrono::steady_clock::now();
-  const toolchain::BuildResult built = toolchain::build_program(submission, b);
-  g.compile_output = built.compiler_output;
-  if (!built.ok && (built.compiler_output.find("multiple definition of `main'") != std::string::npos ||
-                    built.compiler_output.find("redefinition of 'int main(") != std::string::npos)) {
-    g.compile_output = "Your file defines its own main(): the grader supplies main() and calls your host "
-                       "function, so remove your main() (keep your own tests in a separate file).\n\n" +
-                       g.compile_output;
-  }
-  g.compiled = built.ok;
-  // On the emulator the committed public cases also run in the checking build, which
-  // reports data races (a race rarely changes the emulator's own results).
-  fs::path race_program;
-  if (built.ok && o.backend == toolchain::Backend::emu && o.race_check && toolchain::race_check_available()) {
-    toolchain::BuildOptions rb = b;
-    rb.race_check = true;
-    const toolchain::BuildResult race_built = toolchain::build_program(submission, rb);
-    if (race_built.ok) race_program = race_built.executable;
-  }
-  g.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compile_start).count();
-  if (built.ok) {
-    const files::TempFolder work_folder("grade");
-    const fs::path& work = work_folder.path();
-    PerformanceScorer scorer(lab, o, work / "speed", runner);
-    for (PartResult& pr : g.parts) {
-      const PartSpec& part = lab.part(pr.name);
-      std::vector<std::pair<const Manifest*, const DatasetCase*>> cases;
-      for (const Manifest& m : manifests)
-        for (const DatasetCase& c : m.cases)
-          if (c.part == part.name) cases.push_back({&m, &c});
-      std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
-        return std::make_pair(a.first->hidden, a.second->number) < std::make_pair(b.first->hidden, b.second->number);
-      });
-      if (cases.empty()) {
-        throw DatasetError("no dataset cases for part '" + part.name + "' of lab '" + lab.lab +
-                           "' (datasets/" + lab.lab + "/manifest.json lists none); regenerate with `gpulab datagen " +
-                           lab.lab + " --public`");
-      }
-      const double each = part.correctness_points() / static_cast<double>(cases.size());
-      bool all_passed = true;
-      // After a run is stopped by a limit, cases at least as large are not run: they would be
-      // stopped too, and a hang must cost about one time limit per part, not one per case.
-      std::string stopped, stopped_by;  // the smallest case a limit stopped, and the limit
-      size_t stopped_size = 0;
-      size_t passed = 0;
-      // The profile's hints come from the largest case run in the checking build: the small
-      // edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern.
-      std::vector<profile::ProfileReport> profiles;
-      const DatasetCase* profiled = nullptr;
-      for (const auto& [m, c] : cases) {
-        if (!race_program.empty() && !m->hidden && c->is_public &&
-            (!profiled || case_size(part, *c) > case_size(part, *profiled)))
-          profiled = c;
-      }
-      for (const auto& [m, c] : cases) {
-        CaseResult cr;
-        cr.part = part.name;
-        cr.id = c->id;
-        cr.family = c->family;
-        cr.sizes = c->sizes;
-        cr.hidden = m->hidden;
-        cr.label = (m->hidden ? "hidden " : "") + c->label();
-        cr.max_score = each;
-        const bool checked = !race_program.empty() && !m->hidden && c->is_public;
-        const size_t size = case_size(part, *c);
-        if (!stopped.empty() && size >= stopped_size) {
-          cr.feedback = "not run: " + stopped + " of this part was stopped by " + stopped_by +
-                        ", and this case is at least as large";
-          cr.run = false;
-          all_passed = false;
-          pr.cases.push_back(std::move(cr));
-          continue;
-        }
-        run_case(part, *m, *c, checked ? race_program : built.executable, work, runner, cr,
-                 checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
-        if (!cr.stopped_by.empty() && (stopped.empty() || size < stopped_size)) {
-          stopped = cr.label;
-          stopped_by = cr.stopped_by;
-          stopped_size = size;
-        }
-        if (cr.passed) cr.score = each;
-        all_passed &= cr.passed;
-        passed += cr.passed;
-        pr.cases.push_back(std::move(cr));
-      }
-      if (!profiles.empty()) pr.profile = profile::merge_profiles(profiles);
-      // Counted, not summed: a part whose every case passed has exactly its points (no 34.999...).
-      pr.score = passed == pr.cases.size() ? part.correctness_points() : each * static_cast<double>(passed);
-      if (o.sanitize) {
-        const SanitizerResult s =
-            sanitize_part(part, manifests.front(), built.executable, work / "sanitize", runner);
-        pr.sanitized = true;
-        pr.sanitizer_case = s.case_label;
-        pr.sanitizer_findings = s.findings;
-        if (!s.problem.empty()) pr.sanitizer_findings.insert(pr.sanitizer_findings.begin(), s.problem);
-      }
-      if (o.counters) {
-        const bool emu = o.backend == toolchain::Backend::emu;
-        const CounterResult c = count_part(part, manifests.front(), emu ? race_program : built.executable,
-                                           work / "counters", runner, o.backend, o.cuda_arch);
-        pr.counters_case = c.case_label;
-        pr.counters_source = c.source;
-        pr.counters_problem = c.problem;
-        pr.counters = c.kernels;
-      }
-      if (part.performance && speed) {
-        pr.performance = scorer.measure(part, built.executable, all_passed);
-        pr.score += pr.performance->score;
-        if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
-      }
-    }
+  const SubmissionBuild built = build_submission(lab, submission, o, runner);
+  record_build(g, built);
+  if (built.program.ok) {
+    grade_parts(g, lab, o, manifests, built, runner);
   } else {
-    for (PartResult& pr : g.parts) {
-      const PartSpec& part = lab.part(pr.name);
-      if (part.performance && speed) {
-        PerformanceResult none;
-        none.status = "failed";
-        none.counted = true;
-        none.max_score = part.performance->points;
-        none.feedback = "did not compile";
-        pr.performance = none;
-      }
-    }
+    fail_speed_uncompiled(g, lab, o);
   }
-  for (const PartResult& p : g.parts) {
-    g.score += p.score;
-    g.max_score += p.max_score;
-  }
-  g.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return g;
+  return finish(std::move(g), start);
 }
 
 }  // namespace gpulab::grade

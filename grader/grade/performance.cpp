@@ -12,8 +12,8 @@
 
 #include "grade/case_runner.hpp"
 #include "grade/dataset_cache.hpp"
-#include "grade/harness_build.hpp"
 #include "grade/plausibility.hpp"
+#include "grade/submission_build.hpp"
 #include "lab/performance_spec.hpp"
 #include "lab/size_expression.hpp"
 #include "toolchain/content_hash.hpp"
@@ -159,9 +159,7 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
 }
 
 fs::path PerformanceScorer::build_trusted(const fs::path& source, const std::string& what, std::string& problem) {
-  toolchain::BuildOptions b = harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch);
-  b.run_compiler = runner_.compile_runner(lab_);
-  const toolchain::BuildResult built = toolchain::build_program(source, b);
+  const toolchain::BuildResult built = build_harness_program(lab_, source, options_, runner_);
   if (built.ok) return built.executable;
   problem = what + " (" + source.string() + ") does not compile on this installation:\n" + built.compiler_output;
   return {};
@@ -368,9 +366,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
 Calibration PerformanceScorer::calibrate(const PartSpec& part) {
   const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
   if (!fs::exists(source)) throw std::runtime_error("calibrating needs the reference solution " + source.string());
-  toolchain::BuildOptions b = harness_build_options(lab_, options_.backend, options_.use_cache, options_.cuda_arch);
-  b.run_compiler = runner_.compile_runner(lab_);
-  const toolchain::BuildResult built = toolchain::build_program(source, b);
+  const toolchain::BuildResult built = build_harness_program(lab_, source, options_, runner_);
   if (!built.ok) throw std::runtime_error("the reference does not compile:\n" + built.compiler_output);
   const TimedRun t = run_timed(part, built.executable, "calibrate-" + part.name, false);
   const std::string label = find_case(part, "timed").label();

@@ -2,6 +2,7 @@
 #include "toolchain.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -67,24 +68,31 @@ std::string emulator_headers_stamp() {
   return stamp;
 }
 
-// Local headers a source includes with quotes (found next to the including file), recursively.
-void find_local_includes(const fs::path& source, const std::string& text, std::vector<std::pair<fs::path, std::string>>& out,
-                         int depth = 0) {
+// Local headers a source includes with quotes, recursively, each once: found next to the
+// including file or else in one of `search` (the build's -I folders), as the compiler finds them.
+void find_local_includes(const fs::path& source, const std::string& text, const std::vector<fs::path>& search,
+                         std::vector<std::pair<fs::path, std::string>>& out, int depth = 0) {
   if (depth > 8) return;
   static const std::regex include_re(R"re(#\s*include\s*"([^"]+)")re");
   for (std::sregex_iterator it(text.begin(), text.end(), include_re), end; it != end; ++it) {
-    const fs::path header = source.parent_path() / (*it)[1].str();
+    const std::string name = (*it)[1].str();
     std::error_code ec;
+    fs::path header = source.parent_path() / name;
+    for (size_t i = 0; i < search.size() && !fs::is_regular_file(header, ec); ++i) header = search[i] / name;
     if (!fs::is_regular_file(header, ec)) continue;
+    header = header.lexically_normal();
+    const bool seen = std::any_of(out.begin(), out.end(), [&](const auto& h) { return h.first == header; });
+    if (seen) continue;
     out.emplace_back(header, read_file(header));
-    find_local_includes(header, out.back().second, out, depth + 1);
+    const std::string content = out.back().second;  // out grows below
+    find_local_includes(header, content, search, out, depth + 1);
   }
 }
 
 // What a sandboxed compile of `source` may read of its neighbours: its local headers inside its own folder.
 void add_local_headers(std::vector<fs::path>& reads, const fs::path& source, const std::string& text) {
   std::vector<std::pair<fs::path, std::string>> headers;
-  find_local_includes(source, text, headers);
+  find_local_includes(source, text, {}, headers);
   const fs::path folder = source.parent_path().lexically_normal();
   for (const auto& entry : headers) {
     const fs::path h = fs::absolute(entry.first).lexically_normal();
@@ -242,8 +250,18 @@ fs::path cache_directory() {
   return fs::temp_directory_path() / ("gpulab-cache-" + std::to_string(getuid()));
 }
 
-BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {
-  const fs::path source = fs::absolute(source_in);
+namespace {
+std::atomic<size_t> rewrites{0};
+
+// The sources of one build, the main one first, each read once, with the program's own headers.
+struct BuildSources {
+  std::vector<fs::path> paths;
+  std::vector<std::string> texts;
+  std::vector<fs::path> folders;     // include folders in the compiler's order: -I, then each source's folder
+  std::vector<LocalHeader> headers;  // what the sources include from those folders, recursively
+};
+
+void check_build_options(const fs::path& source_in, const fs::path& source, const BuildOptions& options) {
   if (!fs::is_regular_file(source)) {
     throw std::runtime_error("cannot find '" + source_in.string() + "': check the path of the .cu file");
   }
@@ -256,168 +274,261 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   if (options.race_check && std::string(GPULAB_EMU_CHECK_LIBRARY).empty()) {
     throw std::runtime_error("this build of gpulab has no checking runtime for --race-check");
   }
-
   if (options.object_file && (options.shared_library || !options.extra_sources.empty() || options.race_check)) {
     throw std::runtime_error("an object file is compiled from one source, without the race check");
   }
-  std::vector<fs::path> sources{source};
-  for (const auto& extra : options.extra_sources) sources.push_back(fs::absolute(extra));
+}
 
-  ContentHash hash;
+BuildSources read_sources(const fs::path& source, const BuildOptions& options) {
+  BuildSources s;
+  s.paths.push_back(source);
+  for (const auto& extra : options.extra_sources) s.paths.push_back(fs::absolute(extra));
+  for (const auto& p : s.paths) s.texts.push_back(read_file(p));
+  s.folders = include_folders(options.include_dirs, s.paths);
+  s.headers = find_local_headers(s.paths, s.texts, program_header_search(options.backend == Backend::emu, s.folders));
+  return s;
+}
+
+// Plain -I options for the build's folders (the key's stand-in for the emulator's header copies,
+// which depend only on the headers' text, hashed on their own).
+std::vector<std::string> plain_include_flags(const BuildSources& s) {
+  std::vector<std::string> flags;
+  for (const auto& folder : s.folders) flags.insert(flags.end(), {"-I", folder.string()});
+  return flags;
+}
+
+// Where an emulator build compiles C source number `i` to.
+fs::path c_object_path(const fs::path& dir, size_t i, const fs::path& source) {
+  return dir / (std::to_string(i) + "_" + source.stem().string() + ".o");
+}
+
+std::string artifact_name(const BuildOptions& options) {
+  return options.object_file ? "object.o" : options.shared_library ? "library.so" : "program";
+}
+
+// Where the emulator's rewrite of source number `i` is compiled from.
+fs::path rewritten_path(const fs::path& dir, size_t i, const fs::path& source) {
+  return dir / (std::to_string(i) + "_" + source.stem().string() + ".emu.cpp");
+}
+
+// `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
+std::vector<std::string> emulator_command(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+                                          const fs::path& artifact, const std::vector<std::string>& include_flags) {
+  // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
+  // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
+  // the #line's for some rows, and the profile's lines must name the student's file.
+  std::vector<std::string> argv = {
+      GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
+      // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
+      "-fstack-clash-protection",
+      "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
+  // The checking build keeps one instrumented access per access of the source, as nvcc's code
+  // has: no loop vectorisation, no loops turned into memset/memcpy calls, and no splitting of a
+  // float4 copy into four scalar loads (the profiler counts requests; the race checker would
+  // not see a memset at all).
+  if (options.race_check) {
+    argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1", "-fno-tree-vectorize",
+                             "-fno-tree-loop-distribute-patterns", "-fno-tree-sra"});
+  }
+  argv.insert(argv.end(), include_flags.begin(), include_flags.end());
+  for (const auto& d : options.defines) argv.push_back("-D" + d);
+  for (size_t i = 0; i < s.paths.size(); ++i) {
+    if (s.paths[i].extension() == ".cu") {
+      argv.insert(argv.end(), {"-x", "c++", rewritten_path(dir, i, s.paths[i]).string(), "-x", "none"});
+    } else if (is_c_source(s.paths[i])) {
+      argv.push_back(c_object_path(dir, i, s.paths[i]).string());  // compiled as C first (c_jobs)
+    } else {
+      argv.push_back(s.paths[i].string());
+    }
+  }
+  if (options.object_file) {
+    argv.insert(argv.end(), {"-c", "-o", artifact.string()});
+  } else {
+    append_emulator_link(argv, options, artifact);
+  }
+  return argv;
+}
+
+std::vector<std::string> nvcc_command(const BuildSources& s, const BuildOptions& options, const fs::path& artifact) {
+  const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
+  const bool dynamic = options.shared_library || !options.libraries.empty();
+  std::vector<std::string> argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", dynamic ? "shared" : "static",
+                                   "-gencode", "arch=compute_" + arch + ",code=sm_" + arch};
+  if (options.shared_library) argv.insert(argv.end(), {"-shared", "-Xcompiler", "-fPIC", "-Xlinker", "-Bsymbolic"});
+  if (dynamic) {
+    // The CUDA libraries next to nvcc, found at run time without LD_LIBRARY_PATH.
+    const fs::path lib_dir = fs::path(GPULAB_NVCC).parent_path().parent_path() / "lib64";
+    argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir.string()});
+  }
+  for (const auto& folder : s.folders) argv.insert(argv.end(), {"-I", folder.string()});  // as the emulator build
+  for (const auto& d : options.defines) argv.push_back("-D" + d);
+  for (const auto& p : s.paths) argv.push_back(p.string());
+  if (options.object_file) {
+    argv.insert(argv.end(), {"-c", "-o", artifact.string()});
+    return argv;
+  }
+  argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
+  if (!options.whole_archives.empty()) {
+    argv.insert(argv.end(), {"-Xlinker", "--whole-archive"});
+    argv.insert(argv.end(), options.whole_archives.begin(), options.whole_archives.end());
+    argv.insert(argv.end(), {"-Xlinker", "--no-whole-archive"});
+  }
+  argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
+  for (const auto& lib : options.libraries) argv.push_back("-l" + lib);
+  argv.insert(argv.end(), {"-o", artifact.string()});
+  return argv;
+}
+
+// The compile command; on the emulator it compiles the rewritten .cu sources in `dir`.
+std::vector<std::string> compile_command(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+                                         const std::vector<std::string>& include_flags) {
+  const fs::path artifact = dir / artifact_name(options);
+  return options.backend == Backend::emu ? emulator_command(s, options, dir, artifact, include_flags)
+                                         : nvcc_command(s, options, artifact);
+}
+
+// What the build's output depends on besides its sources: the compiler, the emulator's runtime
+// and headers and, since the emulator compiles rewritten sources, the rewriter linked into
+// this gpulab (a rebuilt rewriter has a new stamp, so an older rewrite is never reused).
+void hash_toolchain(ContentHash& hash, const BuildOptions& options) {
   hash.add(GPULAB_VERSION).add(backend_name(options.backend)).add(options.race_check ? "race" : "plain");
   hash.add(options.cuda_arch).add(file_stamp(GPULAB_EMU_LIBRARY)).add(file_stamp(GPULAB_EMU_CHECK_LIBRARY));
-  if (options.backend == Backend::emu) hash.add(emulator_headers_stamp());
-  std::vector<std::string> texts;
-  for (const auto& s : sources) {
-    texts.push_back(read_file(s));
-    hash.add(s.string()).add(texts.back());
+  if (options.backend == Backend::emu) {
+    hash.add(emulator_headers_stamp()).add(file_stamp(GPULAB_REWRITER_LIBRARY)).add(file_stamp(GPULAB_CXX_COMPILER));
+  } else {
+    hash.add(file_stamp(GPULAB_NVCC));
   }
+}
+
+// The name of the build's cache entry, from the original sources (never their rewrite: a hit
+// costs no rewriting), their local headers, the options and the toolchain.
+std::string cache_key(const BuildSources& s, const BuildOptions& options) {
+  ContentHash hash;
+  hash_toolchain(hash, options);
+  for (size_t i = 0; i < s.paths.size(); ++i) hash.add(s.paths[i].string()).add(s.texts[i]);
   // So that editing a header the program includes (next to a source or in an -I folder) rebuilds.
-  const std::vector<fs::path> folders = include_folders(options.include_dirs, sources);
-  const std::vector<LocalHeader> headers =
-      find_local_headers(sources, texts, program_header_search(options.backend == Backend::emu, folders));
-  for (const LocalHeader& h : headers) hash.add(h.path.string()).add(h.text);
-  for (const auto& inc : options.include_dirs) hash.add(inc);
-  for (const auto& d : options.defines) hash.add("-D" + d);
+  for (const LocalHeader& h : s.headers) hash.add(h.path.string()).add(h.text);
   for (const auto& lib : options.link_inputs) hash.add(file_stamp(lib.c_str()));
   for (const auto& lib : options.whole_archives) hash.add("whole:" + file_stamp(lib.c_str()));
-  for (const auto& flag : options.link_flags) hash.add(flag);
-  hash.add(options.object_file ? "object" : options.shared_library ? "shared" : "program");
-  for (const auto& lib : options.libraries) hash.add("-l" + lib);
+  // The command itself (flags, include folders, libraries, the kind of artifact), in a folder
+  // named the same for every build.
+  for (const std::string& arg : compile_command(s, options, "@build@", plain_include_flags(s))) hash.add(arg);
+  return hash.hex();
+}
 
-  if (options.backend == Backend::emu && (options.shared_library || !options.libraries.empty())) {
-    throw std::runtime_error("shared libraries and linked libraries are built for the cuda backend only");
-  }
-  // A cache entry is a whole folder, renamed into place once complete (with its stamp): an
-  // interrupted or failed build leaves nothing a later grading could take for a program.
-  const fs::path entry = cache_directory() / hash.hex();
-  const std::string artifact = options.object_file ? "object.o" : options.shared_library ? "library.so" : "program";
-  BuildResult result;
-  if (options.use_cache) {
-    if (std::optional<BuildResult> hit = read_cache_entry(entry, artifact)) return *hit;
-  }
-  files::TempFolder staging = staging_folder();
-  const fs::path dir = staging.path();
-  result.executable = dir / artifact;
-
-  std::vector<std::string> argv;
-  std::vector<CompileJob> c_jobs;  // emu: the C files, compiled before the program
-  if (options.backend == Backend::emu) {
-    // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
-    // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
-    // the #line's for some rows, and the profile's lines must name the student's file.
-    argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
-            // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
-            "-fstack-clash-protection",
-            "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
-    // The checking build keeps one instrumented access per access of the source, as nvcc's code
-    // has: no loop vectorisation, no loops turned into memset/memcpy calls, and no splitting of a
-    // float4 copy into four scalar loads (the profiler counts requests; the race checker would
-    // not see a memset at all).
-    if (options.race_check) {
-      argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1", "-fno-tree-vectorize",
-                               "-fno-tree-loop-distribute-patterns", "-fno-tree-sra"});
-    }
-    std::vector<std::string> include_flags;
+// Writes the emulator's rewrite of every .cu source into `dir`; the rewriter's message when one
+// cannot be rewritten.
+std::optional<std::string> rewrite_sources(const BuildSources& s, const fs::path& dir) {
+  for (size_t i = 0; i < s.paths.size(); ++i) {
+    if (s.paths[i].extension() != ".cu") continue;
+    ++rewrites;
     try {
-      // A sandboxed compile reads the first source's folder and the -I folders, nothing else
-      // (see job.reads below): no header from elsewhere is copied where it could read it.
-      std::vector<fs::path> readable(options.include_dirs.begin(), options.include_dirs.end());
-      readable.push_back(source.parent_path());
-      include_flags = rewritten_header_flags(options.run_compiler ? headers_inside(headers, readable) : headers,
-                                             folders, dir / "headers");
+      write_file(rewritten_path(dir, i, s.paths[i]), gpulab::rewriter::rewrite_cuda_source(s.texts[i], s.paths[i].string()));
     } catch (const gpulab::rewriter::RewriteError& e) {
-      result.compiler_output = std::string(e.what()) + "\n";
-      return result;
-    }
-    argv.insert(argv.end(), include_flags.begin(), include_flags.end());
-    for (const auto& d : options.defines) argv.push_back("-D" + d);
-    for (size_t i = 0; i < sources.size(); ++i) {
-      if (sources[i].extension() == ".cu") {
-        const fs::path rewritten = dir / (std::to_string(i) + "_" + sources[i].stem().string() + ".emu.cpp");
-        try {
-          write_file(rewritten, gpulab::rewriter::rewrite_cuda_source(texts[i], sources[i].string()));
-        } catch (const gpulab::rewriter::RewriteError& e) {
-          result.compiler_output = std::string(e.what()) + "\n";
-          return result;
-        }
-        argv.insert(argv.end(), {"-x", "c++", rewritten.string(), "-x", "none"});
-      } else if (is_c_source(sources[i])) {
-        const fs::path object = dir / (std::to_string(i) + "_" + sources[i].stem().string() + ".o");
-        c_jobs.push_back(c_object_job(sources[i], object, include_flags, options.defines));
-        argv.push_back(object.string());
-      } else {
-        argv.push_back(sources[i].string());
-      }
-    }
-    if (options.object_file) {
-      argv.insert(argv.end(), {"-c", "-o", result.executable.string()});
-    } else {
-      append_emulator_link(argv, options, result.executable);
-    }
-  } else {
-    const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
-    const bool dynamic = options.shared_library || !options.libraries.empty();
-    argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", dynamic ? "shared" : "static",
-            "-gencode", "arch=compute_" + arch + ",code=sm_" + arch};
-    if (options.shared_library) argv.insert(argv.end(), {"-shared", "-Xcompiler", "-fPIC", "-Xlinker", "-Bsymbolic"});
-    if (dynamic) {
-      // The CUDA libraries next to nvcc, found at run time without LD_LIBRARY_PATH.
-      const fs::path lib_dir = fs::path(GPULAB_NVCC).parent_path().parent_path() / "lib64";
-      argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir.string()});
-    }
-    for (const auto& folder : folders) argv.insert(argv.end(), {"-I", folder.string()});  // as the emulator build
-    for (const auto& d : options.defines) argv.push_back("-D" + d);
-    for (const auto& s : sources) argv.push_back(s.string());
-    if (options.object_file) {
-      argv.insert(argv.end(), {"-c", "-o", result.executable.string()});
-    } else {
-      argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
-      if (!options.whole_archives.empty()) {
-        argv.insert(argv.end(), {"-Xlinker", "--whole-archive"});
-        argv.insert(argv.end(), options.whole_archives.begin(), options.whole_archives.end());
-        argv.insert(argv.end(), {"-Xlinker", "--no-whole-archive"});
-      }
-      argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
-      for (const auto& lib : options.libraries) argv.push_back("-l" + lib);
-      argv.insert(argv.end(), {"-o", result.executable.string()});
+      return std::string(e.what()) + "\n";
     }
   }
-  result.command = quote_for_display(argv);
-  std::string c_commands;
-  for (const CompileJob& c : c_jobs) c_commands += quote_for_display(c.argv) + " && ";
-  result.command = c_commands + result.command;
-  for (const CompileJob& c : c_jobs) {
+  return std::nullopt;
+}
+
+// The compile as a job for options.run_compiler (a sandbox): what it reads besides the system's.
+CompileJob compile_job(const std::vector<std::string>& argv, const fs::path& dir, const BuildSources& s,
+                       const BuildOptions& options) {
+  CompileJob job{argv, dir, {}};
+  for (size_t i = 0; i < s.paths.size(); ++i) {
+    job.reads.push_back(s.paths[i]);
+    if (i == 0) add_local_headers(job.reads, s.paths[i], s.texts[i]);
+  }
+  for (const auto& inc : options.include_dirs) job.reads.push_back(inc);
+  for (const auto& lib : options.link_inputs) job.reads.push_back(lib);
+  for (const auto& lib : options.whole_archives) job.reads.push_back(lib);
+  if (options.backend == Backend::emu) {
+    job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
+    job.reads.push_back(GPULAB_EMU_LIBRARY);
+    if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
+  }
+  return job;
+}
+
+// The emulator's -I options, with rewritten copies of the program's headers first where one of
+// them needs the rewriter (a `__shared__` or `<<<>>>` in a header); the rewriter's message when
+// a header cannot be rewritten. A sandboxed compile reads the first source's folder and the -I
+// folders, nothing else (compile_job): no header from elsewhere is copied where it could read it.
+std::optional<std::string> rewrite_headers(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+                                           std::vector<std::string>& include_flags) {
+  try {
+    std::vector<fs::path> readable(options.include_dirs.begin(), options.include_dirs.end());
+    readable.push_back(s.paths.front().parent_path());
+    include_flags = rewritten_header_flags(options.run_compiler ? headers_inside(s.headers, readable) : s.headers,
+                                           s.folders, dir / "headers");
+  } catch (const gpulab::rewriter::RewriteError& e) {
+    return std::string(e.what()) + "\n";
+  }
+  return std::nullopt;
+}
+
+// Emulator builds: each C source compiled on its own, as C, before the program; false when one fails.
+bool compile_c_sources(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+                       const std::vector<std::string>& include_flags, BuildResult& result) {
+  for (size_t i = 0; i < s.paths.size(); ++i) {
+    if (!is_c_source(s.paths[i])) continue;
+    const CompileJob c = c_object_job(s.paths[i], c_object_path(dir, i, s.paths[i]), include_flags, options.defines);
+    result.command += quote_for_display(c.argv) + " && ";
     const process::ProcessResult p = options.run_compiler ? options.run_compiler(c) : process::run(c.argv, {});
     if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
     result.compiler_output += p.output;
-    if (p.status() != 0) return result;
+    if (p.status() != 0) return false;
   }
+  return true;
+}
 
-  CompileJob job{argv, dir, {}};
-  if (options.run_compiler) {
-    for (size_t i = 0; i < sources.size(); ++i) {
-      job.reads.push_back(sources[i]);
-      if (i == 0) add_local_headers(job.reads, sources[i], texts[i]);
+// Runs the compiler in `staging`; a good build goes into the cache as `entry`.
+BuildResult compile(const BuildSources& s, const BuildOptions& options, files::TempFolder staging,
+                    const fs::path& entry) {
+  BuildResult result;
+  result.executable = staging.path() / artifact_name(options);
+  std::vector<std::string> include_flags;
+  if (options.backend == Backend::emu) {
+    std::optional<std::string> problem = rewrite_headers(s, options, staging.path(), include_flags);
+    if (!problem) problem = rewrite_sources(s, staging.path());
+    if (problem) {
+      result.compiler_output = *problem;
+      return result;
     }
-    for (const auto& inc : options.include_dirs) job.reads.push_back(inc);
-    for (const auto& lib : options.link_inputs) job.reads.push_back(lib);
-    for (const auto& lib : options.whole_archives) job.reads.push_back(lib);
-    if (options.backend == Backend::emu) {
-      job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
-      job.reads.push_back(GPULAB_EMU_LIBRARY);
-      if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
-    }
+    if (!compile_c_sources(s, options, staging.path(), include_flags, result)) return result;
   }
-  const process::ProcessResult p = options.run_compiler ? options.run_compiler(job) : process::run(argv, {});
+  const std::vector<std::string> argv = compile_command(s, options, staging.path(), include_flags);
+  result.command += quote_for_display(argv);
+  const process::ProcessResult p = options.run_compiler ? options.run_compiler(compile_job(argv, staging.path(), s, options))
+                                                        : process::run(argv, {});
   if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
   result.compiler_output += p.output;
   std::error_code ec;
   // A plain file the compiler wrote: a symbolic link left in the build folder is never followed.
   result.ok = p.status() == 0 && fs::is_regular_file(fs::symlink_status(result.executable, ec)) && fs::file_size(result.executable, ec) > 0;
   if (!result.ok) return result;  // a failed build is not cached: the staging folder goes
-  result.executable = commit_cache_entry(std::move(staging), entry, artifact, result);
+  result.executable = commit_cache_entry(std::move(staging), entry, artifact_name(options), result);
   return result;
+}
+}  // namespace
+
+size_t emulator_rewrites() { return rewrites.load(); }
+
+BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {
+  const fs::path source = fs::absolute(source_in);
+  check_build_options(source_in, source, options);
+  const BuildSources sources = read_sources(source, options);
+  if (options.backend == Backend::emu && (options.shared_library || !options.libraries.empty())) {
+    throw std::runtime_error("shared libraries and linked libraries are built for the cuda backend only");
+  }
+  // A cache entry is a whole folder, renamed into place once complete (with its stamp): an
+  // interrupted or failed build leaves nothing a later grading could take for a program.
+  // It is looked up before anything is rewritten.
+  const fs::path entry = cache_directory() / cache_key(sources, options);
+  if (options.use_cache) {
+    if (std::optional<BuildResult> hit = read_cache_entry(entry, artifact_name(options))) return *hit;
+  }
+  return compile(sources, options, staging_folder(), entry);
 }
 
 }  // namespace gpulab::toolchain

@@ -1,7 +1,8 @@
 // Building a CUDA program for a backend: `emu` (rewrite + g++ against the
 // emulator) or `cuda` (nvcc for a real GPU). Outputs are cached by a hash of
-// the sources, the options and the emulator build, so rebuilding an unchanged
-// submission costs nothing.
+// the sources and the headers they include, the options and the toolchain (the
+// compiler, the emulator build and its source rewriter), looked up before any
+// rewriting, so rebuilding an unchanged submission costs nothing.
 #pragma once
 #include <filesystem>
 #include <functional>
@@ -64,6 +65,9 @@ struct BuildResult {
 // files::GraderError for problems of the installation or the machine (the compiler
 // cannot be started, the cache cannot be written).
 BuildResult build_program(const std::filesystem::path& source, const BuildOptions& options);
+// How many .cu sources build_program has rewritten for the emulator in this process (a cache
+// hit rewrites none).
+size_t emulator_rewrites();
 
 std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab
 std::filesystem::path project_root();     // $GPULAB_HOME, else the source tree gpulab was built from

@@ -1,0 +1,179 @@
+// Running the correctness cases of one part (see part_cases.hpp).
+#include "grade/part_cases.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "grade/case_runner.hpp"
+
+namespace gpulab::grade {
+namespace fs = std::filesystem;
+
+namespace {
+using PartCase = std::pair<const Manifest*, const DatasetCase*>;
+
+// The part's cases in every manifest, public before hidden, by number.
+std::vector<PartCase> cases_of(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests) {
+  std::vector<PartCase> cases;
+  for (const Manifest& m : manifests)
+    for (const DatasetCase& c : m.cases)
+      if (c.part == part.name) cases.push_back({&m, &c});
+  std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) {
+    return std::make_pair(a.first->hidden, a.second->number) < std::make_pair(b.first->hidden, b.second->number);
+  });
+  if (cases.empty()) {
+    throw DatasetError("no dataset cases for part '" + part.name + "' of lab '" + lab.lab +
+                       "' (datasets/" + lab.lab + "/manifest.json lists none); regenerate with `gpulab datagen " +
+                       lab.lab + " --public`");
+  }
+  return cases;
+}
+
+// The number of elements a case moves (inputs and outputs), to compare the sizes of cases.
+size_t case_size(const PartSpec& part, const DatasetCase& c) {
+  size_t n = 0;
+  for (const ParamSpec& p : part.params) {
+    if (p.role == ParamRole::size) continue;
+    size_t elements = 1;
+    for (size_t d : p.resolve_shape(c.sizes)) elements *= d;
+    n += elements;
+  }
+  return n;
+}
+
+// Whether a case runs in the checking build: the committed public ones, where there is one.
+bool runs_checked(const SubmissionBuild& built, const Manifest& m, const DatasetCase& c) {
+  return !built.race_program.empty() && !m.hidden && c.is_public;
+}
+
+// The profile's hints come from the largest case run in the checking build: the small
+// edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern.
+const DatasetCase* profiled_case(const PartSpec& part, const std::vector<PartCase>& cases,
+                                 const SubmissionBuild& built) {
+  const DatasetCase* profiled = nullptr;
+  for (const auto& [m, c] : cases) {
+    if (runs_checked(built, *m, *c) && (!profiled || case_size(part, *c) > case_size(part, *profiled))) profiled = c;
+  }
+  return profiled;
+}
+
+// After a run is stopped by a limit, cases at least as large are not run: they would be
+// stopped too, and a hang must cost about one time limit per part, not one per case.
+class StopPolicy {
+ public:
+  // Why a case of this size is not run; empty when it runs.
+  std::string skip_reason(size_t size) const {
+    if (stopped_.empty() || size < stopped_size_) return "";
+    return "not run: " + stopped_ + " of this part was stopped by " + stopped_by_ +
+           ", and this case is at least as large";
+  }
+  void record(const CaseResult& run, size_t size) {
+    if (run.stopped_by.empty() || (!stopped_.empty() && size >= stopped_size_)) return;
+    stopped_ = run.label;
+    stopped_by_ = run.stopped_by;
+    stopped_size_ = size;
+  }
+
+ private:
+  std::string stopped_, stopped_by_;  // the smallest case a limit stopped, and the limit
+  size_t stopped_size_ = 0;
+};
+
+CaseResult new_case_result(const PartSpec& part, const Manifest& m, const DatasetCase& c, double each) {
+  CaseResult cr;
+  cr.part = part.name;
+  cr.id = c.id;
+  cr.family = c.family;
+  cr.sizes = c.sizes;
+  cr.hidden = m.hidden;
+  cr.label = (m.hidden ? "hidden " : "") + c.label();
+  cr.max_score = each;
+  return cr;
+}
+
+// Adds a checked run's profile to the part's; a profile that cannot be read is left out (it
+// gives hints, never points).
+void add_profile(const CaseRun& run, const fs::path& program, const std::string& arch, const std::string& label,
+                 std::vector<profile::ProfileReport>& profiles) {
+  if (run.profile_file.empty()) return;
+  try {
+    profiles.push_back(profile::read_profile(run.profile_file.string(), arch, {}, program.string()));
+    profiles.back().source = label;
+  } catch (const std::exception&) {
+  }
+}
+
+// What is wrong with a run that finished: the harness's findings, the outputs, a data race.
+std::vector<std::string> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c,
+                                      const CaseRun& run) {
+  std::vector<std::string> problems = harness_findings(run.result);
+  if (problems.empty() || problems.front().rfind("no kernel", 0) != 0) {
+    for (std::string& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
+  }
+  // A data race fails the case even when this run's outputs happen to be right:
+  // on a GPU the same code loses updates.
+  if (!run.race.empty()) {
+    problems.push_back("data race (found by the emulator's race check; on a GPU this gives wrong results "
+                       "from run to run): use an atomic operation or a barrier where threads share data");
+  }
+  return problems;
+}
+
+void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
+              const fs::path& work, const SubmissionRunner& runner, CaseResult& out,
+              std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
+  const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
+                                       profiles ? Profiling::sampled : Profiling::off);
+  if (profiles) add_profile(run, program, arch, out.label, *profiles);
+  out.seconds = run.child.seconds;
+  out.diagnostics = run.diagnostics;
+  out.stopped_by = run.stopped_by;
+  if (!run.failure.empty()) {
+    out.feedback = run.failure;
+    return;
+  }
+  const std::vector<std::string> problems = run_problems(part, m, c, run);
+  if (problems.empty()) {
+    out.passed = true;
+    if (!out.diagnostics.empty()) out.feedback = run.with_diagnostics("correct, but the emulator reported:");
+    return;
+  }
+  std::string text;
+  for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
+  out.feedback = run.with_diagnostics(text);
+}
+}  // namespace
+
+bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
+                    const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
+                    const GradeOptions& o, PartResult& pr) {
+  const std::vector<PartCase> cases = cases_of(lab, part, manifests);
+  const double each = part.correctness_points() / static_cast<double>(cases.size());
+  const DatasetCase* profiled = profiled_case(part, cases, built);
+  std::vector<profile::ProfileReport> profiles;
+  StopPolicy stop;
+  size_t passed = 0;
+  for (const auto& [m, c] : cases) {
+    CaseResult cr = new_case_result(part, *m, *c, each);
+    const size_t size = case_size(part, *c);
+    cr.feedback = stop.skip_reason(size);
+    if (!cr.feedback.empty()) {
+      cr.run = false;
+    } else {
+      const bool checked = runs_checked(built, *m, *c);
+      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, cr,
+               checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
+      stop.record(cr, size);
+    }
+    if (cr.passed) cr.score = each;
+    passed += cr.passed;
+    pr.cases.push_back(std::move(cr));
+  }
+  if (!profiles.empty()) pr.profile = profile::merge_profiles(profiles);
+  // Counted, not summed: a part whose every case passed has exactly its points (no 34.999...).
+  pr.score = passed == pr.cases.size() ? part.correctness_points() : each * static_cast<double>(passed);
+  return passed == pr.cases.size();
+}
+
+}  // namespace gpulab::grade
