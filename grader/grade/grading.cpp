@@ -12,6 +12,7 @@
 
 #include "grade/case_runner.hpp"
 #include "grade/dataset_cache.hpp"
+#include "gold/dataset_generation.hpp"
 #include "grade/harness_build.hpp"
 #include "grade/performance.hpp"
 #include "grade/sanitize.hpp"
