@@ -5,18 +5,22 @@
 # CUDA is optional: with nvcc on PATH or in /usr/local/cuda the `cuda` backend is built too.
 # bubblewrap (bwrap) and util-linux (prlimit) are the sandbox submissions are graded in (docs/security.md).
 # libhowardhinnant-date-dev and tzdata: time zones of the course file (`gpulab batch --course`).
+# libboost-context-dev: the emulator's fiber switch on machines other than x86-64 (x86-64 has gpulab's
+# own; cmake -DGPULAB_EMU_FIBERS=boost asks for Boost's there too, and the tests build that way once).
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build
-  nlohmann-json3-dev libcli11-dev libboost-context-dev
-  bubblewrap util-linux libfmt-dev libtbb-dev libssl-dev
+  nlohmann-json3-dev libcli11-dev
+  bubblewrap util-linux libfmt-dev libssl-dev
   libhowardhinnant-date-dev tzdata
 )
+if [ "$(uname -m)" != x86_64 ]; then packages+=(libboost-context-dev); fi
 if [ "${1:-}" != "--runtime" ]; then
   # Tests: Catch2; a PNG decoder for the report's screenshot test (zlib); a headless
   # browser for that screenshot; a local Slurm for the batch-on-Slurm test; ccache, so the
-  # tests that build gpulab from its packages reuse the main build.
-  packages+=(git catch2 zlib1g-dev chromium slurm-wlm ccache)
+  # tests that build gpulab from its packages reuse the main build; Boost.Context for the test of
+  # the emulator's Boost fiber switch.
+  packages+=(git catch2 zlib1g-dev chromium slurm-wlm ccache libboost-context-dev)
 fi
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_spec.hpp"
+#include "lab/bench_spec.hpp"
 
 namespace gpulab::bench {
 

@@ -1,7 +1,7 @@
 // The contents of autograder.zip.
 #include "gradescope_bundle.hpp"
 
-#include "slurm/slurm_job.hpp"
+#include "process/shell_quote.hpp"
 
 namespace gpulab::bundle {
 namespace fs = std::filesystem;
@@ -21,12 +21,12 @@ std::vector<BundleFile> gradescope_files(const fs::path& root, const LabSpec& la
 
 std::string autograder_conf(const LabSpec& lab, const GradescopeOptions& o) {
   std::string args;
-  for (const std::string& a : o.grade_args) args += (args.empty() ? "" : " ") + slurm::shell_quote(a);
+  for (const std::string& a : o.grade_args) args += (args.empty() ? "" : " ") + process::shell_quote(a);
   return "# Read by setup.sh and run_autograder (bash); written by `gpulab bundle gradescope`.\n"
-         "GPULAB_LAB=" + slurm::shell_quote(lab.lab) + "\n"
-         "GPULAB_BACKEND=" + slurm::shell_quote(o.backend) + "\n"
+         "GPULAB_LAB=" + process::shell_quote(lab.lab) + "\n"
+         "GPULAB_BACKEND=" + process::shell_quote(o.backend) + "\n"
          "GPULAB_GRADE_ARGS=(" + args + ")\n"
-         "GPULAB_HIDDEN_SEED_ENV=" + slurm::shell_quote(lab.hidden_seed_env) + "\n"
+         "GPULAB_HIDDEN_SEED_ENV=" + process::shell_quote(lab.hidden_seed_env) + "\n"
          "# Graded submissions per student in any 24 hours (empty: no limit).\n"
          "GPULAB_MAX_SUBMISSIONS_PER_DAY=" +
          (o.max_submissions_per_day > 0 ? std::to_string(o.max_submissions_per_day) : std::string()) + "\n";

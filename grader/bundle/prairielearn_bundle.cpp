@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "data/dataset.hpp"
-#include "slurm/slurm_job.hpp"
+#include "process/shell_quote.hpp"
 
 namespace gpulab::bundle {
 namespace fs = std::filesystem;
@@ -30,11 +30,11 @@ std::vector<BundleFile> prairielearn_files(const fs::path& root, const LabSpec& 
 
 std::string prairielearn_conf(const LabSpec& lab, const PrairieLearnOptions& o) {
   std::string args;
-  for (const std::string& a : o.grade_args) args += (args.empty() ? "" : " ") + slurm::shell_quote(a);
+  for (const std::string& a : o.grade_args) args += (args.empty() ? "" : " ") + process::shell_quote(a);
   return "# Read by build_image and run_grader (bash); written by `gpulab bundle prairielearn`.\n"
-         "GPULAB_LAB=" + slurm::shell_quote(lab.lab) + "\n"
+         "GPULAB_LAB=" + process::shell_quote(lab.lab) + "\n"
          "GPULAB_GRADE_ARGS=(" + args + ")\n"
-         "GPULAB_HIDDEN_SEED_ENV=" + slurm::shell_quote(lab.hidden_seed_env) + "\n";
+         "GPULAB_HIDDEN_SEED_ENV=" + process::shell_quote(lab.hidden_seed_env) + "\n";
 }
 
 void write_prairielearn_bundle(const fs::path& root, const LabSpec& lab, const PrairieLearnOptions& o,

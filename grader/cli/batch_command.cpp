@@ -21,6 +21,7 @@
 #include "batch/progress_bar.hpp"
 #include "batch_similarity.hpp"
 #include "commands.hpp"
+#include "toolchain/backend_choice.hpp"
 #include "grade/grading.hpp"
 #include "late_option.hpp"
 #include "report/class_reports.hpp"
@@ -140,7 +141,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   o.submissions = a.submissions;
   o.out = a.out;
   o.jobs = a.jobs ? a.jobs : default_jobs();
-  o.grade.backend = choose_backend(a.backend);
+  o.grade.backend = toolchain::choose_backend(a.backend);
   if (o.grade.backend == toolchain::Backend::cuda && !toolchain::cuda_backend_available()) {
     throw std::runtime_error("--backend cuda needs nvcc, which this build of gpulab did not find; use --backend emu");
   }

@@ -4,8 +4,6 @@
 #include <functional>
 #include <string>
 
-#include "toolchain/toolchain.hpp"
-
 namespace gpulab::cli {
 
 // Each registers its subcommand and sets `action` to run when it is chosen; the action returns the exit code.
@@ -21,8 +19,5 @@ void add_bundle_command(CLI::App& app, Action& action);   // bundle gradescope|s
 void add_validate_command(CLI::App& app, Action& action);
 void add_similarity_command(CLI::App& app, Action& action);
 void add_counters_command(CLI::App& app, Action& action);  // counters EMU.json GPU.json
-
-// "auto": the cuda backend where it was built and nvidia-smi sees a GPU, else the emulator.
-toolchain::Backend choose_backend(const std::string& name);
 
 }  // namespace gpulab::cli

@@ -14,7 +14,7 @@
 #include "files/atomic_file.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
-#include "data/dataset.hpp"
+#include "gold/dataset_generation.hpp"
 #include "grade/grading.hpp"
 #include "harness/binding_generator.hpp"
 #include "toolchain/content_hash.hpp"

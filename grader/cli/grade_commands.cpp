@@ -13,6 +13,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "toolchain/backend_choice.hpp"
 #include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
 #include "files/grader_error.hpp"
@@ -53,7 +54,7 @@ struct GradeArgs {
 grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
   const LabSpec lab = grade::load_lab(a.lab);
   grade::GradeOptions o;
-  o.backend = choose_backend(a.backend);
+  o.backend = toolchain::choose_backend(a.backend);
   o.include_large = !a.no_large;
   o.include_hidden = !a.no_hidden && !student_view;
   o.hidden_visibility = a.visibility;
@@ -132,12 +133,6 @@ bool write_results(const std::string& out, const std::string& text) {
   }
 }
 }  // namespace
-
-toolchain::Backend choose_backend(const std::string& name) {
-  if (name != "auto") return toolchain::parse_backend(name);
-  const bool gpu = toolchain::cuda_backend_available() && process::nvidia_gpu_visible();
-  return gpu ? toolchain::Backend::cuda : toolchain::Backend::emu;
-}
 
 void add_grade_commands(CLI::App& app, Action& action) {
   auto g = std::make_shared<GradeArgs>();

@@ -10,6 +10,7 @@
 #include "files/temp_folder.hpp"
 #include "process/interruption.hpp"
 #include "sandbox/sandbox.hpp"
+#include "toolchain/toolchain.hpp"
 
 int main(int argc, char** argv) {
   namespace code = gpulab::cli::exit_code;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "toolchain/backend_choice.hpp"
 #include "grade/grading.hpp"
 #include "validate/dataset_validation.hpp"
 
@@ -30,7 +31,7 @@ void add_validate_command(CLI::App& app, Action& action) {
       std::printf("%s: %zu cases; manifest and file hashes %s; gold recomputed for %zu cases\n", a->dir.c_str(),
                   r.cases, r.problems.empty() ? "ok" : "have problems", r.gold_checked);
       if (r.problems.empty() && !a->no_reference) {
-        validate::check_with_reference(lab, a->dir, choose_backend(a->backend), r);
+        validate::check_with_reference(lab, a->dir, toolchain::choose_backend(a->backend), r);
         if (r.reference_ran) {
           std::printf("reference solution: %zu of %zu cases pass\n", r.reference_passed, r.reference_cases);
         }

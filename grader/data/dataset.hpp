@@ -1,4 +1,4 @@
-// Dataset cases on disk: generation from lab.json + gold, and the manifest
+// Dataset cases on disk (gold/dataset_generation.hpp writes them), and the manifest
 // (case, part, family, sizes, seed, and dtype/shape/sha256 of every file) that
 // lets the grader check each file before trusting it.
 #pragma once
@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "lab/lab_spec.hpp"
 #include "npy_io.hpp"
 
 namespace gpulab {
@@ -43,13 +42,6 @@ struct Manifest {
   std::filesystem::path directory;
 };
 
-// public_small: committed under datasets/<lab>; public_large: generated on first use;
-// all: every family (hidden seeds); performance: the timed and recheck cases of each part.
-enum class Selection { public_small, public_large, all, performance };
-
-// Writes every selected case of every part (or only `only_part`) under `out` with a manifest.json.
-Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hidden, Selection which,
-                           const std::filesystem::path& out, const std::string& only_part = "");
 // Reads DIR/manifest.json; with verify, checks every file's size, shape and hash (DatasetError names the file).
 Manifest read_manifest(const std::filesystem::path& dir, bool verify);
 NdArray load_case_file(const Manifest& m, const CaseFile& f);  // reads and checks dtype/shape

@@ -3,7 +3,7 @@
 // performance score). A damaged cache entry is regenerated, never blamed on
 // the student.
 #pragma once
-#include "data/dataset.hpp"
+#include "gold/dataset_generation.hpp"
 #include "lab/lab_spec.hpp"
 
 namespace gpulab::grade {

@@ -13,6 +13,8 @@
 
 #include "grade/dataset_cache.hpp"
 #include "grade/part_cases.hpp"
+#include "gold/dataset_generation.hpp"
+#include "grade/harness_build.hpp"
 #include "grade/performance.hpp"
 #include "grade/sanitize.hpp"
 #include "grade/hardware_counters.hpp"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <set>
 
-#include "bench/bench_spec.hpp"
+#include "lab/bench_spec.hpp"
 #include "lab/case_inputs.hpp"
 #include "lab/json_reader.hpp"
 #include "lab/performance_spec.hpp"

@@ -106,7 +106,7 @@ struct LabSpec {
   // checked (harness/checker_registry.hpp). Empty when the lab names none.
   std::string checker_file;
   // lab.json's "bench" object (null when absent), checked when the lab loads and read by
-  // bench/bench_spec.hpp for `gpulab bench`.
+  // lab/bench_spec.hpp for `gpulab bench`.
   nlohmann::json bench;
   std::filesystem::path file;  // where it was loaded from
 

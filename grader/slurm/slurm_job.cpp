@@ -6,15 +6,11 @@
 
 #include "files/atomic_file.hpp"
 #include "process/run.hpp"
+#include "process/shell_quote.hpp"
 
 namespace gpulab::slurm {
 namespace fs = std::filesystem;
-
-std::string shell_quote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using process::shell_quote;
 
 namespace {
 std::string common_directives(const SlurmRequest& r) {

@@ -30,7 +30,6 @@ struct SlurmSubmission {
   std::string merge_job;
 };
 
-std::string shell_quote(const std::string& text);  // '...' for bash
 std::string grade_array_script(const SlurmRequest& r);
 std::string merge_script(const SlurmRequest& r);
 // Writes DIR/slurm/{plan.json,grade.sbatch,merge.sbatch} and submits both jobs with sbatch.

@@ -113,7 +113,7 @@ void append_emulator_link(std::vector<std::string>& argv, const BuildOptions& op
   // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
   // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
   if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
-  argv.insert(argv.end(), {GPULAB_EMU_LIBRARY, "-lboost_context", "-o", executable.string()});
+  argv.insert(argv.end(), {GPULAB_EMU_LINK_INPUTS, "-o", executable.string()});
   argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
   if (options.race_check) {
     argv.insert(argv.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"});

@@ -11,6 +11,7 @@
 #include "batch/batch_runner.hpp"
 #include "batch/class_results.hpp"
 #include "data/dataset.hpp"
+#include "gold/dataset_generation.hpp"
 #include "grade/grading.hpp"
 #include "grader_test_support.hpp"
 #include "harness/binding_generator.hpp"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "bench/bench_spec.hpp"
+#include "lab/bench_spec.hpp"
 #include "bench/bench_table.hpp"
 #include "lab/size_expression.hpp"
 #include "lab/lab_spec.hpp"

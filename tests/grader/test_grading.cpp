@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/dataset.hpp"
+#include "gold/dataset_generation.hpp"
 #include "gold/gold_registry.hpp"
 #include "grade/grading.hpp"
 #include "grade/reports.hpp"
