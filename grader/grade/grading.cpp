@@ -92,17 +92,19 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
   out.stopped_by = run.stopped_by;
   if (!run.failure.empty()) {
     out.feedback = run.failure;
+    out.failure = run.failure_kind == FailureKind::none ? FailureKind::other : run.failure_kind;
     return;
   }
-  std::vector<std::string> problems = harness_findings(run.result);
-  if (problems.empty() || problems.front().rfind("no kernel", 0) != 0) {
-    for (std::string& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
+  std::vector<Problem> problems = harness_findings(run.result);
+  if (problems.empty() || problems.front().kind != FailureKind::no_kernel) {
+    for (Problem& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }
   // A data race fails the case even when this run's outputs happen to be right:
   // on a GPU the same code loses updates.
   if (!run.race.empty()) {
-    problems.push_back("data race (found by the emulator's race check; on a GPU this gives wrong results "
-                       "from run to run): use an atomic operation or a barrier where threads share data");
+    problems.push_back({FailureKind::data_race,
+                        "data race (found by the emulator's race check; on a GPU this gives wrong results "
+                        "from run to run): use an atomic operation or a barrier where threads share data"});
   }
   if (problems.empty()) {
     out.passed = true;
@@ -110,8 +112,10 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
     return;
   }
   std::string text;
-  for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
+  for (const Problem& p : problems) text += (text.empty() ? "" : "\n") + p.text;
   out.feedback = run.with_diagnostics(text);
+  // A race decides wherever it is listed: the wrong answers are its symptom.
+  out.failure = run.race.empty() ? problems.front().kind : FailureKind::data_race;
 }
 
 }  // namespace
@@ -268,7 +272,9 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
       bool all_passed = true;
       // After a run is stopped by a limit, cases at least as large are not run: they would be
       // stopped too, and a hang must cost about one time limit per part, not one per case.
-      std::string stopped, stopped_by;  // the smallest case a limit stopped, and the limit
+      std::string stopped;  // the smallest case a limit stopped, its limit and its kind of failure
+      StopReason stopped_by = StopReason::none;
+      FailureKind stopped_failure = FailureKind::other;
       size_t stopped_size = 0;
       size_t passed = 0;
       // The profile's hints come from the largest case run in the checking build: the small
@@ -292,8 +298,9 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
         const bool checked = !race_program.empty() && !m->hidden && c->is_public;
         const size_t size = case_size(part, *c);
         if (!stopped.empty() && size >= stopped_size) {
-          cr.feedback = "not run: " + stopped + " of this part was stopped by " + stopped_by +
+          cr.feedback = "not run: " + stopped + " of this part was stopped by " + to_string(stopped_by) +
                         ", and this case is at least as large";
+          cr.failure = stopped_failure;  // counted as what stopped the smaller case
           cr.run = false;
           all_passed = false;
           pr.cases.push_back(std::move(cr));
@@ -301,9 +308,10 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
         }
         run_case(part, *m, *c, checked ? race_program : built.executable, work, runner, cr,
                  checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
-        if (!cr.stopped_by.empty() && (stopped.empty() || size < stopped_size)) {
+        if (cr.stopped_by != StopReason::none && (stopped.empty() || size < stopped_size)) {
           stopped = cr.label;
           stopped_by = cr.stopped_by;
+          stopped_failure = cr.passed ? FailureKind::timeout : cr.failure;
           stopped_size = size;
         }
         if (cr.passed) cr.score = each;
@@ -342,7 +350,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
       const PartSpec& part = lab.part(pr.name);
       if (part.performance && speed) {
         PerformanceResult none;
-        none.status = "failed";
+        none.status = PerformanceStatus::failed;
         none.counted = true;
         none.max_score = part.performance->points;
         none.feedback = "did not compile";
