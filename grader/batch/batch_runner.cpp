@@ -12,6 +12,7 @@
 #include "process/interruption.hpp"
 #include "failure_class.hpp"
 #include "grade/reports.hpp"
+#include "grade/results_model.hpp"
 #include "prebuild.hpp"
 #include "submission_key.hpp"
 
@@ -29,7 +30,7 @@ bool stopping(const std::atomic<bool>* stop) { return (stop && stop->load()) || 
 // Up to date: same key, and the result it describes is still there. Grader errors are always retried.
 bool up_to_date(const fs::path& out, const Submission& s, const std::string& key, StudentRecord& existing) {
   auto r = read_record(out, s.student);
-  if (!r || r->key != key || r->status == "grader_error") return false;
+  if (!r || r->key != key || r->status == GradingStatus::grader_error) return false;
   if (r->has_result() && !fs::exists(result_path(out, s.student))) return false;
   existing = *r;
   return true;
@@ -69,11 +70,11 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
       r.max_score += grade::part_max_points(p, grade::speed_is_scored(o.grade));
 
   if (s.source.empty()) {
-    r.status = "no_submission";
+    r.status = GradingStatus::no_submission;
     r.message = s.problem;
-    r.failure_class = "no_submission";
+    r.failure_class = FailureKind::no_submission;
     r.failure_example = s.problem;
-    r.failure_classes = {{"no_submission", s.problem}};
+    r.failure_classes = {{FailureKind::no_submission, s.problem}};
   } else {
     // "alice/scan.cu"; a name that is not UTF-8 keeps its bytes visible as \xNN
     r.source = files::escaped_name(fs::relative(s.source, s.location.parent_path()).generic_string());
@@ -98,24 +99,24 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
       r.timing.run_s = run;
       r.timing.compare_s = std::max(0.0, grade_seconds - run);
       g.submission = r.source;
-      const json result = grade::detailed_results(g);
+      const grade::ResultsRecord result = grade::results_record(g);
       const FailureSummary f = summarize_failures(result);
-      r.status = g.compiled ? "graded" : "compile_error";
+      r.status = g.compiled ? GradingStatus::graded : GradingStatus::compile_error;
       r.failure_class = f.failure_class;
       r.failure_example = f.example;
       r.failure_classes = f.classes;
       r.score = g.score;
       r.max_score = g.max_score;
       const auto report_start = Clock::now();
-      files::write_json_atomically(result_path(o.out, s.student), result, 2);
+      files::write_json_atomically(result_path(o.out, s.student), grade::to_json(result), 2);
       r.timing.report_s = since(report_start);
     } catch (const std::exception& e) {
       if (stopping(stop)) return false;
-      r.status = "grader_error";
+      r.status = GradingStatus::grader_error;
       r.message = e.what();
-      r.failure_class = "grader_error";
+      r.failure_class = FailureKind::grader_error;
       r.failure_example = e.what();
-      r.failure_classes = {{"grader_error", e.what()}};
+      r.failure_classes = {{FailureKind::grader_error, e.what()}};
     }
   }
   r.graded_at = utc_now_iso8601();

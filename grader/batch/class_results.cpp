@@ -36,7 +36,7 @@ ClassResults load_class_results(const fs::path& out_dir, const LabSpec& lab, con
       } else {
         StudentRecord missing;
         missing.student = s;
-        missing.status = "missing";
+        missing.status = GradingStatus::missing;
         missing.message = "not graded yet (no record in " + (out_dir / "records").string() + ")";
         records.push_back(missing);
       }
@@ -50,7 +50,7 @@ ClassResults load_class_results(const fs::path& out_dir, const LabSpec& lab, con
     if (e.record.has_result()) {
       const fs::path p = result_path(out_dir, e.record.student);
       try {
-        e.result = json::parse(files::read_whole_file(p));
+        e.result = grade::read_results_file(p);
       } catch (const std::exception& ex) {
         throw std::runtime_error(p.string() + ": the result of '" + e.record.student + "' is missing or damaged (" +
                                  ex.what() + "); delete " + record_path(out_dir, e.record.student).string() +

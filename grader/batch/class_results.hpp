@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "grade/results_model.hpp"
 #include "lab/lab_spec.hpp"
 #include "student_record.hpp"
 
@@ -20,7 +19,7 @@ struct PartColumn {
 
 struct StudentEntry {
   StudentRecord record;
-  std::optional<nlohmann::json> result;  // absent for no_submission, grader_error, missing
+  std::optional<grade::ResultsRecord> result;  // absent for no_submission, grader_error, missing
 };
 
 struct ClassResults {
@@ -35,7 +34,8 @@ struct ClassResults {
 std::vector<PartColumn> part_columns(const LabSpec& lab, const std::vector<std::string>& only_parts,
                                      bool speed_scored = true);
 // Reads the record and result of each student in `students` from `out_dir` (all records when empty).
-// A record whose result file is missing or damaged becomes an error naming the file.
+// A record whose result file is missing, damaged, or lacks a key of gpulab-results/1 becomes an error
+// naming the file (and the key).
 ClassResults load_class_results(const std::filesystem::path& out_dir, const LabSpec& lab,
                                 const std::vector<std::string>& only_parts,
                                 const std::vector<std::string>& students = {});

@@ -1,129 +1,112 @@
-// Classification by the grader's own feedback sentences (grader/grade/grading.cpp,
-// compare.cpp, the harness): the first problem line decides, except that a data
-// race anywhere wins (wrong answers are then its symptom).
+// Counting the failure kinds the grader recorded with each case
+// (parts[].cases[].failure_kind): a data race is decided where it was found
+// (grade/grading.cpp), so here every failed case counts once, as its kind.
 #include "failure_class.hpp"
 
 #include <map>
 #include <sstream>
 
 namespace gpulab::batch {
-using nlohmann::json;
 
 namespace {
 struct ClassInfo {
-  const char* id;
+  FailureKind kind;
   const char* title;
 };
 const ClassInfo kClasses[] = {
-    {"compile_error", "does not compile"},
-    {"no_submission", "no file to grade"},
-    {"grader_error", "could not be graded (grader problem)"},
-    {"missing_function", "host function missing"},
-    {"timeout", "timed out"},
-    {"crash", "crashed"},
-    {"early_exit", "exited early"},
-    {"cuda_error", "CUDA error"},
-    {"no_kernel", "no kernel launched"},
-    {"out_of_bounds", "out-of-bounds write"},
-    {"input_modified", "input modified"},
-    {"data_race", "data race"},
-    {"missing_output", "output not produced"},
-    {"wrong_answer", "wrong answer"},
-    {"other", "other"},
+    {FailureKind::compile_error, "does not compile"},
+    {FailureKind::no_submission, "no file to grade"},
+    {FailureKind::grader_error, "could not be graded (grader problem)"},
+    {FailureKind::missing_function, "host function missing"},
+    {FailureKind::timeout, "timed out"},
+    {FailureKind::resource_limit, "stopped by a limit (output, file size, memory)"},
+    {FailureKind::crash, "crashed"},
+    {FailureKind::early_exit, "exited early"},
+    {FailureKind::cuda_error, "CUDA error"},
+    {FailureKind::no_kernel, "no kernel launched"},
+    {FailureKind::out_of_bounds, "out-of-bounds write"},
+    {FailureKind::input_modified, "input modified"},
+    {FailureKind::data_race, "data race"},
+    {FailureKind::missing_output, "output not produced"},
+    {FailureKind::wrong_answer, "wrong answer"},
+    {FailureKind::other, "other"},
+    {FailureKind::unknown, "unknown (results from an older gpulab)"},
 };
 
-bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
-bool starts(const std::string& s, const char* what) { return s.rfind(what, 0) == 0; }
-
-// The feedback's own problem lines: diagnostics and program output follow indented.
-std::vector<std::string> problem_lines(const std::string& feedback) {
-  std::vector<std::string> lines;
+// The feedback's first line: diagnostics and program output follow, indented.
+std::string first_line(const std::string& feedback) {
   std::istringstream in(feedback);
-  for (std::string line; std::getline(in, line);) {
-    if (starts(line, "  ")) break;
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
+  std::string line;
+  std::getline(in, line);
+  return line;
 }
 }  // namespace
 
-const std::vector<std::string>& failure_class_order() {
-  static const std::vector<std::string> order = [] {
-    std::vector<std::string> v;
-    for (const ClassInfo& c : kClasses) v.push_back(c.id);
+const std::vector<FailureKind>& failure_class_order() {
+  static const std::vector<FailureKind> order = [] {
+    std::vector<FailureKind> v;
+    for (const ClassInfo& c : kClasses) v.push_back(c.kind);
     return v;
   }();
   return order;
 }
 
-std::string failure_class_title(const std::string& id) {
+std::string failure_class_title(FailureKind kind) {
   for (const ClassInfo& c : kClasses)
-    if (id == c.id) return c.title;
-  return id;
+    if (kind == c.kind) return c.title;
+  return to_string(kind);
 }
 
-std::string classify_case_feedback(const std::string& feedback) {
-  const std::vector<std::string> lines = problem_lines(feedback);
-  for (const std::string& l : lines)
-    if (starts(l, "data race")) return "data_race";
-  if (lines.empty()) return "other";
-  const std::string& l = lines.front();
-  if (starts(l, "timed out")) return "timeout";
-  if (starts(l, "crashed")) return "crash";
-  if (starts(l, "ended (exit code")) return "early_exit";
-  if (contains(l, "does not define")) return "missing_function";
-  if (starts(l, "no kernel was launched")) return "no_kernel";
-  if (starts(l, "CUDA reported")) return "cuda_error";
-  if (starts(l, "out-of-bounds write")) return "out_of_bounds";
-  if (contains(l, "was modified")) return "input_modified";
-  if (contains(l, "was not produced")) return "missing_output";
-  if (contains(l, " wrong") || contains(l, "wrong type or size")) return "wrong_answer";
-  return "other";
-}
-
-FailureSummary summarize_failures(const json& result) {
+FailureSummary summarize_failures(const grade::ResultsRecord& result) {
   FailureSummary s;
-  if (!result.value("compiled", false)) {
-    s.failure_class = "compile_error";
-    std::istringstream in(result.value("compile_output", std::string()));
+  if (!result.not_graded.empty()) {
+    s.failure_class = FailureKind::no_submission;
+    s.example = result.not_graded;
+    s.classes = {{FailureKind::no_submission, result.not_graded}};
+    return s;
+  }
+  if (!result.compiled) {
+    s.failure_class = FailureKind::compile_error;
+    std::istringstream in(result.compile_output);
     std::string first;
     for (std::string line; std::getline(in, line);) {
-      if (contains(line, "error")) {
+      if (line.find("error") != std::string::npos) {
         first = line;
         break;
       }
       if (first.empty()) first = line;
     }
     s.example = first;
-    s.classes = {{"compile_error", first}};
+    s.classes = {{FailureKind::compile_error, first}};
     return s;
   }
-  std::map<std::string, int> counts;
-  std::map<std::string, std::string> examples;
-  for (const json& part : result.value("parts", json::array())) {
-    for (const json& c : part.value("cases", json::array())) {
-      if (c.value("passed", false)) continue;
-      const std::string feedback = c.value("feedback", std::string());
-      const std::string cls = classify_case_feedback(feedback);
-      ++counts[cls];
-      if (!examples.count(cls)) {
-        const std::vector<std::string> lines = problem_lines(feedback);
-        examples[cls] = part.value("name", std::string()) + ": " + c.value("label", std::string()) + ": " +
-                        (lines.empty() ? feedback : lines.front());
+  std::map<FailureKind, int> counts;
+  std::map<FailureKind, std::string> examples;
+  for (const grade::PartRecord& part : result.parts) {
+    for (const grade::CaseRecord& c : part.cases) {
+      if (c.passed) continue;
+      // A failed case recorded as passing (none) cannot come from this grader: counted as other.
+      const FailureKind kind = c.failure_kind == FailureKind::none ? FailureKind::other : c.failure_kind;
+      ++counts[kind];
+      if (!examples.count(kind)) {
+        examples[kind] = part.name + ": " + c.label + ": " +
+                         (kind == FailureKind::unknown
+                              ? "written by a gpulab that did not record failure kinds; grade it again to classify it"
+                              : first_line(c.feedback));
       }
     }
   }
   int best = 0;
-  for (const std::string& id : failure_class_order()) {
-    auto it = counts.find(id);
+  for (FailureKind kind : failure_class_order()) {
+    auto it = counts.find(kind);
     if (it == counts.end()) continue;
-    s.classes.push_back({id, examples[id]});
+    s.classes.push_back({kind, examples[kind]});
     if (it->second > best) {
       best = it->second;
-      s.failure_class = id;
+      s.failure_class = kind;
     }
   }
-  if (!s.failure_class.empty()) s.example = examples[s.failure_class];
+  if (s.failure_class != FailureKind::none) s.example = examples[s.failure_class];
   return s;
 }
 

@@ -38,8 +38,8 @@ void ProgressBar::finished(const StudentRecord& r, bool skipped) {
   ++done_;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   char score[64];
-  if (r.status == "graded") std::snprintf(score, sizeof score, "%g/%g", std::round(r.score * 100) / 100, r.max_score);
-  else std::snprintf(score, sizeof score, "%s", r.status.c_str());
+  if (r.status == GradingStatus::graded) std::snprintf(score, sizeof score, "%g/%g", std::round(r.score * 100) / 100, r.max_score);
+  else std::snprintf(score, sizeof score, "%s", to_string(r.status).c_str());
   const std::string eta = eta_text(elapsed, done_, total_);
   if (interactive_) {
     const int width = 30;

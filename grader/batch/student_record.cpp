@@ -11,17 +11,27 @@ namespace gpulab::batch {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+namespace {
+// A word of one of the record's enumerations; another word is an error naming the key.
+template <class E>
+E known_word(const json& v, const std::string& key) {
+  const E e = v.get<E>();
+  if (json(e) != v) throw std::runtime_error(key + ": unknown value " + v.dump());
+  return e;
+}
+}  // namespace
+
 json record_to_json(const StudentRecord& r) {
   json people = json::array();
   for (const Submitter& s : r.submitters) people.push_back({{"name", s.name}, {"email", s.email}, {"sid", s.sid}});
   json classes = json::array();
-  for (const auto& [id, example] : r.failure_classes) classes.push_back({{"class", id}, {"example", example}});
+  for (const auto& [kind, example] : r.failure_classes) classes.push_back({{"class", kind}, {"example", example}});
   return {{"schema", "gpulab-batch-record/1"},
           {"student", r.student},
           {"key", r.key},
           {"status", r.status},
           {"message", r.message},
-          {"failure_class", r.failure_class},
+          {"failure_class", r.failure_class == grade::FailureKind::none ? json("") : json(r.failure_class)},
           {"failure_example", r.failure_example},
           {"failure_classes", classes},
           {"source", r.source},
@@ -53,12 +63,16 @@ StudentRecord record_from_json(const json& j, const std::string& origin) {
     StudentRecord r;
     r.student = j.at("student").get<std::string>();
     r.key = j.value("key", "");
-    r.status = j.at("status").get<std::string>();
+    r.status = known_word<GradingStatus>(j.at("status"), "status");
+    if (r.status == GradingStatus::missing) throw std::runtime_error("status: \"missing\" is never written to a record");
     r.message = j.value("message", "");
-    r.failure_class = j.value("failure_class", "");
+    const json no_class = "";
+    const json& cls = j.contains("failure_class") ? j.at("failure_class") : no_class;
+    r.failure_class = cls == no_class ? grade::FailureKind::none : known_word<grade::FailureKind>(cls, "failure_class");
     r.failure_example = j.value("failure_example", "");
     for (const json& c : j.value("failure_classes", json::array()))
-      r.failure_classes.push_back({c.value("class", ""), c.value("example", "")});
+      r.failure_classes.push_back({known_word<grade::FailureKind>(c.at("class"), "failure_classes[].class"),
+                                   c.value("example", "")});
     r.source = j.value("source", "");
     r.submission_id = j.value("submission_id", "");
     for (const json& p : j.value("submitters", json::array()))

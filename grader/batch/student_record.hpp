@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "batch/grading_status.hpp"
+#include "grade/failure_kind.hpp"
 #include "gradescope_metadata.hpp"
 
 namespace gpulab::batch {
@@ -26,11 +28,11 @@ struct Timing {
 struct StudentRecord {
   std::string student;
   std::string key;     // see submission_key(): content, lab version, backend, grader version, options
-  std::string status;  // "graded", "compile_error", "no_submission" or "grader_error"
+  GradingStatus status = GradingStatus::missing;
   std::string message; // for no_submission and grader_error: why, in words
-  std::string failure_class;  // "" when everything passed
+  grade::FailureKind failure_class = grade::FailureKind::none;  // none ("" in the file) when everything passed
   std::string failure_example;
-  std::vector<std::pair<std::string, std::string>> failure_classes;  // every class with an example
+  std::vector<std::pair<grade::FailureKind, std::string>> failure_classes;  // every class with an example
   std::string source;         // the graded file, relative to the submissions folder
   std::string submission_id;  // Gradescope's folder name
   std::vector<Submitter> submitters;
@@ -41,7 +43,7 @@ struct StudentRecord {
   Timing timing;
   std::string graded_at;  // UTC, ISO 8601
 
-  bool has_result() const { return status == "graded" || status == "compile_error"; }
+  bool has_result() const { return has_results_file(status); }
 };
 
 nlohmann::json record_to_json(const StudentRecord& r);

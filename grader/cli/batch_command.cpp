@@ -195,9 +195,9 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   batch::ClassResults c = batch::load_class_results(o.out, lab, a.parts, outcome.students);
   size_t errors = 0, not_graded = 0, compile_errors = 0;
   for (const batch::StudentEntry& e : c.students) {
-    errors += e.record.status == "grader_error";
-    not_graded += e.record.status == "missing";
-    compile_errors += e.record.status == "compile_error";
+    errors += e.record.status == batch::GradingStatus::grader_error;
+    not_graded += e.record.status == batch::GradingStatus::missing;
+    compile_errors += e.record.status == batch::GradingStatus::compile_error;
   }
   if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
   if (!sharded) write_reports(o.out, c, course, &outcome.roster, a.leaderboard_names);

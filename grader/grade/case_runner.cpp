@@ -6,6 +6,7 @@
 #include <map>
 
 #include "compare.hpp"
+#include "grade/finding_kind.hpp"
 #include "files/grader_error.hpp"
 #include "files/utf8_text.hpp"
 
@@ -106,7 +107,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     inputs.push_back(program);
   }
   run.child = runner.run_case(executable, args, run.dir, inputs, env, limits);
-  run.stopped_by = run.child.timed_out ? "the time limit" : limit_name(run.child);
+  run.stopped_by = run.child.timed_out ? StopReason::time_limit : limit_reason(run.child);
   // What the grader reads back must be plain files the child wrote (not links to expected outputs).
   std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl", "profile.json"};
   for (const ParamSpec& p : part.params) {
@@ -115,6 +116,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   }
   if (const std::string bad = check_child_files(run.dir, read_back); !bad.empty()) {
     run.failure = bad;
+    run.failure_kind = FailureKind::other;
     return run;
   }
 
@@ -130,8 +132,9 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
       const json d = json::parse(line);
       if (run.diagnostics.size() < 3) run.diagnostics.push_back(d.at("message").get<std::string>());
       else ++hidden_count;
-      if (d.value("kind", "") == "data-race" && run.race.empty()) run.race = d.at("message").get<std::string>();
-      if (d.value("kind", "") == "watchdog") run.stopped_by = "the emulator's watchdog";
+      const FindingKind kind = d.value("kind", FindingKind::other);
+      if (kind == FindingKind::data_race && run.race.empty()) run.race = d.at("message").get<std::string>();
+      if (kind == FindingKind::watchdog) run.stopped_by = StopReason::watchdog;
     } catch (const json::exception&) {
     }
   }
@@ -140,10 +143,12 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   if (run.child.timed_out) {
     run.failure = run.with_diagnostics("timed out after " + std::to_string(static_cast<int>(limit)) +
                                        " s (an endless loop, a deadlock, or far too slow)");
+    run.failure_kind = FailureKind::timeout;
     return run;
   }
   if (const std::string why = limit_feedback(run.child, limits); !why.empty()) {
     run.failure = run.with_diagnostics(why);
+    run.failure_kind = run.stopped_by == StopReason::cpu_time_limit ? FailureKind::timeout : FailureKind::resource_limit;
     return run;
   }
   // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp).
@@ -165,8 +170,10 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                   ") without the grader's harness ever starting: does your file define its own main()? The "
                   "grader supplies main() and calls your host function; remove your main() (keep "
                   "your own tests in a separate file)";
-    if (run.stopped_by == "the emulator's watchdog") {
+    run.failure_kind = run.child.signal ? FailureKind::crash : FailureKind::early_exit;
+    if (run.stopped_by == StopReason::watchdog) {
       why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
+      run.failure_kind = FailureKind::timeout;
     }
     const std::string& out = run.child.output;
     const std::string tail = files::valid_utf8(out.size() > 2000 ? out.substr(out.size() - 2000) : out);
@@ -177,6 +184,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     run.result = json::parse(read_text(result_path));
   } catch (const json::exception&) {
     run.failure = "the harness's result file is unreadable (did the program overwrite it?)";
+    run.failure_kind = FailureKind::other;
     return run;
   }
   const std::string status = run.result.value("status", "");
@@ -187,29 +195,41 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                              files::valid_utf8(run.result.value("message", std::string("no message"))) +
                              "; on the cuda backend check that the GPU and its driver work (nvidia-smi)");
   }
-  if (status != "ok") run.failure = run.with_diagnostics(run.result.value("message", status));
+  if (status != "ok") {
+    run.failure = run.with_diagnostics(run.result.value("message", status));
+    run.failure_kind = harness_failure_kind(status);
+  }
   return run;
 }
 
-std::vector<std::string> harness_findings(const json& result) {
-  std::vector<std::string> problems;
+FailureKind harness_failure_kind(const std::string& status) {
+  if (status == "missing_function") return FailureKind::missing_function;
+  if (status == "cuda_error") return FailureKind::cuda_error;
+  if (status == "timed_output_wrong") return FailureKind::wrong_answer;
+  return FailureKind::other;
+}
+
+std::vector<Problem> harness_findings(const json& result) {
+  std::vector<Problem> problems;
   if (result.value("kernel_launches", -1) == 0) {
-    problems.push_back("no kernel was launched: the host function must do its work on the GPU with a kernel launch");
+    problems.push_back({FailureKind::no_kernel,
+                        "no kernel was launched: the host function must do its work on the GPU with a kernel launch"});
     return problems;
   }
   for (const json& name : result.value("inputs_modified", json::array())) {
-    problems.push_back("input '" + name.get<std::string>() + "' was modified: inputs are read-only");
+    problems.push_back(
+        {FailureKind::input_modified, "input '" + name.get<std::string>() + "' was modified: inputs are read-only"});
   }
   for (const json& g : result.value("guard_overruns", json::array())) {
-    problems.push_back("out-of-bounds write " + g.value("where", std::string("near")) + " buffer '" +
-                       g.value("buffer", std::string("?")) + "'");
+    problems.push_back({FailureKind::out_of_bounds, "out-of-bounds write " + g.value("where", std::string("near")) +
+                                                        " buffer '" + g.value("buffer", std::string("?")) + "'"});
   }
   return problems;
 }
 
-std::vector<std::string> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
-                                              const fs::path& dir, const std::string& prefix) {
-  std::vector<std::string> problems;
+std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
+                                          const fs::path& dir, const std::string& prefix) {
+  std::vector<Problem> problems;
   for (const ParamSpec& p : part.params) {
     if (p.role != ParamRole::output) continue;
     const CaseFile* ef = c.file("expected", p.name);
@@ -222,11 +242,11 @@ std::vector<std::string> compare_case_outputs(const PartSpec& part, const Manife
     try {
       got = read_npy(dir / (prefix + p.name + ".npy"));
     } catch (const DatasetError& e) {
-      problems.push_back(std::string("output '") + p.name + "' was not produced: " + e.what());
+      problems.push_back({FailureKind::missing_output, std::string("output '") + p.name + "' was not produced: " + e.what()});
       continue;
     }
     const CompareOutcome r = compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr, !p.initially_zero);
-    if (!r.passed) problems.push_back(r.message);
+    if (!r.passed) problems.push_back({FailureKind::wrong_answer, r.message});
   }
   return problems;
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "grade/failure_kind.hpp"
+#include "grade/stop_reason.hpp"
 #include "process/run.hpp"
 #include "data/dataset.hpp"
 #include "lab/lab_spec.hpp"
@@ -20,9 +22,10 @@ struct CaseRun {
   process::ProcessResult child;
   nlohmann::json result;                 // the harness's result.json, when it is usable
   std::string failure;                   // why the run cannot be compared (timeout, crash, CUDA error, ...)
+  FailureKind failure_kind = FailureKind::none;  // the same as a kind; none while `failure` is empty
   std::vector<std::string> diagnostics;  // the emulator's findings, at most 3 plus a count
   std::string race;                      // the first data race found, if any
-  std::string stopped_by;                // the limit that stopped the run ("the time limit", ...), if one did
+  StopReason stopped_by = StopReason::none;  // the limit that stopped the run, if one did
   // The emulator profile the checking build wrote (GPULAB_EMU_PROFILE), when it wrote one.
   std::filesystem::path profile_file;
 
@@ -45,11 +48,13 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                          Profiling profile = Profiling::off);
 
 // Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
-// outputs; one message per problem, none when all match.
-std::vector<std::string> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
+// outputs; one problem each (wrong_answer, missing_output), none when all match.
+std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
                                               const std::filesystem::path& dir, const std::string& prefix);
 
 // The harness's own findings in result.json: no kernel launched, modified inputs, guard overruns.
-std::vector<std::string> harness_findings(const nlohmann::json& result);
+std::vector<Problem> harness_findings(const nlohmann::json& result);
+// The kind of failure a harness result's "status" says (missing_function, cuda_error, ...); other if unknown.
+FailureKind harness_failure_kind(const std::string& status);
 
 }  // namespace gpulab::grade

@@ -12,7 +12,7 @@ json case_extra_data(const CaseResult& c) {
                 {"max_score", c.max_score},
                 {"status", c.passed ? "passed" : c.run ? "failed" : "not_run"}};
   if (c.run) extra["seconds"] = c.seconds;
-  if (!c.stopped_by.empty()) extra["stopped_by"] = c.stopped_by;
+  if (c.stopped_by != StopReason::none) extra["stopped_by"] = c.stopped_by;
   return extra;
 }
 

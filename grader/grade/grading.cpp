@@ -233,7 +233,7 @@ void fail_speed_uncompiled(GradeResult& g, const LabSpec& lab, const GradeOption
     const PartSpec& part = lab.part(pr.name);
     if (part.performance && speed_is_scored(o)) {
       PerformanceResult none;
-      none.status = "failed";
+      none.status = PerformanceStatus::failed;
       none.counted = true;
       none.max_score = part.performance->points;
       none.feedback = "did not compile";

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "grade/failure_kind.hpp"
+#include "grade/performance_status.hpp"
+#include "grade/stop_reason.hpp"
 #include "lab/lab_spec.hpp"
 #include "profile/counters.hpp"
 #include "profile/profile_report.hpp"
@@ -50,16 +53,17 @@ struct CaseResult {
   double score = 0;
   double max_score = 0;
   double seconds = 0;
-  std::string stopped_by;                // the limit that stopped the run ("the time limit", ...), if one did
+  StopReason stopped_by = StopReason::none;  // the limit that stopped the run, if one did
+  FailureKind failure = FailureKind::none;   // why it failed, as a kind; none when passed
   std::string feedback;                  // why it failed, in words; empty when passed
   std::vector<std::string> diagnostics;  // the emulator's findings during this case
 };
 
 // The speed of a part on the timed case (see performance.hpp).
 struct PerformanceResult {
-  // "scored"; "failed" (a wrong timed output, or any other failure); "implausible" (faster than the
-  // device can go: no points, flagged for review); "not_measured" (its points leave the maximum)
-  std::string status;
+  // scored; failed (a wrong timed output, or any other failure); implausible (faster than the
+  // device can go: no points, flagged for review); not_measured (its points leave the maximum)
+  PerformanceStatus status = PerformanceStatus::not_measured;
   bool counted = false;       // its points are part of the maximum
   double score = 0;
   double max_score = 0;
@@ -80,6 +84,8 @@ struct PerformanceResult {
   bool l2_persisting_reset = false;  // persisting L2 lines reset and their set-aside set to 0 before every call
   std::string review;         // status "implausible": why, for the instructor
   std::string feedback;       // what was measured and how it was scored, or why not
+
+  bool operator==(const PerformanceResult&) const = default;
 };
 
 struct PartResult {

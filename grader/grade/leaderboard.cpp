@@ -11,7 +11,7 @@ namespace {
 double rounded(double x, double scale) { return std::round(x * scale) / scale; }
 }  // namespace
 
-bool speed_ranks(const std::string& performance_status) { return performance_status == "scored"; }
+bool speed_ranks(PerformanceStatus performance_status) { return performance_status == PerformanceStatus::scored; }
 
 std::vector<LeaderboardPart> leaderboard_parts(const LabSpec& lab, const GradeResult& g, bool speed_scored) {
   std::vector<LeaderboardPart> parts;

@@ -26,8 +26,8 @@ struct LeaderboardPart {
 // The time given to a part whose speed does not rank: 1,000 s, beyond any ranked median.
 inline constexpr double kUnrankedMilliseconds = 1e6;
 
-// Whether a part's speed with this performance status ranks ("scored" only).
-bool speed_ranks(const std::string& performance_status);
+// Whether a part's speed with this performance status ranks (scored only).
+bool speed_ranks(PerformanceStatus performance_status);
 
 // The graded parts of `g` whose speed `lab` scores, in lab.json's order; empty unless speed was
 // scored on a GPU in this grading (`speed_scored` and the cuda backend).

@@ -65,18 +65,23 @@ class StopPolicy {
   // Why a case of this size is not run; empty when it runs.
   std::string skip_reason(size_t size) const {
     if (stopped_.empty() || size < stopped_size_) return "";
-    return "not run: " + stopped_ + " of this part was stopped by " + stopped_by_ +
+    return "not run: " + stopped_ + " of this part was stopped by " + to_string(stopped_by_) +
            ", and this case is at least as large";
   }
+  // A case not run counts as what stopped the smaller case.
+  FailureKind skipped_failure() const { return stopped_failure_; }
   void record(const CaseResult& run, size_t size) {
-    if (run.stopped_by.empty() || (!stopped_.empty() && size >= stopped_size_)) return;
+    if (run.stopped_by == StopReason::none || (!stopped_.empty() && size >= stopped_size_)) return;
     stopped_ = run.label;
     stopped_by_ = run.stopped_by;
+    stopped_failure_ = run.passed ? FailureKind::timeout : run.failure;
     stopped_size_ = size;
   }
 
  private:
-  std::string stopped_, stopped_by_;  // the smallest case a limit stopped, and the limit
+  std::string stopped_;  // the smallest case a limit stopped, its limit and its kind of failure
+  StopReason stopped_by_ = StopReason::none;
+  FailureKind stopped_failure_ = FailureKind::other;
   size_t stopped_size_ = 0;
 };
 
@@ -105,17 +110,17 @@ void add_profile(const CaseRun& run, const fs::path& program, const std::string&
 }
 
 // What is wrong with a run that finished: the harness's findings, the outputs, a data race.
-std::vector<std::string> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c,
-                                      const CaseRun& run) {
-  std::vector<std::string> problems = harness_findings(run.result);
-  if (problems.empty() || problems.front().rfind("no kernel", 0) != 0) {
-    for (std::string& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
+std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c, const CaseRun& run) {
+  std::vector<Problem> problems = harness_findings(run.result);
+  if (problems.empty() || problems.front().kind != FailureKind::no_kernel) {
+    for (Problem& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }
   // A data race fails the case even when this run's outputs happen to be right:
   // on a GPU the same code loses updates.
   if (!run.race.empty()) {
-    problems.push_back("data race (found by the emulator's race check; on a GPU this gives wrong results "
-                       "from run to run): use an atomic operation or a barrier where threads share data");
+    problems.push_back({FailureKind::data_race,
+                        "data race (found by the emulator's race check; on a GPU this gives wrong results "
+                        "from run to run): use an atomic operation or a barrier where threads share data"});
   }
   return problems;
 }
@@ -131,17 +136,20 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
   out.stopped_by = run.stopped_by;
   if (!run.failure.empty()) {
     out.feedback = run.failure;
+    out.failure = run.failure_kind == FailureKind::none ? FailureKind::other : run.failure_kind;
     return;
   }
-  const std::vector<std::string> problems = run_problems(part, m, c, run);
+  const std::vector<Problem> problems = run_problems(part, m, c, run);
   if (problems.empty()) {
     out.passed = true;
     if (!out.diagnostics.empty()) out.feedback = run.with_diagnostics("correct, but the emulator reported:");
     return;
   }
   std::string text;
-  for (const std::string& p : problems) text += (text.empty() ? "" : "\n") + p;
+  for (const Problem& p : problems) text += (text.empty() ? "" : "\n") + p.text;
   out.feedback = run.with_diagnostics(text);
+  // A race decides wherever it is listed: the wrong answers are its symptom.
+  out.failure = run.race.empty() ? problems.front().kind : FailureKind::data_race;
 }
 }  // namespace
 
@@ -160,6 +168,7 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
     cr.feedback = stop.skip_reason(size);
     if (!cr.feedback.empty()) {
       cr.run = false;
+      cr.failure = stop.skipped_failure();
     } else {
       const bool checked = runs_checked(built, *m, *c);
       run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, cr,

@@ -141,15 +141,16 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   TimedRun t;
   t.run = run_harness_case(part, manifest(), timed, program, work_ / folder, runner_, extra, 0, {}, files);
   if (!t.run.failure.empty()) return t;
-  t.wrong = harness_findings(t.run.result);
-  for (const std::string& w : compare_case_outputs(part, manifest(), timed, t.run.dir, "output_")) {
-    t.wrong.push_back("the " + timed.label() + ": " + w);
+  for (const Problem& w : harness_findings(t.run.result)) t.wrong.push_back(w.text);
+  for (const Problem& w : compare_case_outputs(part, manifest(), timed, t.run.dir, "output_")) {
+    t.wrong.push_back("the " + timed.label() + ": " + w.text);
   }
   if (!recheck) return t;
-  for (const std::string& w : harness_findings(t.run.result.value("recheck", json::object()))) {
-    t.wrong.push_back("when called again after the timed runs: " + w);
+  for (const Problem& w : harness_findings(t.run.result.value("recheck", json::object()))) {
+    t.wrong.push_back("when called again after the timed runs: " + w.text);
   }
-  const std::vector<std::string> stale = compare_case_outputs(part, manifest(), second, t.run.dir, "recheck_");
+  std::vector<std::string> stale;
+  for (const Problem& w : compare_case_outputs(part, manifest(), second, t.run.dir, "recheck_")) stale.push_back(w.text);
   if (!stale.empty()) {
     t.wrong.push_back("after the timed runs your function was called once more, on the recheck inputs, and its "
                       "result was wrong: does it keep results from an earlier call or skip work when called again? " +
@@ -240,14 +241,14 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   r.max_score = spec.points;
   r.counted = true;
   if (!correct) {
-    r.status = "failed";
+    r.status = PerformanceStatus::failed;
     r.feedback = "speed is scored only when every correctness case of this part passes: fix those first";
     return r;
   }
   r.case_label = find_case(part, "timed").label();
   const TimedRun t = run_timed(part, program, "performance", true);
   if (!t.run.failure.empty() || !t.wrong.empty()) {
-    r.status = "failed";
+    r.status = PerformanceStatus::failed;
     r.feedback = t.run.failure.empty() ? join(t.wrong) : timed_failure(t.run, r.case_label);
     return r;
   }
@@ -287,14 +288,14 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   }
 
   if (!trusted.problem.empty()) {
-    r.status = "not_measured";
+    r.status = PerformanceStatus::not_measured;
     r.counted = false;
     r.feedback = text + fmt::format(".\nThese {:g} points are not scored here: ", spec.points) + trusted.problem +
                  ". This is a problem of the installation, not of your code.";
     return r;
   }
   if (reported.value("uuid", std::string()) != trusted.device.value("uuid", std::string())) {
-    r.status = "failed";
+    r.status = PerformanceStatus::failed;
     r.review = "the timed run says it ran on " + reported.value("name", std::string("?")) + " (" +
                reported.value("uuid", std::string("?")) + "), but the grader's probe found " + r.device + " (" +
                trusted.device.value("uuid", std::string("?")) + ")";
@@ -306,7 +307,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   const Plausibility plausible = judge_speed(performance_bytes(spec, part), bytes ? 0 : work,
                                              timing.value("min_s", 0.0), r.copy_bandwidth, device);
   if (!plausible.plausible) {
-    r.status = "implausible";
+    r.status = PerformanceStatus::implausible;
     r.review = plausible.reason;
     r.feedback = text + ".\nImplausible, for review: " + plausible.reason +
                  ". That time cannot be the work's, so this part earns no speed points, and the instructor is asked "
@@ -314,7 +315,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     return r;
   }
   if (verification.value("status", "") == "tampered") {
-    r.status = "failed";
+    r.status = PerformanceStatus::failed;
     r.review = "the program's check of its timed calls was tampered with: " +
                verification.value("reason", std::string("no reason given"));
     r.feedback = text + ".\nThe timed calls could not be checked because " + r.review +
@@ -322,7 +323,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     return r;
   }
   if (verification.value("status", "") != "checked") {
-    r.status = "not_measured";
+    r.status = PerformanceStatus::not_measured;
     r.counted = false;
     r.feedback = text + fmt::format(".\nThese {:g} points are not scored here: every timed call's output must be checked, "
                                     "and ", spec.points) +
@@ -349,7 +350,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     text += ".\nThe reference solution is not installed here (a student kit), so speed is scored by the fraction "
             "of copy bandwidth instead: " + describe_thresholds(spec.bandwidth_thresholds, "") + ".";
   } else {
-    r.status = "not_measured";
+    r.status = PerformanceStatus::not_measured;
     r.counted = false;
     r.feedback = text + ".\n" +
                  (problem.empty() ? fmt::format("No reference solution is installed here to compare with, so these {:g} "
@@ -357,7 +358,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
                                   : problem);
     return r;
   }
-  r.status = "scored";
+  r.status = PerformanceStatus::scored;
   r.score = fraction * spec.points;
   r.feedback = text + fmt::format(" You earn {:.0f}% of the {:g} points.", fraction * 100, spec.points);
   return r;

@@ -120,7 +120,7 @@ json prairielearn_results(const GradeResult& g) {
                      {"description", "speed of " + p.signature + " on the " + r.case_label},
                      {"points", round2(r.score)},
                      {"max_points", round2(r.counted ? r.max_score : 0)},
-                     {"message", "speed: " + r.status},
+                     {"message", "speed: " + to_string(r.status)},
                      {"output", cut(r.feedback, limit)}});
   }
   for (const PartResult& p : g.parts) {

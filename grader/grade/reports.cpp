@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "gradescope_extra_data.hpp"
+#include "grade/results_model.hpp"
 
 namespace gpulab::grade {
 using nlohmann::json;
@@ -59,7 +60,7 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   for (const PartResult& p : g.parts) {
     if (!p.performance) continue;
     const PerformanceResult& r = *p.performance;
-    json extra = {{"status", r.status}, {"implausible", r.status == "implausible"}, {"calls_checked", r.calls_checked}};
+    json extra = {{"status", r.status}, {"implausible", r.status == PerformanceStatus::implausible}, {"calls_checked", r.calls_checked}};
     if (r.seconds > 0) extra.update({{"median_s", r.seconds}, {"rate", r.rate}, {"rate_unit", r.rate_unit}});
     if (r.ratio > 0) extra["ratio"] = r.ratio;
     if (r.copy_bandwidth > 0) extra["copy_bandwidth_bytes_per_s"] = r.copy_bandwidth;
@@ -67,7 +68,7 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
     if (!r.review.empty()) extra["review"] = r.review;
     tests.push_back({{"name", p.name + ": speed"}, {"score", round2(r.score)},
                      {"max_score", round2(r.counted ? r.max_score : 0)},
-                     {"status", r.status == "failed" || r.status == "implausible" ? "failed" : "passed"},
+                     {"status", speed_failed(r.status) ? "failed" : "passed"},
                      {"output", r.feedback}, {"visibility", "visible"}, {"extra_data", extra}});
   }
   for (const PartResult& p : g.parts) {
@@ -94,57 +95,7 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   return results;
 }
 
-json detailed_results(const GradeResult& g) {
-  json parts = json::array();
-  for (const PartResult& p : g.parts) {
-    json cases = json::array();
-    for (const CaseResult& c : p.cases) {
-      cases.push_back({{"id", c.id}, {"label", c.label}, {"family", c.family}, {"hidden", c.hidden},
-                       {"passed", c.passed}, {"score", c.score}, {"max_score", c.max_score}, {"seconds", c.seconds},
-                       {"feedback", c.feedback}, {"diagnostics", c.diagnostics}});
-    }
-    json part = {{"name", p.name}, {"signature", p.signature}, {"score", p.score}, {"max_score", p.max_score},
-                 {"cases", cases}};
-    if (p.performance) {
-      const PerformanceResult& r = *p.performance;
-      part["performance"] = {{"status", r.status},
-                             {"counted", r.counted},
-                             {"score", r.score},
-                             {"max_score", r.max_score},
-                             {"seconds", r.seconds},
-                             {"spread", r.spread},
-                             {"runs", r.runs},
-                             {"reference_seconds", r.reference_seconds},
-                             {"ratio", r.ratio},
-                             {"rate", r.rate},
-                             {"rate_unit", r.rate_unit},
-                             {"copy_bandwidth_bytes_per_s", r.copy_bandwidth},
-                             {"bandwidth_fraction", r.bandwidth_fraction},
-                             {"device", r.device},
-                             {"case", r.case_label},
-                             {"calls_checked", r.calls_checked},
-                             {"calls", r.calls},
-                             {"l2_flush_bytes", r.l2_flush_bytes},
-                             {"l2_persisting_reset", r.l2_persisting_reset},
-                             {"feedback", r.feedback}};
-      if (!r.review.empty()) part["performance"]["review"] = r.review;
-      if (r.rate_unit == "GB/s") part["performance"]["gbps"] = r.rate;
-      else part["performance"]["gflops"] = r.rate;
-    }
-    if (p.sanitized) part["sanitizer"] = {{"case", p.sanitizer_case}, {"findings", p.sanitizer_findings}};
-    if (p.profile) part["profile"] = profile::profile_json(*p.profile);
-    if (!p.counters_case.empty() || !p.counters_problem.empty()) {
-      part["counters"] = {{"case", p.counters_case}, {"source", p.counters_source}, {"kernels", p.counters},
-                          {"problem", p.counters_problem}};
-    }
-    parts.push_back(part);
-  }
-  return {{"schema", "gpulab-results/1"}, {"lab", g.lab}, {"lab_version", g.lab_version},
-          {"submission", g.submission}, {"backend", g.backend}, {"compiled", g.compiled},
-          {"compile_output", g.compile_output}, {"not_graded", g.not_graded}, {"score", g.score}, {"max_score", g.max_score},
-          {"seconds", g.seconds}, {"compile_seconds", g.compile_seconds}, {"performance_note", g.performance_note},
-          {"isolation", g.isolation}, {"parts", parts}};
-}
+json detailed_results(const GradeResult& g) { return to_json(results_record(g)); }
 
 std::string text_report(const GradeResult& g, bool colour, bool hints) {
   const char* green = colour ? "\033[32m" : "";
@@ -177,9 +128,12 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
     }
     if (p.performance) {
       const PerformanceResult& r = *p.performance;
-      const bool good = r.status == "scored" && r.score > 0;
-      const bool bad = r.status == "failed" || r.status == "implausible";
-      const char* tag = r.status == "scored" ? "time" : r.status == "failed" ? "FAIL" : r.status == "implausible" ? "REVIEW" : "--";
+      const bool good = r.status == PerformanceStatus::scored && r.score > 0;
+      const bool bad = speed_failed(r.status);
+      const char* tag = r.status == PerformanceStatus::scored  ? "time"
+                        : r.status == PerformanceStatus::failed ? "FAIL"
+                        : r.status == PerformanceStatus::implausible ? "REVIEW"
+                                                                     : "--";
       char line[256];
       std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s\n", good ? green : (bad ? red : dim), tag, reset,
                     "speed", points(r.score).c_str(), r.counted ? points(r.max_score).c_str() : "-");

@@ -149,12 +149,12 @@ bool out_of_memory(const process::ProcessResult& r) {
 }
 }  // namespace
 
-std::string limit_name(const process::ProcessResult& r) {
-  if (r.output_exceeded) return "the output limit";
-  if (r.signal == SIGXCPU) return "the CPU time limit";
-  if (r.signal == SIGXFSZ) return "the file size limit";
-  if (out_of_memory(r) || r.memory_exceeded) return "the memory limit";
-  return "";
+StopReason limit_reason(const process::ProcessResult& r) {
+  if (r.output_exceeded) return StopReason::output_limit;
+  if (r.signal == SIGXCPU) return StopReason::cpu_time_limit;
+  if (r.signal == SIGXFSZ) return StopReason::file_size_limit;
+  if (out_of_memory(r) || r.memory_exceeded) return StopReason::memory_limit;
+  return StopReason::none;
 }
 
 std::string limit_feedback(const process::ProcessResult& r, const sandbox::ResolvedLimits& l) {

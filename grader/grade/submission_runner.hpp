@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "grade/stop_reason.hpp"
 #include "process/run.hpp"
 #include "lab/lab_spec.hpp"
 #include "sandbox/resource_limits.hpp"
@@ -48,8 +49,8 @@ class SubmissionRunner {
   toolchain::Backend backend_;
 };
 
-// The limit (other than wall time) that ended a run: "the output limit", "the memory limit", ...; "" if none.
-std::string limit_name(const process::ProcessResult& child);
+// The limit (other than wall time) that ended a run: the output, CPU time, file size or memory limit; none if none.
+StopReason limit_reason(const process::ProcessResult& child);
 // Why a run ended early in words, when such a limit ended it; "" otherwise.
 std::string limit_feedback(const process::ProcessResult& child, const sandbox::ResolvedLimits& limits);
 

@@ -85,7 +85,7 @@ ClassLateness assess_class(const Course& course, const batch::ClassResults& c) {
     if (row.time.source == kFromFileTime) from_files.push_back(r.student);
     if (!row.time.at) without_time.push_back(r.student);
     if (!row.time.note.empty()) out.warnings.push_back(r.student + ": " + row.time.note + "; the file time is used instead");
-    if (r.status == "graded" || r.status == "compile_error" || r.status == "no_submission") row.on_time_score = r.score;
+    if (batch::is_scored(r.status)) row.on_time_score = r.score;
     const int left = course.late_days ? days_left_for(course, r, used_keys, row.budget_from) : 0;
     row.lateness = assess_lateness(course, out.deadline, row.time.at, row.on_time_score, left);
     out.rows[r.student] = row;

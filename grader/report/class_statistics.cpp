@@ -9,7 +9,7 @@
 #include "batch/failure_class.hpp"
 
 namespace gpulab::report {
-using nlohmann::json;
+using grade::PerformanceResult;
 
 double median_of(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -31,63 +31,53 @@ ClassStatistics class_statistics(const batch::ClassResults& c) {
   std::map<CaseKey, int> case_number;
   std::vector<PerformanceStat> perf(c.parts.size());
   for (size_t i = 0; i < c.parts.size(); ++i) perf[i].part = c.parts[i].name;
-  std::map<std::string, FailureStat> failures;
+  std::map<grade::FailureKind, FailureStat> failures;
 
   for (const batch::StudentEntry& e : c.students) {
     const batch::StudentRecord& r = e.record;
-    if (r.status == "graded") ++s.graded;
-    else if (r.status == "compile_error") ++s.compile_errors;
-    else if (r.status == "no_submission") ++s.no_submission;
-    else if (r.status == "grader_error") ++s.grader_errors;
-    else ++s.missing;
-    const bool scored = r.status == "graded" || r.status == "compile_error" || r.status == "no_submission";
-    if (scored) {
+    switch (r.status) {
+      case batch::GradingStatus::graded: ++s.graded; break;
+      case batch::GradingStatus::compile_error: ++s.compile_errors; break;
+      case batch::GradingStatus::no_submission: ++s.no_submission; break;
+      case batch::GradingStatus::grader_error: ++s.grader_errors; break;
+      case batch::GradingStatus::missing: ++s.missing; break;
+    }
+    if (batch::is_scored(r.status)) {
       ++s.scored;
       totals.push_back(r.score);
       const double pct = s.max_total > 0 ? r.score / s.max_total : 0;
       s.histogram[std::clamp(static_cast<int>(pct * 10 + 1e-9), 0, 9)] += 1;
       if (s.max_total > 0 && r.score >= s.max_total - 1e-6) ++s.full_marks;
     }
-    for (const auto& [id, example] : r.failure_classes) {
-      FailureStat& f = failures[id];
-      f.id = id;
+    for (const auto& [kind, example] : r.failure_classes) {
+      FailureStat& f = failures[kind];
+      f.kind = kind;
       ++f.submissions;
       if (f.examples.size() < 3) f.examples.push_back({r.student, example});
     }
-    if (!e.result || r.status != "graded") continue;
-    for (const json& part : e.result->value("parts", json::array())) {
-      const std::string name = part.value("name", "");
+    if (!e.result || r.status != batch::GradingStatus::graded) continue;
+    for (const grade::PartRecord& part : e.result->parts) {
       size_t pos = 0;
-      while (pos < c.parts.size() && c.parts[pos].name != name) ++pos;
+      while (pos < c.parts.size() && c.parts[pos].name != part.name) ++pos;
       if (pos == c.parts.size()) continue;
-      s.part_means[pos] += part.value("score", 0.0);
-      for (const json& cj : part.value("cases", json::array())) {
-        const CaseKey key{pos, cj.value("hidden", false), cj.value("id", "")};
+      s.part_means[pos] += part.score;
+      for (const grade::CaseRecord& cr : part.cases) {
+        const CaseKey key{pos, cr.hidden, cr.id};
         CaseStat& cs = cases[key];
         if (cs.attempted == 0) {
           const int number = static_cast<int>(case_number.size());
           case_number[key] = number;
-          cs = CaseStat{name, cj.value("id", ""), cj.value("label", ""), cj.value("family", ""), cj.value("hidden", false)};
+          cs = CaseStat{part.name, cr.id, cr.label, cr.family, cr.hidden};
         }
         ++cs.attempted;
-        if (cj.value("passed", false)) ++cs.passed;
+        if (cr.passed) ++cs.passed;
       }
-      if (part.contains("performance") && part["performance"].is_object()) {
-        const json& pj = part["performance"];
-        // Only measured ratios: not a failed, implausible or unmeasured part's 0.
-        const bool scored = pj.value("status", std::string("scored")) == "scored";
-        if (scored && pj.contains("ratio") && pj["ratio"].is_number()) {
-          double tp = 0;
-          if (pj.contains("gbps") && pj["gbps"].is_number()) {
-            tp = pj["gbps"].get<double>();
-            perf[pos].throughput_unit = "GB/s";
-          } else if (pj.contains("gflops") && pj["gflops"].is_number()) {
-            tp = pj["gflops"].get<double>();
-            perf[pos].throughput_unit = "GFLOP/s";
-          }
-          perf[pos].ratios.push_back({r.student, pj["ratio"].get<double>()});
-          perf[pos].throughputs.push_back(tp);
-        }
+      // Only measured ratios: not a failed, implausible or unmeasured part's 0.
+      if (part.performance && part.performance->status == grade::PerformanceStatus::scored) {
+        const PerformanceResult& pr = *part.performance;
+        perf[pos].throughput_unit = pr.rate_unit;
+        perf[pos].ratios.push_back({r.student, pr.ratio});
+        perf[pos].throughputs.push_back(pr.rate);
       }
     }
   }
@@ -127,14 +117,14 @@ ClassStatistics class_statistics(const batch::ClassResults& c) {
     }
     s.performance.push_back(std::move(sorted));
   }
-  for (auto& [id, f] : failures) {
-    f.title = batch::failure_class_title(id);
+  for (auto& [kind, f] : failures) {
+    f.title = batch::failure_class_title(kind);
     s.failures.push_back(f);
   }
   const auto& order = batch::failure_class_order();
   std::stable_sort(s.failures.begin(), s.failures.end(), [&](const FailureStat& a, const FailureStat& b) {
     if (a.submissions != b.submissions) return a.submissions > b.submissions;
-    return std::find(order.begin(), order.end(), a.id) < std::find(order.begin(), order.end(), b.id);
+    return std::find(order.begin(), order.end(), a.kind) < std::find(order.begin(), order.end(), b.kind);
   });
   return s;
 }

@@ -25,7 +25,8 @@ struct PerformanceStat {
 };
 
 struct FailureStat {
-  std::string id, title;
+  grade::FailureKind kind = grade::FailureKind::other;
+  std::string title;
   int submissions = 0;  // submissions with at least one case of this class (or the status)
   std::vector<std::pair<std::string, std::string>> examples;  // (student, message), up to 3
 };

@@ -8,8 +8,6 @@
 #include "report/review_flags.hpp"
 
 namespace gpulab::report {
-using nlohmann::json;
-
 namespace {
 std::string number(double x) {
   char buf[32];
@@ -36,22 +34,21 @@ std::string gradebook_csv(const batch::ClassResults& c, const late::ClassLatenes
     const batch::StudentRecord& r = e.record;
     s += csv_field(r.student);
     for (const batch::PartColumn& p : c.parts) {
-      std::string cell = r.status == "compile_error" || r.status == "no_submission" ? "0" : "";
-      if (e.result) {
-        for (const json& part : e.result->value("parts", json::array()))
-          if (part.value("name", "") == p.name) cell = number(part.value("score", 0.0));
-      }
+      std::string cell =
+          r.status == batch::GradingStatus::compile_error || r.status == batch::GradingStatus::no_submission ? "0" : "";
+      if (e.result)
+        if (const grade::PartRecord* part = e.result->part(p.name)) cell = number(part->score);
       s += "," + cell;
     }
-    const bool scored = r.status == "graded" || r.status == "compile_error" || r.status == "no_submission";
+    const bool scored = batch::is_scored(r.status);
     std::string names, emails, sids;
     for (const batch::Submitter& p : r.submitters) {
       names += (names.empty() ? "" : "; ") + p.name;
       emails += (emails.empty() ? "" : "; ") + p.email;
       sids += (sids.empty() ? "" : "; ") + p.sid;
     }
-    s += "," + (scored ? number(r.score) : std::string()) + "," + number(max_total) + "," + csv_field(r.status) + "," +
-         csv_field(r.failure_class) + "," +
+    s += "," + (scored ? number(r.score) : std::string()) + "," + number(max_total) + "," + csv_field(batch::to_string(r.status)) + "," +
+         csv_field(r.failure_class == grade::FailureKind::none ? "" : to_string(r.failure_class)) + "," +
          csv_field(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "," + csv_field(names) + "," + csv_field(emails) + "," + csv_field(sids) + "," +
          csv_field(r.submission_id) + "," + csv_field(r.source) +
          (late ? late_cells(late->row(r.student)) : std::string()) + "\r\n";

@@ -182,14 +182,14 @@ std::string students(const batch::ClassResults& c) {
     for (const batch::PartColumn& p : c.parts) {
       std::string cell = "-";
       if (e.result)
-        for (const json& part : e.result->value("parts", json::array()))
-          if (part.value("name", "") == p.name) cell = pts(part.value("score", 0.0));
+        if (const grade::PartRecord* part = e.result->part(p.name)) cell = pts(part->score);
       h += "<td class=\"n\">" + cell + "</td>";
     }
-    const bool scored = r.status == "graded" || r.status == "compile_error" || r.status == "no_submission";
+    const bool scored = batch::is_scored(r.status);
+    const std::string status = batch::to_string(r.status);
     h += "<td class=\"n\">" + (scored ? pts(r.score) : std::string("-")) + "</td><td class=\"status-" +
-         html_escape(r.status) + "\">" + html_escape(r.status) + "</td><td>" +
-         html_escape(r.failure_class.empty() ? "" : batch::failure_class_title(r.failure_class)) + "</td><td class=\"review\">" +
+         html_escape(status) + "\">" + html_escape(status) + "</td><td>" +
+         html_escape(r.failure_class == grade::FailureKind::none ? "" : batch::failure_class_title(r.failure_class)) + "</td><td class=\"review\">" +
          html_escape(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "</td></tr>";
   }
   return h + "</table>";

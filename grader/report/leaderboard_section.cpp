@@ -9,7 +9,6 @@
 #include "svg_charts.hpp"
 
 namespace gpulab::report {
-using nlohmann::json;
 
 namespace {
 std::string num(double x, const char* fmt) {
@@ -18,20 +17,22 @@ std::string num(double x, const char* fmt) {
   return buf;
 }
 
-double number(const json& j, const char* key) { return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0; }
-
 // Why a student's part does not rank, in words; empty when it does.
-std::string not_ranked_reason(const batch::StudentEntry& e, const json* part) {
-  if (!e.result) return e.record.status == "no_submission" ? "no file to grade" : "not graded (" + e.record.status + ")";
-  if (!e.result->value("compiled", false)) return "did not compile";
+std::string not_ranked_reason(const batch::StudentEntry& e, const grade::PartRecord* part) {
+  if (!e.result) {
+    return e.record.status == batch::GradingStatus::no_submission ? "no file to grade"
+                                                                   : "not graded (" + to_string(e.record.status) + ")";
+  }
+  if (!e.result->compiled) return "did not compile";
   if (e.record.backend != "cuda") return "graded on the emulator";
-  if (!part || !part->contains("performance") || !(*part)["performance"].is_object()) return "speed not scored";
-  const json& p = (*part)["performance"];
-  const std::string status = p.value("status", std::string());
-  if (grade::speed_ranks(status)) return number(p, "seconds") > 0 ? "" : "no time recorded";
-  if (status == "failed") return "failed (a correctness case, or a check of the timed calls)";
-  if (status == "implausible") return "implausible speed (for review)";
-  if (status == "not_measured") return "not measured";
+  if (!part || !part->performance) return "speed not scored";
+  const grade::PerformanceResult& p = *part->performance;
+  switch (p.status) {
+    case grade::PerformanceStatus::scored: return p.seconds > 0 ? "" : "no time recorded";
+    case grade::PerformanceStatus::failed: return "failed (a correctness case, or a check of the timed calls)";
+    case grade::PerformanceStatus::implausible: return "implausible speed (for review)";
+    case grade::PerformanceStatus::not_measured: return "not measured";
+  }
   return "speed not scored";
 }
 
@@ -58,25 +59,22 @@ ClassLeaderboard class_leaderboard(const batch::ClassResults& c) {
     PartLeaderboard part{column.name, "", {}, {}};
     bool timed = false;  // some GPU grading scored (or tried to score) this part's speed
     for (const batch::StudentEntry& e : c.students) {
-      const json* found = nullptr;
-      if (e.result && e.result->contains("parts") && (*e.result)["parts"].is_array())
-        for (const json& p : (*e.result)["parts"])
-          if (p.is_object() && p.value("name", "") == column.name) found = &p;
-      const bool on_gpu = e.record.backend == "cuda" && found && found->contains("performance");
+      const grade::PartRecord* found = e.result ? e.result->part(column.name) : nullptr;
+      const bool on_gpu = e.record.backend == "cuda" && found && found->performance;
       timed |= on_gpu;
       const std::string why = not_ranked_reason(e, found);
       if (!why.empty()) {
         ++part.not_ranked[why];
         continue;
       }
-      const json& p = (*found)["performance"];
+      const grade::PerformanceResult& p = *found->performance;
       LeaderboardRow row;
       row.student = row.shown = e.record.student;
-      row.ms = number(p, "seconds") * 1e3;
-      row.rate = number(p, "rate");
-      row.ratio = number(p, "ratio");
-      row.device = p.value("device", std::string());
-      part.rate_unit = p.value("rate_unit", std::string());
+      row.ms = p.seconds * 1e3;
+      row.rate = p.rate;
+      row.ratio = p.ratio;
+      row.device = p.device;
+      part.rate_unit = p.rate_unit;
       if (!row.device.empty() && std::find(board.devices.begin(), board.devices.end(), row.device) == board.devices.end())
         board.devices.push_back(row.device);
       part.rows.push_back(row);

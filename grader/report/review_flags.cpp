@@ -2,18 +2,16 @@
 #include "report/review_flags.hpp"
 
 namespace gpulab::report {
-using nlohmann::json;
 
-std::vector<ReviewFlag> review_flags(const std::string& student, const json& result) {
+std::vector<ReviewFlag> review_flags(const std::string& student, const grade::ResultsRecord& result) {
   std::vector<ReviewFlag> flags;
-  if (!result.is_object() || !result.contains("parts") || !result["parts"].is_array()) return flags;
-  for (const json& part : result["parts"]) {
-    if (!part.is_object() || !part.contains("performance") || !part["performance"].is_object()) continue;
-    const json& perf = part["performance"];
+  for (const grade::PartRecord& part : result.parts) {
+    if (!part.performance) continue;
     // An implausible speed, or anything else the grader asked a person to look at.
-    std::string reason = perf.value("review", std::string());
-    if (reason.empty() && perf.value("status", "") == "implausible") reason = "implausible speed (no reason recorded)";
-    if (!reason.empty()) flags.push_back({student, part.value("name", ""), reason});
+    std::string reason = part.performance->review;
+    if (reason.empty() && part.performance->status == grade::PerformanceStatus::implausible)
+      reason = "implausible speed (no reason recorded)";
+    if (!reason.empty()) flags.push_back({student, part.name, reason});
   }
   return flags;
 }

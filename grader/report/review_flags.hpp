@@ -5,7 +5,6 @@
 // file ("review" of a part's performance) and shown in gradebook.csv's
 // `review` column and report.html's "For review".
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -19,8 +18,8 @@ struct ReviewFlag {
   std::string reason;  // the grader's words, for the instructor
 };
 
-// The flags of one student's result (gpulab-results/1); none for a result without parts.
-std::vector<ReviewFlag> review_flags(const std::string& student, const nlohmann::json& result);
+// The flags of one student's result (gpulab-results/1).
+std::vector<ReviewFlag> review_flags(const std::string& student, const grade::ResultsRecord& result);
 // The flags of the whole class, in the class's order.
 std::vector<ReviewFlag> review_flags(const batch::ClassResults& c);
 // gradebook.csv's `review` cell: "" or "speed for review: int, float".

@@ -71,7 +71,7 @@ TEST_CASE("statistics: distribution, pass rates, performance, failures", "[batch
   CHECK(s.performance[1].ratios.size() == 1);
   REQUIRE(s.failures.size() == 4);
   for (const auto& f : s.failures) CHECK(f.submissions == 1);
-  CHECK(s.failures[0].id == "compile_error");  // ties in class order
+  CHECK(s.failures[0].kind == gpulab::grade::FailureKind::compile_error);  // ties in class order
   CHECK(s.failures[0].examples[0].first == "<carol>");
 }
 

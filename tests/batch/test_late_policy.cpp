@@ -142,7 +142,7 @@ gpulab::batch::StudentEntry student(const std::string& label, const std::vector<
                                     const std::string& created_at, const std::string& file_time) {
   gpulab::batch::StudentEntry e;
   e.record.student = label;
-  e.record.status = "graded";
+  e.record.status = gpulab::batch::GradingStatus::graded;
   e.record.score = 80;
   e.record.submitters = people;
   e.record.created_at = created_at;

@@ -19,29 +19,39 @@ using gpulab_test::TempDir;
 using nlohmann::json;
 
 namespace {
-json speed(const std::string& status, double seconds, double gbps, double ratio = 0) {
-  json p = {{"status", status}, {"seconds", seconds}, {"rate", gbps}, {"rate_unit", "GB/s"}, {"gbps", gbps},
-            {"ratio", ratio}, {"device", "NVIDIA H100 80GB HBM3"}};
+using Speed = std::optional<gpulab::grade::PerformanceResult>;
+
+Speed speed(const std::string& status, double seconds, double gbps, double ratio = 0) {
+  gpulab::grade::PerformanceResult p;
+  p.status = json(status).get<gpulab::grade::PerformanceStatus>();
+  p.seconds = seconds;
+  p.rate = gbps;
+  p.rate_unit = "GB/s";
+  p.ratio = ratio;
+  p.device = "NVIDIA H100 80GB HBM3";
   return p;
 }
 
-gpulab::batch::StudentEntry student(const std::string& name, const std::string& status, const json& inclusive,
-                                    const json& exclusive, const std::string& backend = "cuda") {
+gpulab::batch::StudentEntry student(const std::string& name, const std::string& status, const Speed& inclusive,
+                                    const Speed& exclusive, const std::string& backend = "cuda") {
   gpulab::batch::StudentEntry e;
   e.record.student = name;
-  e.record.status = status;
+  e.record.status = json(status).get<gpulab::batch::GradingStatus>();
   e.record.backend = backend;
-  if (status == "graded" || status == "compile_error") {
-    json parts = json::array();
+  if (e.record.has_result()) {
+    gpulab::grade::ResultsRecord r;
+    r.compiled = status == "graded";
+    r.backend = backend;
     if (status == "graded") {
-      json a = {{"name", "inclusive"}, {"score", 50}, {"cases", json::array()}};
-      json b = {{"name", "exclusive"}, {"score", 50}, {"cases", json::array()}};
-      if (!inclusive.is_null()) a["performance"] = inclusive;
-      if (!exclusive.is_null()) b["performance"] = exclusive;
-      parts = {a, b};
+      gpulab::grade::PartRecord a, b;
+      a.name = "inclusive";
+      b.name = "exclusive";
+      a.score = b.score = 50;
+      a.performance = inclusive;
+      b.performance = exclusive;
+      r.parts = {a, b};
     }
-    e.result = json{{"schema", "gpulab-results/1"}, {"compiled", status == "graded"}, {"backend", backend},
-                    {"parts", parts}};
+    e.result = r;
   }
   return e;
 }
@@ -55,8 +65,8 @@ gpulab::batch::ClassResults gpu_class() {
   c.students = {
       student("ada", "graded", speed("scored", 0.0008, 1342.2, 1.1), speed("scored", 0.0011, 976.1, 0.9)),
       student("bob", "graded", speed("scored", 0.0005, 2147.5, 1.7), speed("failed", 0, 0)),
-      student("carol", "compile_error", nullptr, nullptr),
-      student("dave", "no_submission", nullptr, nullptr, ""),
+      student("carol", "compile_error", std::nullopt, std::nullopt),
+      student("dave", "no_submission", std::nullopt, std::nullopt, ""),
       student("eve", "graded", speed("implausible", 0.00001, 107374.2), speed("not_measured", 0.002, 536.9)),
       student("fay", "graded", speed("scored", 0.0008, 1342.2, 1.1), speed("scored", 0.0030, 357.9, 0.3)),
   };
@@ -122,7 +132,7 @@ TEST_CASE("leaderboard section: an emulator class has nothing to rank and says w
   for (auto& e : c.students) {
     e.record.backend = e.record.backend.empty() ? "" : "emu";
     if (e.result)
-      for (json& p : (*e.result)["parts"]) p.erase("performance");  // the emulator scores no speed
+      for (gpulab::grade::PartRecord& p : e.result->parts) p.performance.reset();  // the emulator scores no speed
   }
   const ClassLeaderboard b = gpulab::report::class_leaderboard(c);
   CHECK_FALSE(b.measured);

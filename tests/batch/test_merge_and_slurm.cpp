@@ -19,7 +19,7 @@ void put_student(const fs::path& dir, const std::string& name, const std::string
   gpulab::batch::StudentRecord r;
   r.student = name;
   r.key = key;
-  r.status = "graded";
+  r.status = gpulab::batch::GradingStatus::graded;
   r.lab = lab;
   r.graded_at = when;
   fs::create_directories(dir / "records");

@@ -30,9 +30,9 @@ TEST_CASE("records: round trip, and a damaged one is reported", "[batch][records
   gpulab::batch::StudentRecord r;
   r.student = "ada@example.edu";
   r.key = "k1";
-  r.status = "graded";
-  r.failure_class = "timeout";
-  r.failure_classes = {{"timeout", "int: dataset 3: timed out"}};
+  r.status = gpulab::batch::GradingStatus::graded;
+  r.failure_class = gpulab::grade::FailureKind::timeout;
+  r.failure_classes = {{gpulab::grade::FailureKind::timeout, "int: dataset 3: timed out"}};
   r.submitters = {{"Ada", "ada@example.edu", "1"}};
   r.score = 42.5;
   r.max_score = 100;
@@ -44,7 +44,11 @@ TEST_CASE("records: round trip, and a damaged one is reported", "[batch][records
   const auto back = gpulab::batch::read_record(d.path(), r.student);
   REQUIRE(back);
   CHECK(back->key == "k1");
+  CHECK(back->status == r.status);
+  CHECK(back->failure_class == r.failure_class);
   CHECK(back->failure_classes == r.failure_classes);
+  CHECK(gpulab::batch::record_to_json(r)["status"] == "graded");
+  CHECK(gpulab::batch::record_to_json(r)["failure_class"] == "timeout");
   CHECK(back->submitters[0].email == "ada@example.edu");
   CHECK(back->score == 42.5);
   CHECK(back->timing.run_s == 2.5);
@@ -54,6 +58,22 @@ TEST_CASE("records: round trip, and a damaged one is reported", "[batch][records
   gpulab_test::write_file(d / "records/bob.json", "{ not json");
   CHECK_THROWS_WITH(gpulab::batch::read_records(d.path()), Catch::Contains("bob.json") && Catch::Contains("damaged"));
   CHECK_FALSE(gpulab::batch::read_record(d.path(), "bob"));  // for resuming: simply graded again
+
+  // Everything passed: no class, written as "" as before.
+  r.failure_class = gpulab::grade::FailureKind::none;
+  r.failure_classes.clear();
+  CHECK(gpulab::batch::record_to_json(r)["failure_class"] == "");
+  CHECK(gpulab::batch::record_from_json(gpulab::batch::record_to_json(r), "r.json").failure_class ==
+        gpulab::grade::FailureKind::none);
+  // A status or class this gpulab does not know is refused, naming the key.
+  nlohmann::json odd = gpulab::batch::record_to_json(r);
+  odd["status"] = "gradded";
+  CHECK_THROWS_WITH(gpulab::batch::record_from_json(odd, "odd.json"),
+                    Catch::Contains("odd.json") && Catch::Contains("status") && Catch::Contains("gradded"));
+  odd = gpulab::batch::record_to_json(r);
+  odd["failure_class"] = "too_slow";
+  CHECK_THROWS_WITH(gpulab::batch::record_from_json(odd, "odd.json"),
+                    Catch::Contains("failure_class") && Catch::Contains("too_slow"));
 }
 
 TEST_CASE("key: changes with the content, the lab version, the backend and the options", "[batch][records]") {

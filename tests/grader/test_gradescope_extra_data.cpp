@@ -38,7 +38,7 @@ GradeResult sample() {
   }
   p.cases[0].passed = true;
   p.cases[0].score = 10.0 / 3.0;
-  p.cases[1].stopped_by = "the time limit";
+  p.cases[1].stopped_by = gpulab::grade::StopReason::time_limit;
   p.cases[1].feedback = "timed out after 30 s";
   p.cases[2].run = false;
   p.cases[2].seconds = 0;

@@ -115,6 +115,7 @@ TEST_CASE("grading: each part is scored on its own and hidden cases get the visi
   for (const auto& c : dbl.cases) {
     CAPTURE(c.label, c.feedback);
     CHECK(c.passed);
+    CHECK(c.failure == gpulab::grade::FailureKind::none);
     CHECK(c.max_score == Approx(1));
     CHECK(c.hidden == (c.label.rfind("hidden ", 0) == 0));
   }
@@ -124,6 +125,8 @@ TEST_CASE("grading: each part is scored on its own and hidden cases get the visi
   REQUIRE_FALSE(neg.cases.empty());
   CHECK_THAT(neg.cases[0].feedback,
              Catch::Contains("does not define `void negate_it(const int* in, int* out, int n)`"));
+  for (const auto& c : neg.cases) CHECK(c.failure == gpulab::grade::FailureKind::missing_function);
+  CHECK(gpulab::grade::detailed_results(g)["parts"][1]["cases"][0]["failure_kind"] == "missing_function");
 
   const json r = gpulab::grade::gradescope_results(g);
   int hidden = 0;

@@ -22,7 +22,7 @@ gpulab::LabSpec lab(const std::string& name) {
 
 PerformanceResult speed(const std::string& status, double seconds, double rate) {
   PerformanceResult r;
-  r.status = status;
+  r.status = json(status).get<gpulab::grade::PerformanceStatus>();
   r.counted = true;
   r.max_score = 15;
   r.score = status == "scored" ? 12 : 0;
@@ -136,6 +136,8 @@ TEST_CASE("leaderboard: ranked parts and units come from lab.json, on a GPU only
 }
 
 TEST_CASE("leaderboard: only a scored speed ranks", "[reports][leaderboard]") {
-  CHECK(gpulab::grade::speed_ranks("scored"));
-  for (const char* s : {"failed", "implausible", "not_measured", ""}) CHECK_FALSE(gpulab::grade::speed_ranks(s));
+  using gpulab::grade::PerformanceStatus;
+  CHECK(gpulab::grade::speed_ranks(PerformanceStatus::scored));
+  for (PerformanceStatus s : {PerformanceStatus::failed, PerformanceStatus::implausible, PerformanceStatus::not_measured})
+    CHECK_FALSE(gpulab::grade::speed_ranks(s));
 }

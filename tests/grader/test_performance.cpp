@@ -29,6 +29,7 @@
 using gpulab::NdArray;
 using gpulab_test::ScopedEnv;
 using gpulab_test::TempDir;
+using gpulab::grade::PerformanceStatus;
 using nlohmann::json;
 
 namespace {
@@ -235,7 +236,7 @@ TEST_CASE("performance: a correct submission is timed against the reference", "[
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
-  CHECK(r.status == "scored");
+  CHECK(r.status == PerformanceStatus::scored);
   CHECK(r.counted);
   CHECK(r.runs >= 10);
   CHECK(r.seconds > 0);
@@ -266,7 +267,7 @@ void check_caught_at_first_timed_call(const std::string& source, const std::stri
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
-  CHECK(r.status == "failed");
+  CHECK(r.status == PerformanceStatus::failed);
   CHECK(r.score == 0);
   CHECK(r.counted);
   CHECK_THAT(r.feedback, Catch::StartsWith("timed call 1 ") && Catch::Contains(why) &&
@@ -287,10 +288,10 @@ TEST_CASE("performance: a cache keyed on sampled inputs buys nothing", "[perform
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
-  if (r.status == "failed") {
+  if (r.status == PerformanceStatus::failed) {
     CHECK_THAT(r.feedback, Catch::Contains("differs from the checker's result"));
   } else {
-    CHECK(r.status == "scored");
+    CHECK(r.status == PerformanceStatus::scored);
     CHECK(r.ratio < 0.5);  // the reference launches the kernel once, this one 20 times
   }
 }
@@ -305,7 +306,7 @@ TEST_CASE("performance: a submission that registers a checker of its own fails f
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
-  CHECK(r.status == "failed");
+  CHECK(r.status == PerformanceStatus::failed);
   CHECK(r.counted);  // its points stay in the maximum: tampering does not shrink it
   CHECK(r.score == 0);
   CHECK(g.max_score == 10);
@@ -323,7 +324,7 @@ TEST_CASE("performance: without a checker speed is shown but not scored", "[perf
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
-  CHECK(r.status == "not_measured");
+  CHECK(r.status == PerformanceStatus::not_measured);
   CHECK_FALSE(r.counted);
   CHECK(r.score == 0);
   CHECK(r.calls_checked == 0);
@@ -345,7 +346,7 @@ TEST_CASE("performance: a speed beyond the device's limits is implausible, earns
   gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
   const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_TIMER_HARNESS, true);
   INFO(r.feedback);
-  CHECK(r.status == "implausible");
+  CHECK(r.status == PerformanceStatus::implausible);
   CHECK(r.score == 0);
   CHECK(r.counted);
   CHECK_THAT(r.review, Catch::Contains("copy bandwidth measured on this device in the same run"));
@@ -384,7 +385,7 @@ TEST_CASE("performance: a timed run that names another device than the grader's 
   gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
   const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_DEVICE_HARNESS, true);
   INFO(r.feedback);
-  CHECK(r.status == "failed");
+  CHECK(r.status == PerformanceStatus::failed);
   CHECK(r.score == 0);
   CHECK(r.counted);
   CHECK_THAT(r.review, Catch::Contains("a made-up GPU") && Catch::Contains("the grader's probe found gpulab CPU emulator"));
@@ -424,14 +425,14 @@ TEST_CASE("performance: work left on a non-blocking stream is waited for and cou
   REQUIRE(g.parts[0].performance);
   INFO(g.parts[0].performance->feedback);
   CHECK(g.parts[0].score == Approx(6 + g.parts[0].performance->score));
-  CHECK(g.parts[0].performance->status == "scored");
+  CHECK(g.parts[0].performance->status == PerformanceStatus::scored);
 }
 
 TEST_CASE("performance: an incorrect part earns no speed points", "[performance]") {
   SpeedHome h;
   const auto g = h.grade(kWrongSmall, gpulab::grade::PerformanceMode::on);
   REQUIRE(g.parts[0].performance);
-  CHECK(g.parts[0].performance->status == "failed");
+  CHECK(g.parts[0].performance->status == PerformanceStatus::failed);
   CHECK_THAT(g.parts[0].performance->feedback, Catch::Contains("only when every correctness case"));
   CHECK(g.max_score == 10);
 }
@@ -442,7 +443,7 @@ TEST_CASE("performance: without the reference, memory-bound speed is scored by c
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
-  CHECK(r.status == "scored");
+  CHECK(r.status == PerformanceStatus::scored);
   CHECK(r.reference_seconds == 0);
   CHECK(r.bandwidth_fraction > 0);
   CHECK(r.score == Approx(4 * (0.25 + 0.75 * r.bandwidth_fraction / 1000)));

@@ -150,7 +150,7 @@ TEST_CASE("prairielearn: a handed-in folder with nothing to grade is not gradabl
 TEST_CASE("prairielearn: speed is a test of its own where it was measured", "[reports][prairielearn]") {
   GradeResult g = sample();
   PerformanceResult perf;
-  perf.status = "scored";
+  perf.status = gpulab::grade::PerformanceStatus::scored;
   perf.counted = true;
   perf.score = 7.5;
   perf.max_score = 15;

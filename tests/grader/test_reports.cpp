@@ -33,6 +33,7 @@ CaseResult make_case(const std::string& part, const std::string& id, const std::
   c.score = passed ? max : 0;
   c.seconds = 0.25;
   c.feedback = feedback;
+  c.failure = passed ? gpulab::grade::FailureKind::none : gpulab::grade::FailureKind::wrong_answer;
   return c;
 }
 
@@ -177,8 +178,10 @@ TEST_CASE("reports: detailed results follow schema gpulab-results/1", "[reports]
                                  {"max_score", 30.0},
                                  {"seconds", 0.25},
                                  {"feedback", "c[1][2] = 9.25, expected 5.5; 1 of 1961 wrong"},
-                                 {"diagnostics", g.parts[0].cases[1].diagnostics}});
+                                 {"diagnostics", g.parts[0].cases[1].diagnostics},
+                                 {"failure_kind", "wrong_answer"}});
   CHECK(p.at("cases")[2].at("hidden") == true);
+  CHECK(p.at("cases")[2].at("failure_kind") == "none");
 }
 
 TEST_CASE("reports: the text report lists parts, cases and the score", "[reports]") {

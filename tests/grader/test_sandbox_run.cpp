@@ -115,7 +115,7 @@ TEST_CASE("sandbox run: limits on processes, CPU time, file size and output", "[
     l.cpu_s = 1;
     const auto r = shell(work, "while :; do :; done", l);
     CHECK(r.signal == SIGXCPU);
-    CHECK(gpulab::grade::limit_name(r) == "the CPU time limit");
+    CHECK(gpulab::grade::limit_reason(r) == gpulab::grade::StopReason::cpu_time_limit);
     CHECK_THAT(gpulab::grade::limit_feedback(r, resolve(l, false, 2, 2)), Catch::Contains("1 s of CPU time"));
   }
   SECTION("file size") {
@@ -124,7 +124,7 @@ TEST_CASE("sandbox run: limits on processes, CPU time, file size and output", "[
     const auto r = shell(work, "head -c 3000000 /dev/zero > big", l);
     CHECK(r.signal == SIGXFSZ);
     CHECK(fs::file_size(work / "big") == 1024 * 1024);
-    CHECK(gpulab::grade::limit_name(r) == "the file size limit");
+    CHECK(gpulab::grade::limit_reason(r) == gpulab::grade::StopReason::file_size_limit);
   }
   SECTION("output") {
     ResourceLimits l;

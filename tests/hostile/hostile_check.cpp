@@ -1,7 +1,8 @@
 // Grades one hostile submission (tests/hostile/cases.json names it and what it
 // attacks) and checks every property of docs/security.md's corpus:
 //   - the grader finishes within the part's time limit plus a small margin;
-//   - the attacked part scores 0 with a clear reason, the other part full marks;
+//   - the attacked part scores 0 with a clear reason and the failure kind batch
+//     grading counts ("kind"), the other part full marks;
 //   - the results file is the grader's own, also after the grader has exited;
 //   - no process of the submission is left running (and, for the fork bomb,
 //     no more ran at once than the process limit);
@@ -354,6 +355,10 @@ int main(int argc, char** argv) {
   for (const json& want : spec.at("reason")) named = named || lower(reason).find(lower(want)) != std::string::npos;
   check(named, "the first case's feedback gives the reason " + spec.at("reason").dump() + ": \"" +
                    reason.substr(0, 300) + "\"");
+  // The kind batch's failure classes count, set where the grader found the failure.
+  const std::string kind = hit->at("cases").at(0).value("failure_kind", std::string("(none written)"));
+  check(kind == spec.value("kind", std::string()),
+        "the first case's failure_kind is \"" + spec.value("kind", std::string()) + "\" (got \"" + kind + "\")");
   for (const json& c : hit->at("cases")) {
     if (!c.at("passed").get<bool>() && c.at("feedback").get<std::string>().empty()) {
       check(false, "every failed case says why (" + c.at("label").get<std::string>() + " does not)");

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
     for (const gpulab::PartSpec& part : lab.parts) {
       if (!part.performance) continue;
       const gpulab::grade::PerformanceResult r = scorer.measure(part, built.executable, true);
-      const bool ok = r.status == "scored" && r.review.empty() && r.calls_checked >= 13 && r.calls_checked == r.calls;
+      const bool ok = r.status == gpulab::grade::PerformanceStatus::scored && r.review.empty() && r.calls_checked >= 13 && r.calls_checked == r.calls;
       std::printf("%s: %s part %s: %s, %d of %d calls checked, ratio %.2f (%s)\n", ok ? "ok" : "FAILED", file.c_str(),
                   part.name.c_str(), r.status.c_str(), r.calls_checked, r.calls, r.ratio, r.case_label.c_str());
       if (!ok) {
