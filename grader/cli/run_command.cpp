@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "files/atomic_file.hpp"
 #include "files/temp_folder.hpp"
@@ -44,17 +46,17 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
   std::fflush(nullptr);
   const process::ProcessResult child = process::run(argv, p);
   if (!child.started()) {
-    std::fprintf(stderr, "gpulab: cannot start the compiled program: %s\n", child.spawn_error.c_str());
+    fmt::print(stderr, "gpulab: cannot start the compiled program: {}\n", child.spawn_error);
     return 1;
   }
   try {
     const profile::ProfileReport report =
         profile::read_profile(profile_path, o.arch, profile::kernel_registers(o.file, o.arch, {}));
     std::fflush(stdout);
-    std::fprintf(stderr, "\n%s", profile::profile_text(report).c_str());
+    fmt::print(stderr, "\n{}", profile::profile_text(report));
     if (!o.profile_json.empty()) files::write_file_atomically(o.profile_json, profile::profile_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpulab: no profile: %s\n", e.what());
+    fmt::print(stderr, "gpulab: no profile: {}\n", e.what());
     if (child.status() == 0) return 1;
   }
   return child.status();
@@ -64,23 +66,23 @@ int run(const RunOptions& o) {
   toolchain::BuildOptions b;
   b.backend = toolchain::parse_backend(o.backend);
   if (o.profile && b.backend != toolchain::Backend::emu) {
-    std::fprintf(stderr, "gpulab: --profile is an emulator feature; on a GPU use Nsight Compute (ncu)\n");
+    fmt::print(stderr, "gpulab: --profile is an emulator feature; on a GPU use Nsight Compute (ncu)\n");
     return 2;
   }
   b.race_check = o.race_check || o.profile;  // the profiler lives in the checking build
   b.cuda_arch = o.arch;
   b.use_cache = !o.no_cache;
   const toolchain::BuildResult r = toolchain::build_program(o.file, b);
-  if (o.verbose) std::fprintf(stderr, "gpulab: %s%s\n", r.command.c_str(), r.cached ? " (cached)" : "");
+  if (o.verbose) fmt::print(stderr, "gpulab: {}{}\n", r.command, r.cached ? " (cached)" : "");
   if (!r.ok) {
     std::fputs(r.compiler_output.c_str(), stderr);
-    std::fprintf(stderr, "gpulab: '%s' did not compile for the %s backend (errors above point at your file).\n",
-                 o.file.c_str(), toolchain::backend_name(b.backend));
+    fmt::print(stderr, "gpulab: '{}' did not compile for the {} backend (errors above point at your file).\n",
+                 o.file, toolchain::backend_name(b.backend));
     return 1;
   }
   if (!r.compiler_output.empty()) std::fputs(r.compiler_output.c_str(), stderr);  // warnings
   if (o.build_only) {
-    std::printf("%s\n", r.executable.c_str());
+    fmt::print("{}\n", r.executable);
     return 0;
   }
   if (o.profile) return run_profiled(o, r);

@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "grade/case_runner.hpp"
 #include "grade/dataset_cache.hpp"
 #include "grade/harness_build.hpp"
@@ -206,10 +208,9 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
     g.parts.push_back(std::move(pr));
   }
   if (unscored_points > 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", unscored_points);
-    g.performance_note = std::string(buf) + " of the lab's points are for speed, which is scored on a GPU "
-                         "(--backend cuda); this " + g.backend + " run grades correctness only.";
+    g.performance_note = fmt::format("{:g} of the lab's points are for speed, which is scored on a GPU (--backend cuda); "
+                                     "this {} run grades correctness only.",
+                                     unscored_points, g.backend);
   }
 
   if (!g.not_graded.empty()) {  // nothing to compile: every part scores 0, the reason says why

@@ -5,8 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
+
+#include <fmt/format.h>
 
 namespace gpulab::grade {
 using nlohmann::json;
@@ -19,9 +20,7 @@ constexpr size_t kMostFormatErrors = 20;            // compiler errors listed on
 
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
 std::string points(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", round2(x));
-  return buf;
+  return fmt::format("{:g}", round2(x));
 }
 
 // At most `limit` bytes, never splitting a UTF-8 character, saying how much was left out.

@@ -5,7 +5,8 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "lab/nearest_word.hpp"
 
@@ -13,9 +14,7 @@ namespace gpulab {
 namespace {
 
 std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  return buf;
+  return fmt::format("{:.15g}", v);
 }
 
 bool is_identifier(const std::string& key) {
@@ -78,7 +77,7 @@ void JsonReader::fail(const std::string& problem) const { throw LabSpecError(whe
 std::string JsonReader::describe(const nlohmann::json& v) {
   if (v.is_string()) {
     std::string s = v.get<std::string>();
-    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    if (s.size() > 40) s.replace(37, std::string::npos, "...");
     return "the string '" + s + "'";
   }
   if (v.is_array()) {

@@ -2,7 +2,8 @@
 #include "gradebook_csv.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "report/late_columns.hpp"
 #include "report/review_flags.hpp"
@@ -12,9 +13,7 @@ using nlohmann::json;
 
 namespace {
 std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", std::round(x * 100.0) / 100.0);
-  return buf;
+  return fmt::format("{:g}", std::round(x * 100.0) / 100.0);
 }
 }  // namespace
 
