@@ -15,8 +15,9 @@ packages=(
 if [ "${1:-}" != "--runtime" ]; then
   # Tests: Catch2; a PNG decoder for the report's screenshot test (zlib); a headless
   # browser for that screenshot; a local Slurm for the batch-on-Slurm test; ccache, so the
-  # tests that build gpulab from its packages reuse the main build.
-  packages+=(git catch2 zlib1g-dev chromium slurm-wlm ccache)
+  # tests that build gpulab from its packages reuse the main build; the style checks (ctest -L style):
+  # clang-format for scripts/format.sh, cppcheck for scripts/lint.sh.
+  packages+=(git catch2 zlib1g-dev chromium slurm-wlm ccache clang-format cppcheck)
 fi
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
