@@ -132,7 +132,7 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
               "watch: squeue -j {},{}   logs: {}\n"
               "results: {}/gradebook.csv and {}/report.html once job {} ends\n",
               s.grade_job, r.shards, r.students.size(), s.merge_job, s.grade_job,
-              s.merge_job, (r.out / "slurm" / "logs"), r.out, r.out,
+              s.merge_job, (r.out / "slurm" / "logs").string(), r.out.string(), r.out.string(),
               s.merge_job);
   return 0;
 }
@@ -214,8 +214,8 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
                  spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
   }
   if (!sharded) {
-    fmt::print(stderr, "results: {}/<student>.json, {}/gradebook.csv, {}/report.html\n", o.out,
-                 o.out, o.out);
+    fmt::print(stderr, "results: {}/<student>.json, {}/gradebook.csv, {}/report.html\n", o.out.string(),
+                 o.out.string(), o.out.string());
   }
   if (outcome.interrupted) {
     fmt::print(stderr, "gpulab: interrupted; run the same command again to grade the rest\n");
@@ -317,7 +317,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
       batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
       write_reports(target, c, course, nullptr, *leaderboard_names);
       fmt::print("merged {} students of lab '{}' into {} (gradebook.csv, report.html)\n", m.students.size(),
-                  m.lab, target);
+                  m.lab, target.string());
       if (!m.missing.empty()) {
         std::string names;
         for (size_t i = 0; i < m.missing.size() && i < 10; ++i) names += (i ? ", " : "") + m.missing[i];
@@ -325,7 +325,7 @@ void add_batch_commands(CLI::App& app, Action& action) {
         fmt::print(stderr,
                      "gpulab: no result for {} student{} of the plan ({}): a task failed or was cancelled; see "
                      "{}/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
-                     m.missing.size(), m.missing.size() == 1 ? "" : "s", names, target);
+                     m.missing.size(), m.missing.size() == 1 ? "" : "s", names, target.string());
         return 1;
       }
       return 0;

@@ -82,7 +82,7 @@ int run(const RunOptions& o) {
   }
   if (!r.compiler_output.empty()) std::fputs(r.compiler_output.c_str(), stderr);  // warnings
   if (o.build_only) {
-    fmt::print("{}\n", r.executable);
+    fmt::print("{}\n", r.executable.string());
     return 0;
   }
   if (o.profile) return run_profiled(o, r);
