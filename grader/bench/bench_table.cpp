@@ -93,7 +93,8 @@ std::string format_bench_table(const BenchReport& r, bool markdown, const std::s
       } else {
         const double t = row.at("median_s");
         x.time = fmt::format("{:.3f} ms", t * 1e3);
-        x.rate = rc.flops > 0 ? fmt::format("{:.0f} GFLOP/s", rc.flops / t / 1e9) : fmt::format("{:.0f} GB/s", rc.bytes / t / 1e9);
+        x.rate = rc.flops > 0 ? fmt::format("{:.0f} GFLOP/s", rc.flops / t / 1e9)
+                              : fmt::format("{:.0f} GB/s", rc.bytes / t / 1e9);
         if (base_time > 0) x.ratio = fmt::format("{:.2f}x", base_time / t);
         const std::string check = row.value("check", "none");
         x.check = check == "pass" ? "✓" : check == "fail" ? "✗" : "-";

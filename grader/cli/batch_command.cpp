@@ -128,12 +128,12 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
   if (!a.course.empty()) r.merge_args = {"--course", fs::absolute(a.course).lexically_normal().string()};
   if (a.leaderboard_names) r.merge_args.push_back("--leaderboard-names");
   const slurm::SlurmSubmission s = slurm::submit_to_slurm(r);
-  fmt::print("submitted job array {} ({} tasks, {} submissions) and merge job {} (starts when every task has ended)\n"
-              "watch: squeue -j {},{}   logs: {}\n"
-              "results: {}/gradebook.csv and {}/report.html once job {} ends\n",
-              s.grade_job, r.shards, r.students.size(), s.merge_job, s.grade_job,
-              s.merge_job, (r.out / "slurm" / "logs").string(), r.out.string(), r.out.string(),
-              s.merge_job);
+  fmt::print(
+      "submitted job array {} ({} tasks, {} submissions) and merge job {} (starts when every task has ended)\n"
+      "watch: squeue -j {},{}   logs: {}\n"
+      "results: {}/gradebook.csv and {}/report.html once job {} ends\n",
+      s.grade_job, r.shards, r.students.size(), s.merge_job, s.grade_job, s.merge_job,
+      (r.out / "slurm" / "logs").string(), r.out.string(), r.out.string(), s.merge_job);
   return 0;
 }
 
@@ -203,27 +203,29 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
   if (!sharded) write_reports(o.out, c, course, &outcome.roster, a.leaderboard_names);
   fmt::print(stderr, "{}{} graded now, {} up to date; {} do not compile, {} grader errors{}\n",
-               sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
-               errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
+             sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
+             errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
   if (timed) {
     const double n = static_cast<double>(timed);
     fmt::print(stderr,
-                 "time: {:.1f} s for {} gradings with --jobs {}; per submission (mean): compile {:.2f} s, run {:.2f} s, "
-                 "compare {:.2f} s, report {:.3f} s, total {:.2f} s\n",
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), timed, o.jobs,
-                 spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
+               "time: {:.1f} s for {} gradings with --jobs {}; per submission (mean): compile {:.2f} s, run {:.2f} s, "
+               "compare {:.2f} s, report {:.3f} s, total {:.2f} s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), timed, o.jobs,
+               spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
   }
   if (!sharded) {
-    fmt::print(stderr, "results: {}/<student>.json, {}/gradebook.csv, {}/report.html\n", o.out.string(),
-                 o.out.string(), o.out.string());
+    fmt::print(stderr, "results: {}/<student>.json, {}/gradebook.csv, {}/report.html\n", o.out.string(), o.out.string(),
+               o.out.string());
   }
   if (outcome.interrupted) {
     fmt::print(stderr, "gpulab: interrupted; run the same command again to grade the rest\n");
     return 128 + (g_first_signal ? g_first_signal : SIGINT);
   }
   if (errors) {
-    fmt::print(stderr, "gpulab: {} submission{} could not be graded (see 'grader_error' in the gradebook); run the "
-                 "same command again to retry them\n", errors, errors == 1 ? "" : "s");
+    fmt::print(stderr,
+               "gpulab: {} submission{} could not be graded (see 'grader_error' in the gradebook); run the "
+               "same command again to retry them\n",
+               errors, errors == 1 ? "" : "s");
     return 1;
   }
   return 0;
@@ -316,16 +318,16 @@ void add_batch_commands(CLI::App& app, Action& action) {
       }
       batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
       write_reports(target, c, course, nullptr, *leaderboard_names);
-      fmt::print("merged {} students of lab '{}' into {} (gradebook.csv, report.html)\n", m.students.size(),
-                  m.lab, target.string());
+      fmt::print("merged {} students of lab '{}' into {} (gradebook.csv, report.html)\n", m.students.size(), m.lab,
+                 target.string());
       if (!m.missing.empty()) {
         std::string names;
         for (size_t i = 0; i < m.missing.size() && i < 10; ++i) names += (i ? ", " : "") + m.missing[i];
         if (m.missing.size() > 10) names += ", ...";
         fmt::print(stderr,
-                     "gpulab: no result for {} student{} of the plan ({}): a task failed or was cancelled; see "
-                     "{}/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
-                     m.missing.size(), m.missing.size() == 1 ? "" : "s", names, target.string());
+                   "gpulab: no result for {} student{} of the plan ({}): a task failed or was cancelled; see "
+                   "{}/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
+                   m.missing.size(), m.missing.size() == 1 ? "" : "s", names, target.string());
         return 1;
       }
       return 0;

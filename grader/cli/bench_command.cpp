@@ -50,8 +50,8 @@ int run(const BenchArgs& a, const std::string& command) {
   for (const std::string& s : a.sizes) o.sizes.push_back(bench::parse_size_override(s));
   const bench::BenchReport r = bench::run_bench(o);
   if (a.build_only) {
-    for (const auto& i : r.result.at("built")) fmt::print("{}: {}\n", i.at("name").get<std::string>(),
-                                                           i.at("library").get<std::string>());
+    for (const auto& i : r.result.at("built"))
+      fmt::print("{}: {}\n", i.at("name").get<std::string>(), i.at("library").get<std::string>());
     fmt::print("bench program: {}\n", r.result.at("program").get<std::string>());
     return 0;
   }

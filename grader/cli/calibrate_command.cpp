@@ -50,25 +50,26 @@ void add_calibrate_command(CLI::App& app, Action& action) {
         }
         const grade::Calibration c = scorer.calibrate(part);
         ++measured;
-        fmt::print("part {} on {}, {}: reference median {:.4f} ms over {} runs (spread {:.1f}%), {:.1f} {}",
-                    part.name, c.device, c.case_label, c.seconds * 1e3, c.runs, c.spread * 100,
-                    c.rate, c.rate_unit);
+        fmt::print("part {} on {}, {}: reference median {:.4f} ms over {} runs (spread {:.1f}%), {:.1f} {}", part.name,
+                   c.device, c.case_label, c.seconds * 1e3, c.runs, c.spread * 100, c.rate, c.rate_unit);
         if (c.copy_bandwidth > 0 && c.rate_unit == "GB/s") {
-          fmt::print(" = {:.0f}% of the copy bandwidth ({:.0f} GB/s)", c.bandwidth_fraction * 100, c.copy_bandwidth / 1e9);
+          fmt::print(" = {:.0f}% of the copy bandwidth ({:.0f} GB/s)", c.bandwidth_fraction * 100,
+                     c.copy_bandwidth / 1e9);
         }
         fmt::print("\n");
         if (c.spread > 0.05) {
           fmt::print("  the runs spread by {:.0f}%: thresholds finer than that mean little on this machine\n",
-                      c.spread * 100);
+                     c.spread * 100);
         }
         nlohmann::json pairs = nlohmann::json::array();
         for (const ScorePoint& p : c.proposed_bandwidth_thresholds) pairs.push_back({p.x, p.fraction});
         if (!pairs.empty()) proposal[part.name] = {{"bandwidth_thresholds", pairs}};
       }
       if (!proposal.empty()) {
-        fmt::print("\nProposed for lab.json (each part's \"performance\"; the speed-ratio \"thresholds\" need no "
-                    "calibration, they are relative to the reference):\n{}\n",
-                    proposal.dump(2));
+        fmt::print(
+            "\nProposed for lab.json (each part's \"performance\"; the speed-ratio \"thresholds\" need no "
+            "calibration, they are relative to the reference):\n{}\n",
+            proposal.dump(2));
       }
       return measured > 0 || a->parts.empty() ? 0 : 1;
     };

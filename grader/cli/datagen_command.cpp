@@ -92,15 +92,17 @@ void add_datagen_command(CLI::App& app, Action& action) {
       Selection which = a->large ? Selection::public_large : Selection::public_small;
       std::string out = a->out;
       if (a->hidden && (a->seed || a->public_set || a->large)) {
-        fmt::print(stderr, "gpulab: --hidden takes its seed from {} and makes every family; it does not go with "
-                     "--seed, --public or --large\n", lab.hidden_seed_env);
+        fmt::print(stderr,
+                   "gpulab: --hidden takes its seed from {} and makes every family; it does not go with "
+                   "--seed, --public or --large\n",
+                   lab.hidden_seed_env);
         return 2;
       }
       if (a->hidden) {
         const char* secret = std::getenv(lab.hidden_seed_env.c_str());
         if (!secret || !*secret) {
           fmt::print(stderr, "gpulab: --hidden needs the secret seed in the environment variable {}\n",
-                       lab.hidden_seed_env);
+                     lab.hidden_seed_env);
           return 2;
         }
         seed = std::stoull(toolchain::ContentHash().add(secret).add(lab.lab).hex(), nullptr, 16);
@@ -115,16 +117,15 @@ void add_datagen_command(CLI::App& app, Action& action) {
       }
       if (const std::string other = lab_of_dataset_folder(out); !other.empty() && other != lab.lab) {
         fmt::print(stderr,
-                     "gpulab: {} holds the datasets of lab '{}' (its manifest.json says so); writing lab '{}' "
-                     "there would replace them: choose an empty folder, or that lab's own name\n",
-                     out, other, lab.lab);
+                   "gpulab: {} holds the datasets of lab '{}' (its manifest.json says so); writing lab '{}' "
+                   "there would replace them: choose an empty folder, or that lab's own name\n",
+                   out, other, lab.lab);
         return exit_code::bad_input;
       }
       const Manifest m = generate_replacing(lab, seed, a->hidden, which, out, a->part);
       // The hidden seed is derived from the secret: printing it would give the hidden cases away.
       const std::string seed_text = a->hidden ? "hidden seed from " + lab.hidden_seed_env : "seed " + std::to_string(seed);
-      fmt::print("{} cases of lab '{}' written to {} ({})\n", m.cases.size(), lab.lab, out,
-                  seed_text);
+      fmt::print("{} cases of lab '{}' written to {} ({})\n", m.cases.size(), lab.lab, out, seed_text);
       return 0;
     };
   });

@@ -82,8 +82,9 @@ void print_profiles(const grade::GradeResult& r) {
     std::fputs(files::valid_utf8(profile::profile_text(*p.profile)).c_str(), stdout);
   }
   if (!any) {
-    fmt::print("\nNo profile: it is made by the emulator's checking build, which runs the committed public "
-                "cases (use --backend emu; on a GPU use Nsight Compute).\n");
+    fmt::print(
+        "\nNo profile: it is made by the emulator's checking build, which runs the committed public "
+        "cases (use --backend emu; on a GPU use Nsight Compute).\n");
   }
 }
 
@@ -167,7 +168,7 @@ void add_grade_commands(CLI::App& app, Action& action) {
             bundle::carried_forward_results(limit->metadata, limit->decision, static_cast<int>(seconds.count()));
         if (!write_results(g->out, files::dump_json(carried, 2) + "\n")) return exit_code::cannot_write;
         fmt::print(stderr, "score: {} (carried forward, not graded: over the submission limit)\n",
-                     carried.value("score", nlohmann::json()).dump());
+                   carried.value("score", nlohmann::json()).dump());
         return exit_code::over_submission_limit;
       }
       const grade::GradeResult r = run_grading(*g, false);
@@ -177,9 +178,9 @@ void add_grade_commands(CLI::App& app, Action& action) {
         board = grade::leaderboard_parts(grade::load_lab(g->lab), r, g->performance != "off");
         if (board.empty()) {
           fmt::print(stderr, "gpulab: no leaderboard in the results: {}\n",
-                       r.backend != "cuda"         ? "speed is measured on a GPU only (--backend cuda)"
-                       : g->performance == "off" ? "speed was not scored (--performance off)"
-                                                 : "no graded part of this lab scores speed");
+                     r.backend != "cuda"       ? "speed is measured on a GPU only (--backend cuda)"
+                     : g->performance == "off" ? "speed was not scored (--performance off)"
+                                               : "no graded part of this lab scores speed");
         }
       }
       std::string text;
@@ -199,7 +200,7 @@ void add_grade_commands(CLI::App& app, Action& action) {
       fmt::print(stderr, "score: {:g} / {:g}\n", r.score, r.max_score);
       if (!r.not_graded.empty()) {
         fmt::print(stderr, "gpulab: the submission was not graded: {}; it scores 0 (the results say why)\n",
-                     files::valid_utf8(r.not_graded));
+                   files::valid_utf8(r.not_graded));
         return exit_code::did_not_compile;
       }
       if (!r.compiled) {
@@ -224,9 +225,10 @@ void add_grade_commands(CLI::App& app, Action& action) {
       } catch (const sandbox::SandboxUnavailable& e) {
         // A student testing their own code: run it as they would run it themselves, with the limits.
         const std::string why = e.what();
-        fmt::print(stderr, "gpulab: note: testing without the sandbox, which cannot start here ({}); "
-                             "`gpulab grade` refuses instead. See docs/security.md.\n",
-                     why.substr(0, why.find('\n')));
+        fmt::print(stderr,
+                   "gpulab: note: testing without the sandbox, which cannot start here ({}); "
+                   "`gpulab grade` refuses instead. See docs/security.md.\n",
+                   why.substr(0, why.find('\n')));
         t->no_sandbox = true;
         r = run_grading(*t, true);
       }

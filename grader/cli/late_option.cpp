@@ -29,7 +29,7 @@ void write_reports(const std::filesystem::path& out_dir, batch::ClassResults& c,
   for (const auto& [student, row] : lateness.rows)
     late_count += row.lateness.status != late::kOnTime && row.lateness.status != late::kWithinGrace;
   fmt::print(stderr, "late submissions: {} of {} (policy of {}; columns late_status and final in gradebook.csv)\n",
-               late_count, lateness.rows.size(), course->origin);
+             late_count, lateness.rows.size(), course->origin);
   report::write_class_reports(out_dir, c, &lateness, leaderboard_names);
 }
 

@@ -54,10 +54,10 @@ int main(int argc, char** argv) {
     return code::sandbox_unavailable;
   } catch (const gpulab::files::GraderError& e) {
     fmt::print(stderr,
-                 "gpulab: grader error (not the submission's fault): {}\n"
-                 "gpulab: nothing was recorded for the submission; fix the cause above and run the same command "
-                 "again (docs/exit-codes.md)\n",
-                 e.what());
+               "gpulab: grader error (not the submission's fault): {}\n"
+               "gpulab: nothing was recorded for the submission; fix the cause above and run the same command "
+               "again (docs/exit-codes.md)\n",
+               e.what());
     return code::grader_error;
   } catch (const std::exception& e) {
     fmt::print(stderr, "gpulab: error: {}\n", e.what());

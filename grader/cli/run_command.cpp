@@ -76,8 +76,8 @@ int run(const RunOptions& o) {
   if (o.verbose) fmt::print(stderr, "gpulab: {}{}\n", r.command, r.cached ? " (cached)" : "");
   if (!r.ok) {
     std::fputs(r.compiler_output.c_str(), stderr);
-    fmt::print(stderr, "gpulab: '{}' did not compile for the {} backend (errors above point at your file).\n",
-                 o.file, toolchain::backend_name(b.backend));
+    fmt::print(stderr, "gpulab: '{}' did not compile for the {} backend (errors above point at your file).\n", o.file,
+               toolchain::backend_name(b.backend));
     return 1;
   }
   if (!r.compiler_output.empty()) std::fputs(r.compiler_output.c_str(), stderr);  // warnings

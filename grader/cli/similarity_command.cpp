@@ -47,10 +47,10 @@ void add_similarity_command(CLI::App& app, Action& action) {
       for (const std::string& w : r.warnings) fmt::print(stderr, "gpulab: warning: {}\n", w);
       for (const std::string& s : r.not_compared) fmt::print(stderr, "gpulab: not compared: {}\n", s);
       const similarity::FolderOutcome f = similarity::write_similarity_folder(a->out, r);
-      fmt::print("{} submissions compared: {} pairs share code, {} at or above {:.2f} ({} pages)\n"
-                  "results: {}/index.html, {}/similarity.csv\n",
-                  r.documents.size(), r.comparison.pairs.size(), f.flagged, a->options.threshold, f.pages,
-                  a->out, a->out);
+      fmt::print(
+          "{} submissions compared: {} pairs share code, {} at or above {:.2f} ({} pages)\n"
+          "results: {}/index.html, {}/similarity.csv\n",
+          r.documents.size(), r.comparison.pairs.size(), f.flagged, a->options.threshold, f.pages, a->out, a->out);
       return 0;
     };
   });

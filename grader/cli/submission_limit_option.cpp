@@ -38,12 +38,11 @@ std::optional<SubmissionLimitCheck> check_submission_limit(const SubmissionLimit
   }
   const bundle::LimitDecision& d = c.decision;
   if (!d.checked) {
-    fmt::print(stderr, "gpulab: submission limit not applied, grading as usual: {}\n",
-                 files::valid_utf8(d.problem));
+    fmt::print(stderr, "gpulab: submission limit not applied, grading as usual: {}\n", files::valid_utf8(d.problem));
   } else {
     fmt::print(stderr, "gpulab: submission limit: {} of {} gradings used in the 24 hours before {}; {}\n",
-                 d.graded_in_window, d.limit, files::valid_utf8(c.metadata.created_at_text),
-                 d.grade ? "grading this submission" : "not grading it, carrying the last graded results forward");
+               d.graded_in_window, d.limit, files::valid_utf8(c.metadata.created_at_text),
+               d.grade ? "grading this submission" : "not grading it, carrying the last graded results forward");
   }
   return c;
 }

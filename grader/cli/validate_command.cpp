@@ -29,8 +29,8 @@ void add_validate_command(CLI::App& app, Action& action) {
     action = [a] {
       const LabSpec lab = grade::load_lab(a->lab);
       validate::ValidationReport r = validate::check_manifest_and_gold(lab, a->dir);
-      fmt::print("{}: {} cases; manifest and file hashes {}; gold recomputed for {} cases\n", a->dir,
-                  r.cases, r.problems.empty() ? "ok" : "have problems", r.gold_checked);
+      fmt::print("{}: {} cases; manifest and file hashes {}; gold recomputed for {} cases\n", a->dir, r.cases,
+                 r.problems.empty() ? "ok" : "have problems", r.gold_checked);
       if (r.problems.empty() && !a->no_reference) {
         validate::check_with_reference(lab, a->dir, choose_backend(a->backend), r);
         if (r.reference_ran) {
@@ -41,7 +41,7 @@ void add_validate_command(CLI::App& app, Action& action) {
       for (const std::string& p : r.reference_failures) fmt::print(stderr, "reference fails {}\n", p);
       if (!r.ok()) {
         fmt::print(stderr, "gpulab: {} is not fit to grade with ({} problems)\n", a->dir,
-                     r.problems.size() + r.reference_failures.size());
+                   r.problems.size() + r.reference_failures.size());
         return 1;
       }
       fmt::print("valid\n");

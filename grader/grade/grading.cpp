@@ -208,9 +208,10 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
     g.parts.push_back(std::move(pr));
   }
   if (unscored_points > 0) {
-    g.performance_note = fmt::format("{:g} of the lab's points are for speed, which is scored on a GPU (--backend cuda); "
-                                     "this {} run grades correctness only.",
-                                     unscored_points, g.backend);
+    g.performance_note = fmt::format(
+        "{:g} of the lab's points are for speed, which is scored on a GPU (--backend cuda); "
+        "this {} run grades correctness only.",
+        unscored_points, g.backend);
   }
 
   if (!g.not_graded.empty()) {  // nothing to compile: every part scores 0, the reason says why

@@ -165,8 +165,9 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
   for (const PartResult& p : g.parts) {
     s += "\n" + paint(bold, "part " + p.name) + "  " + paint(dim, p.signature) + "\n";
     for (const CaseResult& c : p.cases) {
-      s += fmt::format("  {} {:<44} {:>6}/{:<6} {:6.2f}s\n", paint(c.passed ? pass : fail, fmt::format("{:<4}", c.passed ? "ok" : "FAIL")),
-                       c.label, points(c.score), points(c.max_score), c.seconds);
+      const std::string tag = fmt::format("{:<4}", c.passed ? "ok" : "FAIL");
+      s += fmt::format("  {} {:<44} {:>6}/{:<6} {:6.2f}s\n", paint(c.passed ? pass : fail, tag), c.label,
+                       points(c.score), points(c.max_score), c.seconds);
       if (hints && !c.feedback.empty()) {
         std::string f = c.feedback;
         for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");
@@ -179,8 +180,8 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
       const bool bad = r.status == "failed";
       const bool review = r.status == "implausible";
       const char* tag = r.status == "scored" ? "time" : r.status == "failed" ? "FAIL" : review ? "REVIEW" : "--";
-      s += fmt::format("  {} {:<44} {:>6}/{:<6}\n",
-                       paint(good ? pass : bad ? fail : review ? warn : dim, fmt::format("{:<4}", tag)), "speed",
+      const fmt::text_style tag_style = good ? pass : bad ? fail : review ? warn : dim;
+      s += fmt::format("  {} {:<44} {:>6}/{:<6}\n", paint(tag_style, fmt::format("{:<4}", tag)), "speed",
                        points(r.score), r.counted ? points(r.max_score) : "-");
       std::string f = r.feedback;
       for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");

@@ -37,10 +37,7 @@ unsigned emulator_workers() {
   return cpu_cores();
 }
 
-
-std::string number(double x) {
-  return fmt::format("{:g}", x);
-}
+std::string number(double x) { return fmt::format("{:g}", x); }
 }  // namespace
 
 SubmissionRunner::SubmissionRunner(sandbox::Mode mode, toolchain::Backend backend,

@@ -13,9 +13,7 @@
 namespace gpulab {
 namespace {
 
-std::string format_number(double v) {
-  return fmt::format("{:.15g}", v);
-}
+std::string format_number(double v) { return fmt::format("{:.15g}", v); }
 
 bool is_identifier(const std::string& key) {
   if (key.empty() || std::isdigit(static_cast<unsigned char>(key[0]))) return false;

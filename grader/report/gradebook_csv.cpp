@@ -12,9 +12,7 @@ namespace gpulab::report {
 using nlohmann::json;
 
 namespace {
-std::string number(double x) {
-  return fmt::format("{:g}", std::round(x * 100.0) / 100.0);
-}
+std::string number(double x) { return fmt::format("{:g}", std::round(x * 100.0) / 100.0); }
 }  // namespace
 
 std::string csv_field(const std::string& text) {

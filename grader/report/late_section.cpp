@@ -10,9 +10,7 @@
 namespace gpulab::report {
 
 namespace {
-std::string pts(double x) {
-  return fmt::format("{:g}", std::round(x * 100.0) / 100.0 + 0.0);
-}
+std::string pts(double x) { return fmt::format("{:g}", std::round(x * 100.0) / 100.0 + 0.0); }
 std::string maybe(const std::optional<double>& x) { return x ? pts(*x) : std::string("-"); }
 }  // namespace
 

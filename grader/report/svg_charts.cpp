@@ -52,9 +52,10 @@ std::string bar_chart_svg(const std::vector<Bar>& bars, const std::string& capti
     const double h = plot_h * b.value / peak;
     const double x = left + slot * static_cast<double>(i) + slot * 0.1;
     const double y = top + plot_h - h;
-    fmt::format_to(out,
-                   "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{}: {:g}</title></rect>",
-                   x, y, slot * 0.8, h, html_escape(b.colour), html_escape(b.label), b.value);
+    fmt::format_to(
+        out,
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{}: {:g}</title></rect>",
+        x, y, slot * 0.8, h, html_escape(b.colour), html_escape(b.label), b.value);
     if (b.value > 0) {
       fmt::format_to(out, "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\">{:g}</text>",
                      x + slot * 0.4, y - 4, b.value);

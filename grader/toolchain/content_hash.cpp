@@ -15,8 +15,6 @@ ContentHash& ContentHash::add(std::string_view bytes) {
   return *this;
 }
 
-std::string ContentHash::hex() const {
-  return fmt::format("{:016x}", state_);
-}
+std::string ContentHash::hex() const { return fmt::format("{:016x}", state_); }
 
 }  // namespace gpulab::toolchain

@@ -207,7 +207,7 @@ TEST_CASE("reports: the text report's columns and the colours of a terminal", "[
   CHECK_THAT(coloured, Catch::Contains("\033[32mok  \033[0m dataset 1 (k=1, m=1, n=1)"));  // green pass
   CHECK_THAT(coloured, Catch::Contains("\033[31mFAIL\033[0m dataset 2"));                  // red fail
   CHECK_THAT(coloured, Catch::Contains("\033[33mcompiler warnings:\033[0m\n"));            // yellow warning
-  CHECK_THAT(coloured, Catch::Contains("\033[33mc[1][2] = 9.25, expected 5.5"));             // yellow hint
+  CHECK_THAT(coloured, Catch::Contains("\033[33mc[1][2] = 9.25, expected 5.5"));           // yellow hint
   CHECK_THAT(coloured, Catch::Contains("\033[1mscore: 63.33 / 93.33\033[0m\n"));
   // The same text once the escapes are taken out.
   std::string stripped;
