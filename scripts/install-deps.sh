@@ -19,8 +19,9 @@ if [ "${1:-}" != "--runtime" ]; then
   # Tests: Catch2; a PNG decoder for the report's screenshot test (zlib); a headless
   # browser for that screenshot; a local Slurm for the batch-on-Slurm test; ccache, so the
   # tests that build gpulab from its packages reuse the main build; Boost.Context for the test of
-  # the emulator's Boost fiber switch.
-  packages+=(git catch2 zlib1g-dev chromium slurm-wlm ccache libboost-context-dev)
+  # the emulator's Boost fiber switch; the style checks (ctest -L style): clang-format for
+  # scripts/format.sh, cppcheck for scripts/lint.sh.
+  packages+=(git catch2 zlib1g-dev chromium slurm-wlm ccache libboost-context-dev clang-format cppcheck)
 fi
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi

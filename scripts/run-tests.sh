@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh -DGPULAB_BUILD_TESTS=ON  # also after a quickstart, which builds without them
+# Also after a quickstart, which builds without the tests; CI's build treats warnings in gpulab's own code as errors.
+bash scripts/build.sh -DGPULAB_BUILD_TESTS=ON -DGPULAB_WERROR=ON
 jobs=$(nproc 2>/dev/null || echo 2)
 if command -v ccache >/dev/null; then  # the tests that build gpulab from a package reuse the main build's objects
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true

@@ -6,6 +6,8 @@
 #include <future>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "files/atomic_file.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
@@ -92,8 +94,8 @@ BenchReport run_bench(const BenchOptions& o) {
   const fs::path grader_dir = toolchain::project_root() / "grader";
   const std::string binding = write_bench_binding(lab);
   std::vector<std::future<toolchain::BuildResult>> builds;
-  std::fprintf(stderr, "gpulab bench: building %zu implementations and the bench program (cached after the first time)\n",
-               report.implementations.size());
+  fmt::print(stderr, "gpulab bench: building {} implementations and the bench program (cached after the first time)\n",
+             report.implementations.size());
   for (const BenchImplementation& bi : report.implementations) {
     const fs::path source = resolve_file(bi.impl.file, bi.role != "file");
     toolchain::BuildOptions b;

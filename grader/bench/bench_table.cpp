@@ -2,17 +2,12 @@
 #include "bench_table.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace gpulab::bench {
 namespace {
 using nlohmann::json;
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
 
 std::string size_value(long long v) {
   if (v >= (1ll << 20) && (v & (v - 1)) == 0) return "2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(v))));
@@ -64,7 +59,7 @@ std::string format_bench_table(const BenchReport& r, bool markdown, const std::s
   const double copy = res.value("copy_bandwidth", 0.0);
   const std::string header = "device: " + res.value("device", std::string("?")) + " (" +
                              std::to_string(res.value("sms", 0)) + " SMs), device-to-device copy " +
-                             fmt("%.0f", copy / 1e9) + " GB/s (read + write)";
+                             fmt::format("{:.0f}", copy / 1e9) + " GB/s (read + write)";
   const std::string baseline_name = r.implementations.at(r.baseline).impl.name;
   if (markdown) {
     out += "Date: " + date + ". Command: `" + command + "`.\n" + header + "; baseline: " + baseline_name + ".\n\n";
@@ -90,16 +85,17 @@ std::string format_bench_table(const BenchReport& r, bool markdown, const std::s
       const std::string status = row.at("status");
       if (status == "missing") {
         x.time = "(no function)";
-        x.check = markdown ? "-" : "-";
+        x.check = "-";
       } else if (status == "error") {
         x.time = "error";
         x.check = "✗";
         notes.push_back(rc.part + ", " + rc.label + ", " + x.impl + ": " + row.value("message", std::string("error")));
       } else {
         const double t = row.at("median_s");
-        x.time = fmt("%.3f ms", t * 1e3);
-        x.rate = rc.flops > 0 ? fmt("%.0f GFLOP/s", rc.flops / t / 1e9) : fmt("%.0f GB/s", rc.bytes / t / 1e9);
-        if (base_time > 0) x.ratio = fmt("%.2fx", base_time / t);
+        x.time = fmt::format("{:.3f} ms", t * 1e3);
+        x.rate = rc.flops > 0 ? fmt::format("{:.0f} GFLOP/s", rc.flops / t / 1e9)
+                              : fmt::format("{:.0f} GB/s", rc.bytes / t / 1e9);
+        if (base_time > 0) x.ratio = fmt::format("{:.2f}x", base_time / t);
         const std::string check = row.value("check", "none");
         x.check = check == "pass" ? "✓" : check == "fail" ? "✗" : "-";
         if (row.contains("check_message")) {

@@ -1,9 +1,10 @@
 // Reading and writing Gradescope's times with their UTC offsets (date library).
 #include "gradescope_time.hpp"
 
-#include <cstdio>
 #include <regex>
 #include <sstream>
+
+#include <fmt/format.h>
 
 // date::parse trips gcc 12's -Wmaybe-uninitialized inside date.h (a false positive about a
 // local of its own); the warning is judged where the template is written, so it is silenced here.
@@ -40,9 +41,7 @@ std::string offset_name(minutes offset) {
   if (offset == minutes(0)) return "UTC";
   // Offsets read by parse_offset_time are below 24 h.
   const int m = static_cast<int>(offset.count() < 0 ? -offset.count() : offset.count()) % (24 * 60);
-  char s[16];
-  std::snprintf(s, sizeof s, "UTC%c%02d:%02d", offset.count() < 0 ? '-' : '+', m / 60, m % 60);
-  return s;
+  return fmt::format("UTC{}{:02}:{:02}", offset.count() < 0 ? '-' : '+', m / 60, m % 60);
 }
 
 std::string readable_time(TimePoint t, minutes offset, bool round_up) {

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
 #include "files/folder_lock.hpp"
@@ -127,12 +129,12 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
   if (!a.course.empty()) r.merge_args = {"--course", fs::absolute(a.course).lexically_normal().string()};
   if (a.leaderboard_names) r.merge_args.push_back("--leaderboard-names");
   const slurm::SlurmSubmission s = slurm::submit_to_slurm(r);
-  std::printf("submitted job array %s (%u tasks, %zu submissions) and merge job %s (starts when every task has ended)\n"
-              "watch: squeue -j %s,%s   logs: %s\n"
-              "results: %s/gradebook.csv and %s/report.html once job %s ends\n",
-              s.grade_job.c_str(), r.shards, r.students.size(), s.merge_job.c_str(), s.grade_job.c_str(),
-              s.merge_job.c_str(), (r.out / "slurm" / "logs").c_str(), r.out.c_str(), r.out.c_str(),
-              s.merge_job.c_str());
+  fmt::print(
+      "submitted job array {} ({} tasks, {} submissions) and merge job {} (starts when every task has ended)\n"
+      "watch: squeue -j {},{}   logs: {}\n"
+      "results: {}/gradebook.csv and {}/report.html once job {} ends\n",
+      s.grade_job, r.shards, r.students.size(), s.merge_job, s.grade_job, s.merge_job,
+      (r.out / "slurm" / "logs").string(), r.out.string(), r.out.string(), s.merge_job);
   return 0;
 }
 
@@ -159,7 +161,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   try {
     lock = lock_out_folder(o.out, o.shard_index, o.shard_count);
   } catch (const OutFolderBusy& e) {
-    std::fprintf(stderr, "gpulab: %s\n", e.what());
+    fmt::print(stderr, "gpulab: {}\n", e.what());
     return exit_code::busy;
   }
   // What a killed earlier run (SIGKILL) left half-written; whole files are all that is read.
@@ -189,7 +191,7 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   const batch::BatchOutcome outcome = batch::run_batch(lab, o, observer, &g_stop);
   process::install_interrupt_handlers();  // back to the process layer's handlers
   bar.close();
-  for (const std::string& w : outcome.roster.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
+  for (const std::string& w : outcome.roster.warnings) fmt::print(stderr, "gpulab: warning: {}\n", w);
 
   const bool sharded = o.shard_count > 1;
   batch::ClassResults c = batch::load_class_results(o.out, lab, a.parts, outcome.students);
@@ -201,28 +203,30 @@ int run_local(const BatchArgs& a, const LabSpec& lab, const std::optional<late::
   }
   if (!sharded && !outcome.interrupted && !a.no_similarity) write_batch_similarity(lab.lab, a.submissions, o.out);
   if (!sharded) write_reports(o.out, c, course, &outcome.roster, a.leaderboard_names);
-  std::fprintf(stderr, "%s%zu graded now, %zu up to date; %zu do not compile, %zu grader errors%s\n",
-               sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
-               errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
+  fmt::print(stderr, "{}{} graded now, {} up to date; {} do not compile, {} grader errors{}\n",
+             sharded ? ("shard " + a.shard + ": ").c_str() : "", outcome.graded, outcome.up_to_date, compile_errors,
+             errors, not_graded ? (", " + std::to_string(not_graded) + " not graded yet").c_str() : "");
   if (timed) {
     const double n = static_cast<double>(timed);
-    std::fprintf(stderr,
-                 "time: %.1f s for %zu gradings with --jobs %u; per submission (mean): compile %.2f s, run %.2f s, "
-                 "compare %.2f s, report %.3f s, total %.2f s\n",
-                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), timed, o.jobs,
-                 spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
+    fmt::print(stderr,
+               "time: {:.1f} s for {} gradings with --jobs {}; per submission (mean): compile {:.2f} s, run {:.2f} s, "
+               "compare {:.2f} s, report {:.3f} s, total {:.2f} s\n",
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(), timed, o.jobs,
+               spent.compile_s / n, spent.run_s / n, spent.compare_s / n, spent.report_s / n, spent.total_s / n);
   }
   if (!sharded) {
-    std::fprintf(stderr, "results: %s/<student>.json, %s/gradebook.csv, %s/report.html\n", o.out.c_str(),
-                 o.out.c_str(), o.out.c_str());
+    fmt::print(stderr, "results: {}/<student>.json, {}/gradebook.csv, {}/report.html\n", o.out.string(), o.out.string(),
+               o.out.string());
   }
   if (outcome.interrupted) {
-    std::fprintf(stderr, "gpulab: interrupted; run the same command again to grade the rest\n");
+    fmt::print(stderr, "gpulab: interrupted; run the same command again to grade the rest\n");
     return 128 + (g_first_signal ? g_first_signal : SIGINT);
   }
   if (errors) {
-    std::fprintf(stderr, "gpulab: %zu submission%s could not be graded (see 'grader_error' in the gradebook); run the "
-                 "same command again to retry them\n", errors, errors == 1 ? "" : "s");
+    fmt::print(stderr,
+               "gpulab: {} submission{} could not be graded (see 'grader_error' in the gradebook); run the "
+               "same command again to retry them\n",
+               errors, errors == 1 ? "" : "s");
     return 1;
   }
   return 0;
@@ -315,16 +319,16 @@ void add_batch_commands(CLI::App& app, Action& action) {
       }
       batch::ClassResults c = batch::load_class_results(target, lab, parts, m.students);
       write_reports(target, c, course, nullptr, *leaderboard_names);
-      std::printf("merged %zu students of lab '%s' into %s (gradebook.csv, report.html)\n", m.students.size(),
-                  m.lab.c_str(), target.c_str());
+      fmt::print("merged {} students of lab '{}' into {} (gradebook.csv, report.html)\n", m.students.size(), m.lab,
+                 target.string());
       if (!m.missing.empty()) {
         std::string names;
         for (size_t i = 0; i < m.missing.size() && i < 10; ++i) names += (i ? ", " : "") + m.missing[i];
         if (m.missing.size() > 10) names += ", ...";
-        std::fprintf(stderr,
-                     "gpulab: no result for %zu student%s of the plan (%s): a task failed or was cancelled; see "
-                     "%s/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
-                     m.missing.size(), m.missing.size() == 1 ? "" : "s", names.c_str(), target.c_str());
+        fmt::print(stderr,
+                   "gpulab: no result for {} student{} of the plan ({}): a task failed or was cancelled; see "
+                   "{}/slurm/logs, then run the same `gpulab batch --slurm` again (graded students are skipped)\n",
+                   m.missing.size(), m.missing.size() == 1 ? "" : "s", names, target.string());
         return 1;
       }
       return 0;

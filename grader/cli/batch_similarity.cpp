@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <exception>
 
+#include <fmt/format.h>
+
 #include "similarity/class_similarity.hpp"
 #include "toolchain/toolchain.hpp"
 
@@ -15,15 +17,15 @@ bool write_batch_similarity(const std::string& lab, const std::filesystem::path&
     const similarity::SimilarityOptions o;
     const similarity::FolderOutcome f = similarity::write_class_similarity(
         lab, submissions, toolchain::project_root() / "skeletons" / lab, out / "similarity", o);
-    std::fprintf(stderr, "similarity: %zu pair%s at or above %.2f: %s/similarity/index.html\n", f.flagged,
-                 f.flagged == 1 ? "" : "s", o.threshold, out.c_str());
+    fmt::print(stderr, "similarity: {} pair{} at or above {:.2f}: {}/similarity/index.html\n", f.flagged,
+               f.flagged == 1 ? "" : "s", o.threshold, out.string());
     return true;
   } catch (const std::exception& e) {
-    std::fprintf(stderr,
-                 "gpulab: warning: the similarity report was not written (%s); the grades are not affected. Run "
-                 "`gpulab similarity %s %s --out %s/similarity` once the cause is fixed, or skip it with "
-                 "--no-similarity\n",
-                 e.what(), lab.c_str(), submissions.c_str(), out.c_str());
+    fmt::print(stderr,
+               "gpulab: warning: the similarity report was not written ({}); the grades are not affected. Run "
+               "`gpulab similarity {} {} --out {}/similarity` once the cause is fixed, or skip it with "
+               "--no-similarity\n",
+               e.what(), lab, submissions.string(), out.string());
     return false;
   }
 }

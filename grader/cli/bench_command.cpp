@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "bench/bench_run.hpp"
 #include "bench/bench_table.hpp"
 #include "commands.hpp"
@@ -48,9 +50,9 @@ int run(const BenchArgs& a, const std::string& command) {
   for (const std::string& s : a.sizes) o.sizes.push_back(bench::parse_size_override(s));
   const bench::BenchReport r = bench::run_bench(o);
   if (a.build_only) {
-    for (const auto& i : r.result.at("built")) std::printf("%s: %s\n", i.at("name").get<std::string>().c_str(),
-                                                           i.at("library").get<std::string>().c_str());
-    std::printf("bench program: %s\n", r.result.at("program").get<std::string>().c_str());
+    for (const auto& i : r.result.at("built"))
+      fmt::print("{}: {}\n", i.at("name").get<std::string>(), i.at("library").get<std::string>());
+    fmt::print("bench program: {}\n", r.result.at("program").get<std::string>());
     return 0;
   }
   std::string text;
@@ -78,12 +80,12 @@ int run(const BenchArgs& a, const std::string& command) {
     std::ofstream f(a.out);
     f << text;
     if (!f) {
-      std::fprintf(stderr, "gpulab: cannot write '%s' (does its folder exist?)\n", a.out.c_str());
+      fmt::print(stderr, "gpulab: cannot write '{}' (does its folder exist?)\n", a.out);
       return 4;
     }
   }
   if (!bench::bench_all_correct(r)) {
-    std::fprintf(stderr, "gpulab bench: some implementation failed or gave a wrong output (see the notes)\n");
+    fmt::print(stderr, "gpulab bench: some implementation failed or gave a wrong output (see the notes)\n");
     return 1;
   }
   return 0;

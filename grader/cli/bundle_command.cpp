@@ -2,9 +2,10 @@
 // `gpulab bundle prairielearn <lab> --out image.tar.gz` and
 // `gpulab bundle student --out kit.tar.gz`: the packages instructors hand to
 // Gradescope, to PrairieLearn (as a Docker image) and to students.
-#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "bundle/gradescope_bundle.hpp"
 #include "bundle/prairielearn_bundle.hpp"
@@ -54,23 +55,24 @@ void add_bundle_command(CLI::App& app, Action& action) {
       const char* secret = std::getenv(lab.hidden_seed_env.c_str());
       if (!g->no_hidden && secret && *secret) o.hidden_seed = secret;
       bundle::write_gradescope_bundle(toolchain::project_root(), lab, o, g->out);
-      std::printf("wrote %s: upload it as the autograder of lab '%s' (Ubuntu 22.04 base image)\n", g->out.c_str(),
-                  lab.lab.c_str());
+      fmt::print("wrote {}: upload it as the autograder of lab '{}' (Ubuntu 22.04 base image)\n", g->out, lab.lab);
       if (o.max_submissions_per_day > 0) {
-        std::printf("at most %d submission%s per student graded in any 24 hours (from Gradescope's "
-                    "submission_metadata.json)\n",
-                    o.max_submissions_per_day, o.max_submissions_per_day == 1 ? "" : "s");
+        fmt::print(
+            "at most {} submission{} per student graded in any 24 hours (from Gradescope's "
+            "submission_metadata.json)\n",
+            o.max_submissions_per_day, o.max_submissions_per_day == 1 ? "" : "s");
       }
       if (o.hidden_seed.empty()) {
-        std::printf("no hidden cases: %s is not set (set it to grade hidden cases on Gradescope)\n",
-                    lab.hidden_seed_env.c_str());
+        fmt::print("no hidden cases: {} is not set (set it to grade hidden cases on Gradescope)\n",
+                   lab.hidden_seed_env);
       } else {
-        std::printf("it holds the hidden seed from %s (file hidden-seed): keep %s private\n",
-                    lab.hidden_seed_env.c_str(), g->out.c_str());
+        fmt::print("it holds the hidden seed from {} (file hidden-seed): keep {} private\n", lab.hidden_seed_env,
+                   g->out);
       }
       if (g->leaderboard) {
-        std::printf("results carry a leaderboard (each part's throughput and time, on a GPU): enable the leaderboard "
-                    "in the assignment's settings on Gradescope\n");
+        fmt::print(
+            "results carry a leaderboard (each part's throughput and time, on a GPU): enable the leaderboard "
+            "in the assignment's settings on Gradescope\n");
       }
       return 0;
     };
@@ -97,14 +99,15 @@ void add_bundle_command(CLI::App& app, Action& action) {
       if (pl->no_sandbox) o.grade_args.push_back("--no-sandbox");
       const std::string out = pl->out.empty() ? "gpulab-prairielearn-" + lab.lab + ".tar.gz" : pl->out;
       bundle::write_prairielearn_bundle(toolchain::project_root(), lab, o, out);
-      std::printf("wrote %s: the build context of the grading image of lab '%s' (no reference solution, no hidden "
-                  "seed). Build and push it:\n"
-                  "  mkdir img && tar -xzf %s -C img && docker build -t YOU/gpulab-%s img && docker push "
-                  "YOU/gpulab-%s\n"
-                  "then set the question's info.json as docs/prairielearn.md shows (entrypoint /gpulab/run_grader)",
-                  out.c_str(), lab.lab.c_str(), out.c_str(), lab.lab.c_str(), lab.lab.c_str());
-      std::printf("%s\n", pl->no_sandbox ? "; with --no-sandbox the question must not have tests/hidden-seed"
-                                         : "; hidden cases: the secret seed goes in the question's tests/hidden-seed");
+      fmt::print(
+          "wrote {}: the build context of the grading image of lab '{}' (no reference solution, no hidden "
+          "seed). Build and push it:\n"
+          "  mkdir img && tar -xzf {} -C img && docker build -t YOU/gpulab-{} img && docker push "
+          "YOU/gpulab-{}\n"
+          "then set the question's info.json as docs/prairielearn.md shows (entrypoint /gpulab/run_grader)",
+          out, lab.lab, out, lab.lab, lab.lab);
+      fmt::print("{}\n", pl->no_sandbox ? "; with --no-sandbox the question must not have tests/hidden-seed"
+                                        : "; hidden cases: the secret seed goes in the question's tests/hidden-seed");
       return 0;
     };
   });
@@ -122,7 +125,7 @@ void add_bundle_command(CLI::App& app, Action& action) {
       // Every lab the kit holds must load: a misspelt --lab, or a lab.json with a mistake, is reported here.
       for (const std::string& l : bundle::student_kit_labs(toolchain::project_root(), k->labs)) grade::load_lab(l);
       bundle::write_student_kit(toolchain::project_root(), k->labs, k->out);
-      std::printf("wrote %s (no reference solutions, hidden seeds or hidden datasets)\n", k->out.c_str());
+      fmt::print("wrote {} (no reference solutions, hidden seeds or hidden datasets)\n", k->out);
       return 0;
     };
   });

@@ -6,9 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "files/temp_folder.hpp"
@@ -44,30 +45,31 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       for (const PartSpec& part : lab.parts) {
         if (!a->parts.empty() && std::find(a->parts.begin(), a->parts.end(), part.name) == a->parts.end()) continue;
         if (!part.performance) {
-          std::printf("part %s: lab.json gives it no speed points; nothing to calibrate\n", part.name.c_str());
+          fmt::print("part {}: lab.json gives it no speed points; nothing to calibrate\n", part.name);
           continue;
         }
         const grade::Calibration c = scorer.calibrate(part);
         ++measured;
-        std::printf("part %s on %s, %s: reference median %.4f ms over %d runs (spread %.1f%%), %.1f %s",
-                    part.name.c_str(), c.device.c_str(), c.case_label.c_str(), c.seconds * 1e3, c.runs, c.spread * 100,
-                    c.rate, c.rate_unit.c_str());
+        fmt::print("part {} on {}, {}: reference median {:.4f} ms over {} runs (spread {:.1f}%), {:.1f} {}", part.name,
+                   c.device, c.case_label, c.seconds * 1e3, c.runs, c.spread * 100, c.rate, c.rate_unit);
         if (c.copy_bandwidth > 0 && c.rate_unit == "GB/s") {
-          std::printf(" = %.0f%% of the copy bandwidth (%.0f GB/s)", c.bandwidth_fraction * 100, c.copy_bandwidth / 1e9);
+          fmt::print(" = {:.0f}% of the copy bandwidth ({:.0f} GB/s)", c.bandwidth_fraction * 100,
+                     c.copy_bandwidth / 1e9);
         }
-        std::printf("\n");
+        fmt::print("\n");
         if (c.spread > 0.05) {
-          std::printf("  the runs spread by %.0f%%: thresholds finer than that mean little on this machine\n",
-                      c.spread * 100);
+          fmt::print("  the runs spread by {:.0f}%: thresholds finer than that mean little on this machine\n",
+                     c.spread * 100);
         }
         nlohmann::json pairs = nlohmann::json::array();
         for (const ScorePoint& p : c.proposed_bandwidth_thresholds) pairs.push_back({p.x, p.fraction});
         if (!pairs.empty()) proposal[part.name] = {{"bandwidth_thresholds", pairs}};
       }
       if (!proposal.empty()) {
-        std::printf("\nProposed for lab.json (each part's \"performance\"; the speed-ratio \"thresholds\" need no "
-                    "calibration, they are relative to the reference):\n%s\n",
-                    proposal.dump(2).c_str());
+        fmt::print(
+            "\nProposed for lab.json (each part's \"performance\"; the speed-ratio \"thresholds\" need no "
+            "calibration, they are relative to the reference):\n{}\n",
+            proposal.dump(2));
       }
       return measured > 0 || a->parts.empty() ? 0 : 1;
     };

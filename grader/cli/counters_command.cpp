@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "profile/counters.hpp"
 
@@ -37,13 +39,12 @@ int compare(const CountersArgs& a) {
     for (const nlohmann::json& p : g.value("parts", nlohmann::json::array()))
       if (p.value("name", "") == name && p.contains("counters")) other = p["counters"];
     if (other.is_null()) {
-      std::fprintf(stderr, "gpulab: %s has no counters for part '%s' (grade it with --counters)\n", a.gpu.c_str(),
-                   name.c_str());
+      fmt::print(stderr, "gpulab: {} has no counters for part '{}' (grade it with --counters)\n", a.gpu, name);
       continue;
     }
     for (const nlohmann::json* c : {&part["counters"], static_cast<const nlohmann::json*>(&other)}) {
-      if (!c->value("problem", "").empty()) std::fprintf(stderr, "gpulab: part '%s': %s\n", name.c_str(),
-                                                         c->value("problem", "").c_str());
+      if (!c->value("problem", "").empty())
+        fmt::print(stderr, "gpulab: part '{}': {}\n", name, c->value("problem", ""));
     }
     const auto ek = part["counters"].value("kernels", profile::KernelCounters{});
     const auto gk = other.value("kernels", profile::KernelCounters{});
@@ -53,8 +54,9 @@ int compare(const CountersArgs& a) {
     rows += !table.empty();
   }
   if (!rows) {
-    std::fprintf(stderr, "gpulab: nothing to compare: grade the same submission with --counters on both backends "
-                         "(--format json)\n");
+    fmt::print(stderr,
+               "gpulab: nothing to compare: grade the same submission with --counters on both backends "
+               "(--format json)\n");
     return 1;
   }
   return 0;

@@ -9,6 +9,8 @@
 
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
@@ -52,7 +54,7 @@ Manifest generate_replacing(const LabSpec& lab, unsigned long long seed, bool hi
   fs::create_directories(out.parent_path());
   files::sweep_stale_temp_folders(out.parent_path());  // what a killed datagen left beside it
   files::TempFolder fresh("datagen", out.parent_path());
-  const Manifest made = generate_datasets(lab, seed, hidden, which, fresh.path(), part);
+  generate_datasets(lab, seed, hidden, which, fresh.path(), part);  // its manifest is read back from `out`
   chmod(fresh.path().c_str(), 0755);
   std::error_code ec;
   std::optional<files::TempFolder> old;
@@ -90,15 +92,17 @@ void add_datagen_command(CLI::App& app, Action& action) {
       Selection which = a->large ? Selection::public_large : Selection::public_small;
       std::string out = a->out;
       if (a->hidden && (a->seed || a->public_set || a->large)) {
-        std::fprintf(stderr, "gpulab: --hidden takes its seed from %s and makes every family; it does not go with "
-                     "--seed, --public or --large\n", lab.hidden_seed_env.c_str());
+        fmt::print(stderr,
+                   "gpulab: --hidden takes its seed from {} and makes every family; it does not go with "
+                   "--seed, --public or --large\n",
+                   lab.hidden_seed_env);
         return 2;
       }
       if (a->hidden) {
         const char* secret = std::getenv(lab.hidden_seed_env.c_str());
         if (!secret || !*secret) {
-          std::fprintf(stderr, "gpulab: --hidden needs the secret seed in the environment variable %s\n",
-                       lab.hidden_seed_env.c_str());
+          fmt::print(stderr, "gpulab: --hidden needs the secret seed in the environment variable {}\n",
+                     lab.hidden_seed_env);
           return 2;
         }
         seed = std::stoull(toolchain::ContentHash().add(secret).add(lab.lab).hex(), nullptr, 16);
@@ -106,23 +110,22 @@ void add_datagen_command(CLI::App& app, Action& action) {
       }
       if (out.empty()) {
         if (!a->public_set) {
-          std::fprintf(stderr, "gpulab: say where to write with --out DIR (or --public for datasets/%s)\n", lab.lab.c_str());
+          fmt::print(stderr, "gpulab: say where to write with --out DIR (or --public for datasets/{})\n", lab.lab);
           return 2;
         }
         out = (toolchain::project_root() / "datasets" / lab.lab).string();
       }
       if (const std::string other = lab_of_dataset_folder(out); !other.empty() && other != lab.lab) {
-        std::fprintf(stderr,
-                     "gpulab: %s holds the datasets of lab '%s' (its manifest.json says so); writing lab '%s' "
-                     "there would replace them: choose an empty folder, or that lab's own name\n",
-                     out.c_str(), other.c_str(), lab.lab.c_str());
+        fmt::print(stderr,
+                   "gpulab: {} holds the datasets of lab '{}' (its manifest.json says so); writing lab '{}' "
+                   "there would replace them: choose an empty folder, or that lab's own name\n",
+                   out, other, lab.lab);
         return exit_code::bad_input;
       }
       const Manifest m = generate_replacing(lab, seed, a->hidden, which, out, a->part);
       // The hidden seed is derived from the secret: printing it would give the hidden cases away.
       const std::string seed_text = a->hidden ? "hidden seed from " + lab.hidden_seed_env : "seed " + std::to_string(seed);
-      std::printf("%zu cases of lab '%s' written to %s (%s)\n", m.cases.size(), lab.lab.c_str(), out.c_str(),
-                  seed_text.c_str());
+      fmt::print("{} cases of lab '{}' written to {} ({})\n", m.cases.size(), lab.lab, out, seed_text);
       return 0;
     };
   });

@@ -6,11 +6,11 @@
 // submission limit (Gradescope's run_autograder), `grade` decides it first and,
 // over it, writes carried-forward results instead of grading
 // (submission_limit_option.hpp).
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "commands.hpp"
 #include "toolchain/backend_choice.hpp"
@@ -22,6 +22,7 @@
 #include "grade/leaderboard.hpp"
 #include "grade/prairielearn_results.hpp"
 #include "grade/reports.hpp"
+#include "grade/terminal_colour.hpp"
 #include "process/run.hpp"
 #include "profile/profile_report.hpp"
 #include "sandbox/sandbox.hpp"
@@ -78,12 +79,13 @@ void print_profiles(const grade::GradeResult& r) {
   for (const grade::PartResult& p : r.parts) {
     if (!p.profile) continue;
     any = true;
-    std::printf("\npart %s: ", p.name.c_str());
+    fmt::print("\npart {}: ", p.name);
     std::fputs(files::valid_utf8(profile::profile_text(*p.profile)).c_str(), stdout);
   }
   if (!any) {
-    std::printf("\nNo profile: it is made by the emulator's checking build, which runs the committed public "
-                "cases (use --backend emu; on a GPU use Nsight Compute).\n");
+    fmt::print(
+        "\nNo profile: it is made by the emulator's checking build, which runs the committed public "
+        "cases (use --backend emu; on a GPU use Nsight Compute).\n");
   }
 }
 
@@ -128,7 +130,7 @@ bool write_results(const std::string& out, const std::string& text) {
     files::write_file_atomically(out, text);
     return true;
   } catch (const files::GraderError& e) {
-    std::fprintf(stderr, "gpulab: cannot write the results: %s\n", e.what());
+    fmt::print(stderr, "gpulab: cannot write the results: {}\n", e.what());
     return false;
   }
 }
@@ -160,8 +162,8 @@ void add_grade_commands(CLI::App& app, Action& action) {
         const nlohmann::json carried =
             bundle::carried_forward_results(limit->metadata, limit->decision, static_cast<int>(seconds.count()));
         if (!write_results(g->out, files::dump_json(carried, 2) + "\n")) return exit_code::cannot_write;
-        std::fprintf(stderr, "score: %s (carried forward, not graded: over the submission limit)\n",
-                     carried.value("score", nlohmann::json()).dump().c_str());
+        fmt::print(stderr, "score: {} (carried forward, not graded: over the submission limit)\n",
+                   carried.value("score", nlohmann::json()).dump());
         return exit_code::over_submission_limit;
       }
       const grade::GradeResult r = run_grading(*g, false);
@@ -170,10 +172,10 @@ void add_grade_commands(CLI::App& app, Action& action) {
       if (g->leaderboard && g->format == "gradescope") {
         board = grade::leaderboard_parts(grade::load_lab(g->lab), r, g->performance != "off");
         if (board.empty()) {
-          std::fprintf(stderr, "gpulab: no leaderboard in the results: %s\n",
-                       r.backend != "cuda"         ? "speed is measured on a GPU only (--backend cuda)"
-                       : g->performance == "off" ? "speed was not scored (--performance off)"
-                                                 : "no graded part of this lab scores speed");
+          fmt::print(stderr, "gpulab: no leaderboard in the results: {}\n",
+                     r.backend != "cuda"       ? "speed is measured on a GPU only (--backend cuda)"
+                     : g->performance == "off" ? "speed was not scored (--performance off)"
+                                               : "no graded part of this lab scores speed");
         }
       }
       std::string text;
@@ -186,19 +188,18 @@ void add_grade_commands(CLI::App& app, Action& action) {
       } else if (g->format == "json") {
         text = files::dump_json(grade::detailed_results(r), 2) + "\n";
       } else {
-        text = files::valid_utf8(grade::text_report(r, false, true));
+        // Coloured only on a terminal (stdout, no --out) and without NO_COLOR.
+        text = files::valid_utf8(grade::text_report(r, g->out.empty() && grade::colour_wanted(stdout), true));
       }
       if (!write_results(g->out, text)) return exit_code::cannot_write;
-      char summary[160];
-      std::snprintf(summary, sizeof summary, "score: %g / %g\n", r.score, r.max_score);
-      std::fputs(summary, stderr);
+      fmt::print(stderr, "score: {:g} / {:g}\n", r.score, r.max_score);
       if (!r.not_graded.empty()) {
-        std::fprintf(stderr, "gpulab: the submission was not graded: %s; it scores 0 (the results say why)\n",
-                     files::valid_utf8(r.not_graded).c_str());
+        fmt::print(stderr, "gpulab: the submission was not graded: {}; it scores 0 (the results say why)\n",
+                   files::valid_utf8(r.not_graded));
         return exit_code::did_not_compile;
       }
       if (!r.compiled) {
-        std::fprintf(stderr, "gpulab: the submission did not compile; it scores 0 (compiler messages in the results)\n");
+        fmt::print(stderr, "gpulab: the submission did not compile; it scores 0 (compiler messages in the results)\n");
         return exit_code::did_not_compile;
       }
       return exit_code::ok;
@@ -219,13 +220,14 @@ void add_grade_commands(CLI::App& app, Action& action) {
       } catch (const sandbox::SandboxUnavailable& e) {
         // A student testing their own code: run it as they would run it themselves, with the limits.
         const std::string why = e.what();
-        std::fprintf(stderr, "gpulab: note: testing without the sandbox, which cannot start here (%s); "
-                             "`gpulab grade` refuses instead. See docs/security.md.\n",
-                     why.substr(0, why.find('\n')).c_str());
+        fmt::print(stderr,
+                   "gpulab: note: testing without the sandbox, which cannot start here ({}); "
+                   "`gpulab grade` refuses instead. See docs/security.md.\n",
+                   why.substr(0, why.find('\n')));
         t->no_sandbox = true;
         r = run_grading(*t, true);
       }
-      std::fputs(files::valid_utf8(grade::text_report(r, isatty(STDOUT_FILENO), true)).c_str(), stdout);
+      std::fputs(files::valid_utf8(grade::text_report(r, grade::colour_wanted(stdout), true)).c_str(), stdout);
       if (t->profile) print_profiles(r);
       return r.compiled && r.score >= r.max_score - 1e-9 ? exit_code::ok : exit_code::not_all_good;
     };

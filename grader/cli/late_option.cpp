@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "late/class_lateness.hpp"
 
 namespace gpulab::cli {
@@ -22,12 +24,12 @@ void write_reports(const std::filesystem::path& out_dir, batch::ClassResults& c,
   }
   if (roster) late::use_roster_times(c, *roster);
   const late::ClassLateness lateness = late::assess_class(*course, c);
-  for (const std::string& w : lateness.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
+  for (const std::string& w : lateness.warnings) fmt::print(stderr, "gpulab: warning: {}\n", w);
   size_t late_count = 0;
   for (const auto& [student, row] : lateness.rows)
     late_count += row.lateness.status != late::kOnTime && row.lateness.status != late::kWithinGrace;
-  std::fprintf(stderr, "late submissions: %zu of %zu (policy of %s; columns late_status and final in gradebook.csv)\n",
-               late_count, lateness.rows.size(), course->origin.c_str());
+  fmt::print(stderr, "late submissions: {} of {} (policy of {}; columns late_status and final in gradebook.csv)\n",
+             late_count, lateness.rows.size(), course->origin);
   report::write_class_reports(out_dir, c, &lateness, leaderboard_names);
 }
 

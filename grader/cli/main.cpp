@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <exception>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "files/grader_error.hpp"
@@ -46,20 +48,20 @@ int main(int argc, char** argv) {
   try {
     return action ? action() : code::ok;
   } catch (const gpulab::process::Interrupted& e) {
-    std::fprintf(stderr, "gpulab: %s; nothing half-done was kept: run the same command again to finish\n", e.what());
+    fmt::print(stderr, "gpulab: {}; nothing half-done was kept: run the same command again to finish\n", e.what());
     return 128 + e.signal;
   } catch (const gpulab::sandbox::SandboxUnavailable& e) {
-    std::fprintf(stderr, "gpulab: %s\n", e.what());
+    fmt::print(stderr, "gpulab: {}\n", e.what());
     return code::sandbox_unavailable;
   } catch (const gpulab::files::GraderError& e) {
-    std::fprintf(stderr,
-                 "gpulab: grader error (not the submission's fault): %s\n"
-                 "gpulab: nothing was recorded for the submission; fix the cause above and run the same command "
-                 "again (docs/exit-codes.md)\n",
-                 e.what());
+    fmt::print(stderr,
+               "gpulab: grader error (not the submission's fault): {}\n"
+               "gpulab: nothing was recorded for the submission; fix the cause above and run the same command "
+               "again (docs/exit-codes.md)\n",
+               e.what());
     return code::grader_error;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpulab: error: %s\n", e.what());
+    fmt::print(stderr, "gpulab: error: {}\n", e.what());
     return code::bad_input;
   }
 }

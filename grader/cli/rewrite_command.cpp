@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "rewriter/cuda_rewriter.hpp"
 
@@ -25,7 +27,7 @@ void add_rewrite_command(CLI::App& app, Action& action) {
       try {
         result = rewriter::rewrite_cuda_source(text.str(), *file);
       } catch (const rewriter::RewriteError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        fmt::print(stderr, "{}\n", e.what());
         return 1;
       }
       if (out->empty()) {

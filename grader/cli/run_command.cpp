@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "exit_codes.hpp"
 #include "files/atomic_file.hpp"
@@ -53,7 +55,7 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
   std::fflush(nullptr);
   const process::ProcessResult child = process::run(argv, p);
   if (!child.started()) {
-    std::fprintf(stderr, "gpulab: cannot start the compiled program: %s\n", child.spawn_error.c_str());
+    fmt::print(stderr, "gpulab: cannot start the compiled program: {}\n", child.spawn_error);
     return 1;
   }
   try {
@@ -63,10 +65,10 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
     }
     const profile::ProfileReport report = profile::read_profile(profile_path, o.arch, registers);
     std::fflush(stdout);
-    std::fprintf(stderr, "\n%s", profile::profile_text(report).c_str());
+    fmt::print(stderr, "\n{}", profile::profile_text(report));
     if (!o.profile_json.empty()) files::write_file_atomically(o.profile_json, profile::profile_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpulab: no profile: %s\n", e.what());
+    fmt::print(stderr, "gpulab: no profile: {}\n", e.what());
     if (child.status() == 0) return 1;
   }
   return child.status();
@@ -105,13 +107,13 @@ int run(RunOptions o, CLI::App* cmd) {
       if (!std::filesystem::is_regular_file(file, ec)) throw RunUsageError("cannot find the source file '" + file + "'");
     }
   } catch (const RunUsageError& e) {
-    std::fprintf(stderr, "gpulab run: %s\n", e.what());
+    fmt::print(stderr, "gpulab run: {}\n", e.what());
     return exit_code::bad_input;
   }
   toolchain::BuildOptions b;
   b.backend = toolchain::parse_backend(o.backend);
   if (o.profile && b.backend != toolchain::Backend::emu) {
-    std::fprintf(stderr, "gpulab: --profile is an emulator feature; on a GPU use Nsight Compute (ncu)\n");
+    fmt::print(stderr, "gpulab: --profile is an emulator feature; on a GPU use Nsight Compute (ncu)\n");
     return 2;
   }
   b.race_check = o.race_check || o.profile;  // the profiler lives in the checking build
@@ -121,17 +123,16 @@ int run(RunOptions o, CLI::App* cmd) {
   b.include_dirs = o.include_dirs;
   b.defines = o.defines;
   const toolchain::BuildResult r = toolchain::build_program(o.files.front(), b);
-  if (o.verbose) std::fprintf(stderr, "gpulab: %s%s\n", r.command.c_str(), r.cached ? " (cached)" : "");
+  if (o.verbose) fmt::print(stderr, "gpulab: {}{}\n", r.command, r.cached ? " (cached)" : "");
   if (!r.ok) {
     std::fputs(r.compiler_output.c_str(), stderr);
-    std::fprintf(stderr, "gpulab: %s did not compile for the %s backend (errors above point at your %s).\n",
-                 quoted_list(o.files).c_str(), toolchain::backend_name(b.backend),
-                 o.files.size() == 1 ? "file" : "files");
+    fmt::print(stderr, "gpulab: {} did not compile for the {} backend (errors above point at your {}).\n",
+               quoted_list(o.files), toolchain::backend_name(b.backend), o.files.size() == 1 ? "file" : "files");
     return 1;
   }
   if (!r.compiler_output.empty()) std::fputs(r.compiler_output.c_str(), stderr);  // warnings
   if (o.build_only) {
-    std::printf("%s\n", r.executable.c_str());
+    fmt::print("{}\n", r.executable.string());
     return 0;
   }
   if (o.profile) return run_profiled(o, r);

@@ -2,6 +2,8 @@
 // (grader/similarity/): DIR/similarity.csv, DIR/index.html and a side-by-side page per flagged pair.
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "grade/grading.hpp"
 #include "similarity/class_similarity.hpp"
@@ -42,13 +44,13 @@ void add_similarity_command(CLI::App& app, Action& action) {
       const LabSpec lab = grade::load_lab(a->lab);
       const similarity::SimilarityReport r = similarity::class_similarity(
           lab.lab, a->submissions, toolchain::project_root() / "skeletons" / lab.lab, a->options);
-      for (const std::string& w : r.warnings) std::fprintf(stderr, "gpulab: warning: %s\n", w.c_str());
-      for (const std::string& s : r.not_compared) std::fprintf(stderr, "gpulab: not compared: %s\n", s.c_str());
+      for (const std::string& w : r.warnings) fmt::print(stderr, "gpulab: warning: {}\n", w);
+      for (const std::string& s : r.not_compared) fmt::print(stderr, "gpulab: not compared: {}\n", s);
       const similarity::FolderOutcome f = similarity::write_similarity_folder(a->out, r);
-      std::printf("%zu submissions compared: %zu pairs share code, %zu at or above %.2f (%zu pages)\n"
-                  "results: %s/index.html, %s/similarity.csv\n",
-                  r.documents.size(), r.comparison.pairs.size(), f.flagged, a->options.threshold, f.pages,
-                  a->out.c_str(), a->out.c_str());
+      fmt::print(
+          "{} submissions compared: {} pairs share code, {} at or above {:.2f} ({} pages)\n"
+          "results: {}/index.html, {}/similarity.csv\n",
+          r.documents.size(), r.comparison.pairs.size(), f.flagged, a->options.threshold, f.pages, a->out, a->out);
       return 0;
     };
   });

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "files/utf8_text.hpp"
 
 namespace gpulab::cli {
@@ -36,12 +38,11 @@ std::optional<SubmissionLimitCheck> check_submission_limit(const SubmissionLimit
   }
   const bundle::LimitDecision& d = c.decision;
   if (!d.checked) {
-    std::fprintf(stderr, "gpulab: submission limit not applied, grading as usual: %s\n",
-                 files::valid_utf8(d.problem).c_str());
+    fmt::print(stderr, "gpulab: submission limit not applied, grading as usual: {}\n", files::valid_utf8(d.problem));
   } else {
-    std::fprintf(stderr, "gpulab: submission limit: %d of %d gradings used in the 24 hours before %s; %s\n",
-                 d.graded_in_window, d.limit, files::valid_utf8(c.metadata.created_at_text).c_str(),
-                 d.grade ? "grading this submission" : "not grading it, carrying the last graded results forward");
+    fmt::print(stderr, "gpulab: submission limit: {} of {} gradings used in the 24 hours before {}; {}\n",
+               d.graded_in_window, d.limit, files::valid_utf8(c.metadata.created_at_text),
+               d.grade ? "grading this submission" : "not grading it, carrying the last graded results forward");
   }
   return c;
 }

@@ -3,6 +3,8 @@
 // implementation, and the reference solution run on every case.
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "commands.hpp"
 #include "toolchain/backend_choice.hpp"
 #include "grade/grading.hpp"
@@ -28,22 +30,22 @@ void add_validate_command(CLI::App& app, Action& action) {
     action = [a] {
       const LabSpec lab = grade::load_lab(a->lab);
       validate::ValidationReport r = validate::check_manifest_and_gold(lab, a->dir);
-      std::printf("%s: %zu cases; manifest and file hashes %s; gold recomputed for %zu cases\n", a->dir.c_str(),
-                  r.cases, r.problems.empty() ? "ok" : "have problems", r.gold_checked);
+      fmt::print("{}: {} cases; manifest and file hashes {}; gold recomputed for {} cases\n", a->dir, r.cases,
+                 r.problems.empty() ? "ok" : "have problems", r.gold_checked);
       if (r.problems.empty() && !a->no_reference) {
         validate::check_with_reference(lab, a->dir, toolchain::choose_backend(a->backend), r);
         if (r.reference_ran) {
-          std::printf("reference solution: %zu of %zu cases pass\n", r.reference_passed, r.reference_cases);
+          fmt::print("reference solution: {} of {} cases pass\n", r.reference_passed, r.reference_cases);
         }
       }
-      for (const std::string& p : r.problems) std::fprintf(stderr, "problem: %s\n", p.c_str());
-      for (const std::string& p : r.reference_failures) std::fprintf(stderr, "reference fails %s\n", p.c_str());
+      for (const std::string& p : r.problems) fmt::print(stderr, "problem: {}\n", p);
+      for (const std::string& p : r.reference_failures) fmt::print(stderr, "reference fails {}\n", p);
       if (!r.ok()) {
-        std::fprintf(stderr, "gpulab: %s is not fit to grade with (%zu problems)\n", a->dir.c_str(),
-                     r.problems.size() + r.reference_failures.size());
+        fmt::print(stderr, "gpulab: {} is not fit to grade with ({} problems)\n", a->dir,
+                   r.problems.size() + r.reference_failures.size());
         return 1;
       }
-      std::printf("valid\n");
+      fmt::print("valid\n");
       return 0;
     };
   });

@@ -1,7 +1,7 @@
 // Implementation of utf8_text.hpp (the rules of RFC 3629, section 4).
 #include "files/utf8_text.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace gpulab::files {
 namespace {
@@ -70,9 +70,7 @@ std::string escaped_name(std::string_view name) {
   for (size_t i = 0; i < name.size();) {
     const size_t n = sequence_length(name, i);
     if (n == 0) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02X", static_cast<unsigned char>(name[i]));
-      out += hex;
+      out += fmt::format("\\x{:02X}", static_cast<unsigned char>(name[i]));
       ++i;
     } else if (name[i] == '\\' && i + 1 < name.size() && name[i + 1] == 'x') {
       out += "\\\\";  // a literal "\x" in a valid name must not read as an escape

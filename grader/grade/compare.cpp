@@ -2,8 +2,9 @@
 #include "compare.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cstring>
+
+#include <fmt/format.h>
 
 namespace gpulab::grade {
 namespace {
@@ -29,15 +30,12 @@ bool is_poison(const NdArray& a, size_t i) {
 }
 
 std::string show(const NdArray& a, size_t i) {
-  char buf[64];
   if (a.dtype() == DType::float32 || a.dtype() == DType::float64) {
     const double v = value_at(a, i);
     if (std::isnan(v)) return "NaN";
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.0f", value_at(a, i));
+    return fmt::format("{:.9g}", v);
   }
-  return buf;
+  return fmt::format("{:.0f}", value_at(a, i));
 }
 
 std::string index_text(const std::string& name, const NdArray& a, size_t i) {
@@ -108,9 +106,7 @@ CompareOutcome compare_output(const CheckSpec& check, const std::string& name, c
   if (r.bad == r.total && r.total > 1 && poisoned == 0) m += "; every element is wrong";
   if (r.total == 1 && floating && check.kind == "float_bound" && !std::isnan(value_at(got, 0))) {
     const double bound = check.factor * eps * (scale ? scale->as<double>()[0] : std::fabs(value_at(expected, 0)));
-    char buf[96];
-    std::snprintf(buf, sizeof buf, " (off by %.6g; the tolerance here is %.3g)", value_at(got, 0) - value_at(expected, 0), bound);
-    m += buf;
+    m += fmt::format(" (off by {:.6g}; the tolerance here is {:.3g})", value_at(got, 0) - value_at(expected, 0), bound);
   }
   r.message = m;
   return r;

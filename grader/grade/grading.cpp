@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "grade/dataset_cache.hpp"
 #include "grade/part_cases.hpp"
 #include "gold/dataset_generation.hpp"
@@ -162,10 +164,10 @@ void add_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o) {
     g.parts.push_back(std::move(pr));
   }
   if (unscored_points > 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%g", unscored_points);
-    g.performance_note = std::string(buf) + " of the lab's points are for speed, which is scored on a GPU "
-                         "(--backend cuda); this " + g.backend + " run grades correctness only.";
+    g.performance_note = fmt::format(
+        "{:g} of the lab's points are for speed, which is scored on a GPU (--backend cuda); "
+        "this {} run grades correctness only.",
+        unscored_points, g.backend);
   }
 }
 

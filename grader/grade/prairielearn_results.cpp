@@ -5,8 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
+
+#include <fmt/format.h>
 
 namespace gpulab::grade {
 using nlohmann::json;
@@ -18,11 +19,7 @@ constexpr size_t kSmallestTestOutput = 1024;
 constexpr size_t kMostFormatErrors = 20;            // compiler errors listed one by one
 
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
-std::string points(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", round2(x));
-  return buf;
-}
+std::string points(double x) { return fmt::format("{:g}", round2(x)); }
 
 // At most `limit` bytes, never splitting a UTF-8 character, saying how much was left out.
 std::string cut(const std::string& s, size_t limit) {

@@ -2,7 +2,9 @@
 #include "reports.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/color.h>
+#include <fmt/format.h>
 
 #include "gradescope_extra_data.hpp"
 #include "grade/results_model.hpp"
@@ -12,11 +14,7 @@ using nlohmann::json;
 
 namespace {
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
-std::string points(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", round2(x));
-  return buf;
-}
+std::string points(double x) { return fmt::format("{:g}", round2(x)); }
 }  // namespace
 
 json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>& leaderboard) {
@@ -40,7 +38,7 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   for (const PartResult& p : g.parts) {
     for (const CaseResult& c : p.cases) {
       json t = {{"name", p.name + ": " + c.label}, {"score", round2(c.score)}, {"max_score", round2(c.max_score)},
-                {"status", c.passed ? "passed" : "failed"}, {"output", c.passed ? c.feedback : c.feedback},
+                {"status", c.passed ? "passed" : "failed"}, {"output", c.feedback},
                 {"visibility", c.hidden ? g.hidden_visibility : "visible"}, {"extra_data", case_extra_data(c)}};
       if (c.passed && c.feedback.empty()) t["output"] = "correct";
       tests.push_back(t);
@@ -98,64 +96,62 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
 json detailed_results(const GradeResult& g) { return to_json(results_record(g)); }
 
 std::string text_report(const GradeResult& g, bool colour, bool hints) {
-  const char* green = colour ? "\033[32m" : "";
-  const char* red = colour ? "\033[31m" : "";
-  const char* bold = colour ? "\033[1m" : "";
-  const char* dim = colour ? "\033[2m" : "";
-  const char* reset = colour ? "\033[0m" : "";
-  std::string s = std::string(bold) + "gpulab " + g.lab + " (" + g.backend + " backend): " + g.submission + reset + "\n";
+  // fmt's terminal colours; with colour off every style is empty and paint() adds nothing.
+  const auto style = [colour](fmt::text_style st) { return colour ? st : fmt::text_style(); };
+  const fmt::text_style pass = style(fmt::fg(fmt::terminal_color::green));
+  const fmt::text_style fail = style(fmt::fg(fmt::terminal_color::red));
+  const fmt::text_style warn = style(fmt::fg(fmt::terminal_color::yellow));
+  const fmt::text_style bold = style(fmt::emphasis::bold);
+  const fmt::text_style dim = style(fmt::emphasis::faint);
+  const auto paint = [](fmt::text_style st, const std::string& text) { return fmt::format(st, "{}", text); };
+  std::string s = paint(bold, "gpulab " + g.lab + " (" + g.backend + " backend): " + g.submission) + "\n";
   if (!g.not_graded.empty()) {
-    s += std::string(red) + "not graded: " + reset + g.not_graded + "\n";
+    s += paint(fail, "not graded: ") + g.not_graded + "\n";
   } else if (!g.compiled) {
-    s += std::string(red) + "does not compile:" + reset + "\n" + g.compile_output + "\n";
+    s += paint(fail, "does not compile:") + "\n" + g.compile_output + "\n";
   } else if (!g.compile_output.empty()) {
     // Shown on every run, cached builds included: a warning is often the bug (an unused result, a narrowing).
-    s += std::string(bold) + "compiler warnings:" + reset + "\n" + g.compile_output + "\n";
+    s += paint(warn, "compiler warnings:") + "\n" + g.compile_output + "\n";
   }
   for (const PartResult& p : g.parts) {
-    s += "\n" + std::string(bold) + "part " + p.name + reset + "  " + dim + p.signature + reset + "\n";
+    s += "\n" + paint(bold, "part " + p.name) + "  " + paint(dim, p.signature) + "\n";
     for (const CaseResult& c : p.cases) {
-      char line[256];
-      std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s %6.2fs\n", c.passed ? green : red,
-                    c.passed ? "ok" : "FAIL", reset, c.label.c_str(), points(c.score).c_str(),
-                    points(c.max_score).c_str(), c.seconds);
-      s += line;
+      const std::string tag = fmt::format("{:<4}", c.passed ? "ok" : "FAIL");
+      s += fmt::format("  {} {:<44} {:>6}/{:<6} {:6.2f}s\n", paint(c.passed ? pass : fail, tag), c.label,
+                       points(c.score), points(c.max_score), c.seconds);
       if (hints && !c.feedback.empty()) {
         std::string f = c.feedback;
         for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");
-        s += std::string("      ") + (c.passed ? dim : "") + f + reset + "\n";
+        s += "      " + paint(c.passed ? dim : warn, f) + "\n";
       }
     }
     if (p.performance) {
       const PerformanceResult& r = *p.performance;
       const bool good = r.status == PerformanceStatus::scored && r.score > 0;
       const bool bad = speed_failed(r.status);
-      const char* tag = r.status == PerformanceStatus::scored  ? "time"
-                        : r.status == PerformanceStatus::failed ? "FAIL"
-                        : r.status == PerformanceStatus::implausible ? "REVIEW"
-                                                                     : "--";
-      char line[256];
-      std::snprintf(line, sizeof line, "  %s%-4s%s %-44s %6s/%-6s\n", good ? green : (bad ? red : dim), tag, reset,
-                    "speed", points(r.score).c_str(), r.counted ? points(r.max_score).c_str() : "-");
-      s += line;
+      const bool review = r.status == PerformanceStatus::implausible;
+      const char* tag = r.status == PerformanceStatus::scored ? "time" : review ? "REVIEW" : bad ? "FAIL" : "--";
+      const fmt::text_style tag_style = good ? pass : review ? warn : bad ? fail : dim;
+      s += fmt::format("  {} {:<44} {:>6}/{:<6}\n", paint(tag_style, fmt::format("{:<4}", tag)), "speed",
+                       points(r.score), r.counted ? points(r.max_score) : "-");
       std::string f = r.feedback;
       for (size_t pos = 0; (pos = f.find('\n', pos)) != std::string::npos; pos += 7) f.replace(pos, 1, "\n      ");
       s += "      " + f + "\n";
     }
     if (p.sanitized) {
-      s += std::string("  ") + (p.sanitizer_findings.empty() ? green : red) + "compute-sanitizer" + reset + " on " +
-           p.sanitizer_case + ": " + (p.sanitizer_findings.empty() ? "nothing found" : "") + "\n";
+      s += "  " + paint(p.sanitizer_findings.empty() ? pass : fail, "compute-sanitizer") + " on " + p.sanitizer_case +
+           ": " + (p.sanitizer_findings.empty() ? "nothing found" : "") + "\n";
       for (const std::string& f : p.sanitizer_findings) s += "      " + f + "\n";
     }
     if (p.profile && !p.profile->findings.empty()) {
-      s += "  " + std::string(dim) + "performance hints (emulator, no points):" + reset + "\n";
+      s += "  " + paint(warn, "performance hints (emulator, no points):") + "\n";
       for (size_t i = 0; i < p.profile->findings.size() && i < 3; ++i) s += "      " + p.profile->findings[i].sentence + "\n";
     }
-    s += "  " + std::string(bold) + "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score) + reset + "\n";
+    s += "  " + paint(bold, "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score)) + "\n";
   }
-  if (!g.performance_note.empty()) s += "\n" + std::string(dim) + g.performance_note + reset + "\n";
-  if (!g.isolation.empty()) s += "\n" + std::string(dim) + "isolation: " + g.isolation + reset + "\n";
-  s += "\n" + std::string(bold) + "score: " + points(g.score) + " / " + points(g.max_score) + reset + "\n";
+  if (!g.performance_note.empty()) s += "\n" + paint(dim, g.performance_note) + "\n";
+  if (!g.isolation.empty()) s += "\n" + paint(dim, "isolation: " + g.isolation) + "\n";
+  s += "\n" + paint(bold, "score: " + points(g.score) + " / " + points(g.max_score)) + "\n";
   return s;
 }
 

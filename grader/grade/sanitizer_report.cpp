@@ -47,7 +47,7 @@ void parse_location(const std::string& text, SanitizerFinding& f) {
     if (name[i] == '<') ++depth;
     if (name[i] == '>') --depth;
     if (name[i] == '(' && depth == 0) {
-      name = name.substr(0, i);
+      name.resize(i);
       break;
     }
   }

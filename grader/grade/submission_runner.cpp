@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -35,12 +37,7 @@ unsigned emulator_workers() {
   return cpu_cores();
 }
 
-
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
-  return buf;
-}
+std::string number(double x) { return fmt::format("{:g}", x); }
 }  // namespace
 
 SubmissionRunner::SubmissionRunner(sandbox::Mode mode, toolchain::Backend backend,

@@ -5,18 +5,15 @@
 #include <cctype>
 #include <climits>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "lab/nearest_word.hpp"
 
 namespace gpulab {
 namespace {
 
-std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.15g", v);
-  return buf;
-}
+std::string format_number(double v) { return fmt::format("{:.15g}", v); }
 
 bool is_identifier(const std::string& key) {
   if (key.empty() || std::isdigit(static_cast<unsigned char>(key[0]))) return false;
@@ -78,7 +75,7 @@ void JsonReader::fail(const std::string& problem) const { throw LabSpecError(whe
 std::string JsonReader::describe(const nlohmann::json& v) {
   if (v.is_string()) {
     std::string s = v.get<std::string>();
-    if (s.size() > 40) s = s.substr(0, 37) + "...";
+    if (s.size() > 40) s.replace(37, std::string::npos, "...");
     return "the string '" + s + "'";
   }
   if (v.is_array()) {

@@ -3,7 +3,8 @@
 #include "lab/performance_spec.hpp"
 
 #include <cctype>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "lab/case_inputs.hpp"
 #include "lab/size_expression.hpp"
@@ -59,12 +60,11 @@ PerformanceSpec parse_performance(const JsonReader& r, const PartSpec& part) {
                   "an object such as {\"points\": 15, \"sizes\": {...}, \"inputs\": {...}, \"thresholds\": [...]} "
                   "(docs/lab-format.md, \"performance\")");
   PerformanceSpec p;
-  char share[96];
-  std::snprintf(share, sizeof share, "a number >= 0 and <= %g (a share of the part's points)", part.points);
+  const std::string share = fmt::format("a number >= 0 and <= {:g} (a share of the part's points)", part.points);
   const JsonReader points = r.at("points", share);
   p.points = points.number(NumberRange::at_least(0));
   if (p.points > part.points) {
-    points.fail("must be " + std::string(share) + ", not " + JsonReader::describe(points.value()));
+    points.fail("must be " + share + ", not " + JsonReader::describe(points.value()));
   }
   p.sizes = read_sizes(r.at("sizes", "the sizes of the timed case, e.g. {\"n\": 67108864}"), part);
   p.inputs = read_inputs(r.at("inputs", "a value distribution for every input of the timed case"), part);

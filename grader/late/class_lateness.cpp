@@ -3,9 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace gpulab::late {
 
@@ -19,11 +20,7 @@ std::string join(const std::vector<std::string>& names, size_t limit = 12) {
 
 std::string plural(size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", std::round(x * 100.0) / 100.0);
-  return buf;
-}
+std::string number(double x) { return fmt::format("{:g}", std::round(x * 100.0) / 100.0); }
 
 // The identities a course-file key may name: the label, and each submitter's email and sid.
 std::vector<std::vector<std::string>> people_of(const batch::StudentRecord& r) {

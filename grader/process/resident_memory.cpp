@@ -11,6 +11,8 @@
 #include <map>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace gpulab::process {
 namespace {
 struct ProcStat {
@@ -19,9 +21,8 @@ struct ProcStat {
 };
 
 bool read_stat(pid_t pid, ProcStat& s) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
-  FILE* f = std::fopen(path, "r");
+  const std::string path = fmt::format("/proc/{}/stat", pid);
+  FILE* f = std::fopen(path.c_str(), "r");
   if (!f) return false;
   char buf[1024];
   const size_t n = std::fread(buf, 1, sizeof buf - 1, f);

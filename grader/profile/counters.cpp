@@ -86,7 +86,6 @@ KernelCounters counters_of(const ProfileReport& report) {
 KernelCounters parse_ncu_csv(const std::string& output) {
   KernelCounters out;
   std::istringstream in(output);
-  std::vector<std::string> header;
   int kernel = -1, metric = -1, value = -1;
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();

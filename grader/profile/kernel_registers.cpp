@@ -20,7 +20,7 @@ std::string kernel_name(const std::string& mangled) {
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status), std::free);
   std::string text = status == 0 && d ? d.get() : mangled;
-  text = text.substr(0, text.find('('));
+  if (const size_t paren = text.find('('); paren != std::string::npos) text.resize(paren);
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i < text.size(); ++i) {

@@ -1,9 +1,10 @@
 // addr2line, once per object for all its addresses (see source_lines.hpp).
 #include "profile/source_lines.hpp"
 
-#include <cstdio>
 #include <sstream>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "process/run.hpp"
 #include "toolchain/toolchain.hpp"
@@ -26,11 +27,7 @@ std::map<uintptr_t, SourceLine> source_lines(const std::string& object, const st
   std::map<uintptr_t, SourceLine> out;
   if (addresses.empty()) return out;
   std::vector<std::string> argv{"addr2line", "-e", object, "-i", "-f", "-C", "-a"};
-  for (uintptr_t a : addresses) {
-    char hex[32];
-    std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(a));
-    argv.push_back(hex);
-  }
+  for (uintptr_t a : addresses) argv.push_back(fmt::format("{:#x}", a));
   process::ProcessOptions o;
   o.search_path = true;
   o.time_limit_s = 60;

@@ -2,18 +2,15 @@
 #include "gradebook_csv.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "report/late_columns.hpp"
 #include "report/review_flags.hpp"
 
 namespace gpulab::report {
 namespace {
-std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", std::round(x * 100.0) / 100.0);
-  return buf;
-}
+std::string number(double x) { return fmt::format("{:g}", std::round(x * 100.0) / 100.0); }
 }  // namespace
 
 std::string csv_field(const std::string& text) {

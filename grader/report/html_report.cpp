@@ -2,7 +2,8 @@
 #include "html_report.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "batch/failure_class.hpp"
 #include "class_statistics.hpp"
@@ -15,13 +16,10 @@ namespace gpulab::report {
 using nlohmann::json;
 
 namespace {
-std::string num(double x, const char* fmt = "%g") {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, x);
-  return buf;
-}
+std::string num(double x) { return fmt::format("{:g}", x); }
+std::string fixed(double x, int decimals) { return fmt::format("{:.{}f}", x, decimals); }
 std::string pts(double x) { return num(std::round(x * 100) / 100); }
-std::string pct(double part, double whole) { return whole > 0 ? num(100.0 * part / whole, "%.0f") + "%" : "-"; }
+std::string pct(double part, double whole) { return whole > 0 ? fixed(100.0 * part / whole, 0) + "%" : "-"; }
 std::string shorten(const std::string& text, size_t limit = 300) {
   return text.size() <= limit ? text : text.substr(0, limit) + " ...";
 }
@@ -52,7 +50,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; }
 std::string pass_bar(int passed, int attempted) {
   const double f = attempted ? static_cast<double>(passed) / attempted : 0;
   const char* cls = f < 0.5 ? "low" : f < 0.8 ? "mid" : "";
-  return "<div class=\"bar\"><span class=\"" + std::string(cls) + "\" style=\"width:" + num(100 * f, "%.1f") +
+  return "<div class=\"bar\"><span class=\"" + std::string(cls) + "\" style=\"width:" + fixed(100 * f, 1) +
          "%\"></span></div>";
 }
 
@@ -115,8 +113,8 @@ std::string performance(const ClassStatistics& s) {
       h += "<p class=\"note\">not measured (emulator)</p>";
       continue;
     }
-    h += "<p>" + std::to_string(p.ratios.size()) + " measured: min " + num(p.min, "%.2f") + ", median " +
-         num(p.median, "%.2f") + ", max " + num(p.max, "%.2f") + "</p>";
+    h += "<p>" + std::to_string(p.ratios.size()) + " measured: min " + fixed(p.min, 2) + ", median " +
+         fixed(p.median, 2) + ", max " + fixed(p.max, 2) + "</p>";
     const double edges[] = {0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5};
     std::vector<Bar> bars;
     for (size_t k = 0; k < 7; ++k) {
@@ -130,8 +128,8 @@ std::string performance(const ClassStatistics& s) {
     h += "<table><tr><th>student</th><th>ratio</th>" +
          (p.throughput_unit.empty() ? std::string() : "<th>" + html_escape(p.throughput_unit) + "</th>") + "</tr>";
     for (size_t i = p.ratios.size(); i-- > 0;) {
-      h += "<tr><td>" + html_escape(p.ratios[i].first) + "</td><td class=\"n\">" + num(p.ratios[i].second, "%.2f") +
-           "</td>" + (p.throughput_unit.empty() ? "" : "<td class=\"n\">" + num(p.throughputs[i], "%.1f") + "</td>") +
+      h += "<tr><td>" + html_escape(p.ratios[i].first) + "</td><td class=\"n\">" + fixed(p.ratios[i].second, 2) +
+           "</td>" + (p.throughput_unit.empty() ? "" : "<td class=\"n\">" + fixed(p.throughputs[i], 1) + "</td>") +
            "</tr>";
     }
     h += "</table>";

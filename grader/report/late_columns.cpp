@@ -2,7 +2,8 @@
 #include "late_columns.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "gradebook_csv.hpp"
 
@@ -10,9 +11,7 @@ namespace gpulab::report {
 
 namespace {
 std::string number(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", std::round(x * 100.0) / 100.0 + 0.0);  // + 0.0: never "-0"
-  return buf;
+  return fmt::format("{:g}", std::round(x * 100.0) / 100.0 + 0.0);  // + 0.0: never "-0"
 }
 std::string maybe(const std::optional<double>& x) { return x ? number(*x) : std::string(); }
 }  // namespace

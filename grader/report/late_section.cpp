@@ -2,18 +2,15 @@
 #include "late_section.hpp"
 
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "svg_charts.hpp"
 
 namespace gpulab::report {
 
 namespace {
-std::string pts(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", std::round(x * 100.0) / 100.0 + 0.0);
-  return buf;
-}
+std::string pts(double x) { return fmt::format("{:g}", std::round(x * 100.0) / 100.0 + 0.0); }
 std::string maybe(const std::optional<double>& x) { return x ? pts(*x) : std::string("-"); }
 }  // namespace
 

@@ -1,9 +1,10 @@
 // pseudonym, leaderboard_salt and pseudonyms_csv.
 #include "leaderboard_pseudonyms.hpp"
 
-#include <cstdio>
 #include <random>
 #include <system_error>
+
+#include <fmt/format.h>
 
 #include "data/sha256.hpp"
 #include "files/atomic_file.hpp"
@@ -30,11 +31,7 @@ std::string leaderboard_salt(const fs::path& out_dir) {
   }
   std::random_device entropy;
   std::string salt;
-  for (int i = 0; i < 4; ++i) {
-    char hex[9];
-    std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(entropy()));
-    salt += hex;
-  }
+  for (int i = 0; i < 4; ++i) salt += fmt::format("{:08x}", entropy());
   files::write_file_atomically(file, salt + "\n");
   std::error_code ignored;  // a file system without permissions still has the salt
   fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write, ignored);

@@ -2,7 +2,8 @@
 #include "leaderboard_section.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "grade/leaderboard.hpp"
 #include "leaderboard_pseudonyms.hpp"
@@ -11,11 +12,7 @@
 namespace gpulab::report {
 
 namespace {
-std::string num(double x, const char* fmt) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, x);
-  return buf;
-}
+std::string fixed(double x, int decimals) { return fmt::format("{:.{}f}", x, decimals); }
 
 // Why a student's part does not rank, in words; empty when it does.
 std::string not_ranked_reason(const batch::StudentEntry& e, const grade::PartRecord* part) {
@@ -123,8 +120,8 @@ std::string leaderboard_section(const ClassLeaderboard& board) {
            html_escape(p.rate_unit.empty() ? "throughput" : p.rate_unit) + "</th><th>ratio</th></tr>";
       for (const LeaderboardRow& r : p.rows) {
         h += "<tr><td class=\"n\">" + std::to_string(r.rank) + "</td><td>" + html_escape(r.shown) +
-             "</td><td class=\"n\">" + num(r.ms, "%.4f") + "</td><td class=\"n\">" + num(r.rate, "%.1f") +
-             "</td><td class=\"n\">" + (r.ratio > 0 ? num(r.ratio, "%.2f") : std::string("-")) + "</td></tr>";
+             "</td><td class=\"n\">" + fixed(r.ms, 4) + "</td><td class=\"n\">" + fixed(r.rate, 1) +
+             "</td><td class=\"n\">" + (r.ratio > 0 ? fixed(r.ratio, 2) : std::string("-")) + "</td></tr>";
       }
       h += "</table>";
     }

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace gpulab::report {
 
@@ -30,21 +32,19 @@ std::string bar_chart_svg(const std::vector<Bar>& bars, const std::string& capti
   for (const Bar& b : bars) peak = std::max(peak, b.value);
   // Counts: round the top up to a multiple of 4, so the four grid lines fall on whole numbers.
   peak = std::max(4.0, std::ceil(peak / 4.0) * 4.0);
-  char buf[512];
   std::string s;
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                "role=\"img\" class=\"chart\"><title>%s</title>",
-                width, height, width, height, html_escape(caption).c_str());
-  s += buf;
+  auto out = std::back_inserter(s);
+  fmt::format_to(out,
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+                 "role=\"img\" class=\"chart\"><title>{2}</title>",
+                 width, height, html_escape(caption));
   // Axis and a few horizontal grid lines.
   for (int k = 0; k <= 4; ++k) {
     const double y = top + plot_h - plot_h * k / 4.0;
-    std::snprintf(buf, sizeof buf,
-                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d8dde3\"/>"
-                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">%g</text>",
-                  left, y, left + plot_w, y, left - 6, y + 4, peak * k / 4.0);
-    s += buf;
+    fmt::format_to(out,
+                   "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#d8dde3\"/>"
+                   "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">{:g}</text>",
+                   left, y, left + plot_w, y, left - 6, y + 4, peak * k / 4.0);
   }
   const double slot = bars.empty() ? plot_w : plot_w / static_cast<double>(bars.size());
   for (size_t i = 0; i < bars.size(); ++i) {
@@ -52,23 +52,20 @@ std::string bar_chart_svg(const std::vector<Bar>& bars, const std::string& capti
     const double h = plot_h * b.value / peak;
     const double x = left + slot * static_cast<double>(i) + slot * 0.1;
     const double y = top + plot_h - h;
-    std::snprintf(buf, sizeof buf,
-                  "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %g</title></rect>",
-                  x, y, slot * 0.8, h, html_escape(b.colour).c_str(), html_escape(b.label).c_str(), b.value);
-    s += buf;
+    fmt::format_to(
+        out,
+        "<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{}: {:g}</title></rect>",
+        x, y, slot * 0.8, h, html_escape(b.colour), html_escape(b.label), b.value);
     if (b.value > 0) {
-      std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%g</text>",
-                    x + slot * 0.4, y - 4, b.value);
-      s += buf;
+      fmt::format_to(out, "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\">{:g}</text>",
+                     x + slot * 0.4, y - 4, b.value);
     }
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">%s</text>",
-                  x + slot * 0.4, top + plot_h + 16, html_escape(b.label).c_str());
-    s += buf;
+    fmt::format_to(out,
+                   "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" text-anchor=\"middle\" fill=\"#333\">{}</text>",
+                   x + slot * 0.4, top + plot_h + 16, html_escape(b.label));
   }
-  std::snprintf(buf, sizeof buf, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\"/>", left,
-                top + plot_h, left + plot_w, top + plot_h);
-  s += buf;
+  fmt::format_to(out, "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#333\"/>", left,
+                 top + plot_h, left + plot_w, top + plot_h);
   s += "</svg>";
   return s;
 }

@@ -5,7 +5,8 @@
 
 #include <algorithm>
 #include <iterator>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace gpulab::rewriter {
 namespace {
@@ -203,9 +204,7 @@ std::string escape_string_literal(std::string_view text) {
             case '\t': out += "\\t"; break;
             default:
                 if (u < 0x20 || u == 0x7f) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\%03o", static_cast<unsigned>(u));
-                    out += buf;
+                    out += fmt::format("\\{:03o}", static_cast<unsigned>(u));
                 } else {
                     out += c;
                 }

@@ -108,7 +108,6 @@ private:
                 std::size_t f = first;
                 if (f >= 1 && t_.is_identifier(f - 1, "template") && same_directive(f - 1)) --f;
                 if (!(f >= 2 && t_.is_scope_op(f - 2) && same_directive(f - 2))) break;
-                first = f;
                 const std::size_t colon = f - 2;
                 if (colon == 0 || !same_directive(colon - 1)) return colon;
                 std::size_t q = colon - 1;

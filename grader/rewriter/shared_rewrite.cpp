@@ -96,15 +96,6 @@ private:
         return j;
     }
 
-    // Cheap check for namespace scope, where only `extern __shared__` is rewritten.
-    bool has_extern_before_end() const {
-        for (std::size_t j = first_; j < t_.size() && t_.directive(j) == 0; ++j) {
-            if (t_.is_identifier(j, "extern")) return true;
-            if (t_.is_punct(j, ';') || t_.is_punct(j, '{') || t_.is_punct(j, '}')) break;
-        }
-        return false;
-    }
-
     // Index of the ';' that ends the declaration.
     std::size_t declaration_end() const {
         for (std::size_t j = keyword_ + 1; j < t_.size(); ++j) {

@@ -35,7 +35,7 @@ std::string run_sbatch(const std::vector<std::string>& argv) {
   // --parsable prints "jobid" or "jobid;cluster" on its last line.
   const size_t nl = out.rfind('\n');
   std::string last = nl == std::string::npos ? out : out.substr(nl + 1);
-  last = last.substr(0, last.find(';'));
+  if (const size_t semicolon = last.find(';'); semicolon != std::string::npos) last.resize(semicolon);
   if (last.empty() || last.find_first_not_of("0123456789") != std::string::npos) {
     throw std::runtime_error("sbatch answered '" + out + "', which holds no job id");
   }

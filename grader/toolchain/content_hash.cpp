@@ -1,7 +1,7 @@
 // FNV-1a, with a separator after each piece so that ("ab","c") != ("a","bc").
 #include "content_hash.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace gpulab::toolchain {
 
@@ -15,10 +15,6 @@ ContentHash& ContentHash::add(std::string_view bytes) {
   return *this;
 }
 
-std::string ContentHash::hex() const {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(state_));
-  return buf;
-}
+std::string ContentHash::hex() const { return fmt::format("{:016x}", state_); }
 
 }  // namespace gpulab::toolchain

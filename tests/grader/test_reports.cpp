@@ -3,9 +3,12 @@
 // that does not compile) and the project's own "gpulab-results/1" schema.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "grade/reports.hpp"
+#include "grade/terminal_colour.hpp"
 
 using gpulab::grade::CaseResult;
 using gpulab::grade::GradeResult;
@@ -193,4 +196,39 @@ TEST_CASE("reports: the text report lists parts, cases and the score", "[reports
   CHECK_THAT(t, Catch::Contains("part tiled: 60 / 90"));
   CHECK_THAT(t, Catch::EndsWith("score: 63.33 / 93.33\n"));
   CHECK_THAT(t, !Catch::Contains("\033["));
+}
+
+TEST_CASE("reports: the text report's columns and the colours of a terminal", "[reports]") {
+  GradeResult g = sample();
+  g.compile_output = "student.cu:3: warning: unused variable 'x'";
+  const std::string plain = gpulab::grade::text_report(g, false, true);
+  // Fixed columns: the tag in 4, the label in 44, points right- and left-aligned in 6, seconds.
+  CHECK_THAT(plain, Catch::Contains("\n  ok   dataset 1 (k=1, m=1, n=1)                        30/30       0.25s\n"));
+  CHECK_THAT(plain, Catch::Contains("\n  FAIL dataset 2 (k=29, m=37, n=53)                      0/30       0.25s\n"));
+  CHECK_THAT(plain, Catch::Contains("\n  ok   dataset 1 (n=5)                                3.33/3.33     0.25s\n"));
+  const std::string coloured = gpulab::grade::text_report(g, true, true);
+  CHECK_THAT(coloured, Catch::Contains("\033[32mok  \033[0m dataset 1 (k=1, m=1, n=1)"));  // green pass
+  CHECK_THAT(coloured, Catch::Contains("\033[31mFAIL\033[0m dataset 2"));                  // red fail
+  CHECK_THAT(coloured, Catch::Contains("\033[33mcompiler warnings:\033[0m\n"));            // yellow warning
+  CHECK_THAT(coloured, Catch::Contains("\033[33mc[1][2] = 9.25, expected 5.5"));           // yellow hint
+  CHECK_THAT(coloured, Catch::Contains("\033[1mscore: 63.33 / 93.33\033[0m\n"));
+  // The same text once the escapes are taken out.
+  std::string stripped;
+  for (size_t i = 0; i < coloured.size(); ++i) {
+    if (coloured[i] == '\033') i = coloured.find('m', i);
+    else stripped += coloured[i];
+  }
+  CHECK(stripped == plain);
+}
+
+TEST_CASE("reports: colours only on a terminal and without NO_COLOR", "[reports]") {
+  using gpulab::grade::colour_wanted;
+  CHECK(colour_wanted(true, nullptr));
+  CHECK(colour_wanted(true, ""));  // https://no-color.org: set and not empty
+  CHECK_FALSE(colour_wanted(true, "1"));
+  CHECK_FALSE(colour_wanted(false, nullptr));
+  std::FILE* file = std::tmpfile();
+  REQUIRE(file);
+  CHECK_FALSE(colour_wanted(file));  // a file is not a terminal
+  std::fclose(file);
 }

@@ -226,8 +226,8 @@ int main(int argc, char** argv) {
     std::printf("skipped: the unprivileged-user sandbox needs the grader to run as root\n");
     return 77;
   }
-  const std::string gpulab = argv[1];
-  const fs::path root = argv[2];
+  const std::string gpulab = fs::absolute(argv[1]).string();  // absolute: the runs start in work/cwd
+  const fs::path root = fs::absolute(argv[2]);
   const json cases = json::parse(read_file(argv[3]));
   const std::string name = argv[4];
   const fs::path work = fs::absolute(argv[5]);
@@ -249,6 +249,11 @@ int main(int argc, char** argv) {
   fs::remove_all(work, ec);
   const fs::path home = work / "home", cache = work / "cache", user_home = work / "user-home";
   fs::create_directories(home / "assignments" / lab);
+  // Every grader run starts in a folder of its own inside the work folder: a submission graded with
+  // --no-sandbox (the control runs) writes where it likes, as fake_results.cu writes results.json and
+  // ../results.json relative to its working folder, and those must land here, never in the checkout.
+  fs::create_directories(work / "cwd");
+  fs::current_path(work / "cwd");
   std::string grader = gpulab;
   if (user_mode) {
     fs::permissions(work, fs::perms::owner_all);  // what Gradescope's scripts do to /autograder
