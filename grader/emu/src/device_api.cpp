@@ -1,6 +1,6 @@
-// Runtime API: the emulated device (properties, attributes), synchronisation,
-// error strings, streams and events. Kernels run to completion when launched,
-// so synchronisation only has to show pending device printf output.
+// Runtime API: the emulated device (properties, attributes), device-wide
+// synchronisation, error strings, stream attributes. Streams, events and
+// stream-ordered work are in stream_api.cpp.
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -10,17 +10,10 @@
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "launch_limits.hpp"
+#include "stream_handles.hpp"
+#include "stream_queue.hpp"
 #include "worker_pool.hpp"
 
-struct CUstream_st {
-  unsigned flags;
-  cudaAccessPolicyWindow window{};  // remembered for cudaStreamGetAttribute; the emulator has no L2
-};
-struct CUevent_st {
-  unsigned flags;
-  bool recorded;
-  std::chrono::steady_clock::time_point when;
-};
 
 using namespace gpulab::emu;
 
@@ -42,6 +35,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorNoDevice)
     GPULAB_NAME(cudaErrorInvalidDevice)
     GPULAB_NAME(cudaErrorInvalidResourceHandle)
+    GPULAB_NAME(cudaErrorIllegalState)
     GPULAB_NAME(cudaErrorNotReady)
     GPULAB_NAME(cudaErrorIllegalAddress)
     GPULAB_NAME(cudaErrorLaunchOutOfResources)
@@ -53,6 +47,10 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorMisalignedAddress)
     GPULAB_NAME(cudaErrorLaunchFailure)
     GPULAB_NAME(cudaErrorNotSupported)
+    GPULAB_NAME(cudaErrorStreamCaptureUnsupported)
+    GPULAB_NAME(cudaErrorStreamCaptureInvalidated)
+    GPULAB_NAME(cudaErrorStreamCaptureUnmatched)
+    GPULAB_NAME(cudaErrorStreamCaptureUnjoined)
     GPULAB_NAME(cudaErrorUnknown)
 #undef GPULAB_NAME
   }
@@ -86,6 +84,11 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureUnmatched: return "capture was not initiated in this stream";
+    case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unrecognized error code";
@@ -95,12 +98,14 @@ cudaError_t cudaGetLastError() { return take_last_error(); }
 cudaError_t cudaPeekAtLastError() { return peek_last_error(); }
 
 cudaError_t cudaDeviceSynchronize() {
+  wait_for_all();
   flush_device_output();
   return synchronize_errors();
 }
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 // Like destroying the context on a GPU: clears the sticky error and frees every allocation.
 cudaError_t cudaDeviceReset() {
+  wait_for_all();
   flush_device_output();
   reset_error_state();
   free_all_device_memory();
@@ -277,26 +282,6 @@ cudaError_t cudaFuncSetAttributeImpl(const void*, cudaFuncAttribute attr, int va
   return cudaSuccess;
 }
 
-cudaError_t cudaStreamCreate(cudaStream_t* s) { return cudaStreamCreateWithFlags(s, cudaStreamDefault); }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
-  if (!s) return set_last_error(cudaErrorInvalidValue);
-  *s = new CUstream_st{flags, {}};
-  return cudaSuccess;
-}
-cudaError_t cudaStreamDestroy(cudaStream_t s) {
-  if (!s) return set_last_error(cudaErrorInvalidResourceHandle);
-  if (s != cudaStreamLegacy && s != cudaStreamPerThread) delete s;
-  return cudaSuccess;
-}
-cudaError_t cudaStreamSynchronize(cudaStream_t) {
-  flush_device_output();
-  return synchronize_errors();
-}
-cudaError_t cudaStreamQuery(cudaStream_t) { return synchronize_errors(); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t e, unsigned int) {
-  return e ? cudaSuccess : set_last_error(cudaErrorInvalidResourceHandle);
-}
-
 namespace {
 cudaAccessPolicyWindow default_stream_window{};
 cudaAccessPolicyWindow* window_of(cudaStream_t s) {
@@ -322,36 +307,3 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaSt
   return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t* e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned int flags) {
-  if (!e) return set_last_error(cudaErrorInvalidValue);
-  *e = new CUevent_st{flags, false, {}};
-  return cudaSuccess;
-}
-cudaError_t cudaEventDestroy(cudaEvent_t e) {
-  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
-  delete e;
-  return cudaSuccess;
-}
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
-  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
-  e->recorded = true;
-  e->when = std::chrono::steady_clock::now();
-  return cudaSuccess;
-}
-cudaError_t cudaEventSynchronize(cudaEvent_t e) {
-  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
-  flush_device_output();
-  return synchronize_errors();
-}
-cudaError_t cudaEventQuery(cudaEvent_t e) {
-  if (!e) return set_last_error(cudaErrorInvalidResourceHandle);
-  return cudaSuccess;
-}
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-  if (!ms || !start || !end) return set_last_error(!ms ? cudaErrorInvalidValue : cudaErrorInvalidResourceHandle);
-  if ((start->flags | end->flags) & cudaEventDisableTiming) return set_last_error(cudaErrorInvalidResourceHandle);
-  if (!start->recorded || !end->recorded) return set_last_error(cudaErrorInvalidResourceHandle);
-  *ms = std::chrono::duration<float, std::milli>(end->when - start->when).count();
-  return cudaSuccess;
-}

@@ -16,6 +16,8 @@
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
+#include "page_locked.hpp"
+#include "stream_queue.hpp"
 
 namespace gpulab::emu {
 namespace {
@@ -62,6 +64,12 @@ bool overlaps_pinned(uintptr_t begin, size_t size) {
 }
 
 }  // namespace
+
+bool is_page_locked(const void* ptr, size_t size) {
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  const auto it = range_holding(ptr);
+  return it != pinned().end() && reinterpret_cast<uintptr_t>(ptr) + size <= it->first + it->second.size;
+}
 }  // namespace gpulab::emu
 
 using namespace gpulab::emu;
@@ -95,6 +103,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
 cudaError_t cudaMallocHost(void** ptr, size_t size) { return cudaHostAlloc(ptr, size, cudaHostAllocDefault); }
 
 cudaError_t cudaFreeHost(void* ptr) {
+  wait_for_all();  // queued copies and kernels may still use it
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   flush_device_output();
   if (!ptr) return cudaSuccess;

@@ -1,6 +1,8 @@
-// launch_kernel: checks the configuration, runs the grid's blocks on the
-// workers, then checks the guard zones of every allocation for out-of-bounds
-// writes that did not fault.
+// launch_kernel: checks the configuration on the host (errors reach
+// cudaGetLastError at once, as on a GPU) and queues the launch on its stream;
+// run_launch, on the device thread, runs the grid's blocks on the workers,
+// then checks the guard zones of every allocation for out-of-bounds writes
+// that did not fault.
 #include <algorithm>
 #include <atomic>
 #include <csetjmp>
@@ -13,7 +15,9 @@
 #include "diagnostics.hpp"
 #include "fault_handler.hpp"
 #include "gpulab/emu/runtime_api.hpp"
+#include "launch_engine.hpp"
 #include "launch_limits.hpp"
+#include "stream_capture.hpp"
 #include "worker_pool.hpp"
 
 namespace gpulab::emu {
@@ -62,15 +66,9 @@ std::atomic<unsigned long long> launches{0};
 
 unsigned long long launch_count() { return launches.load(); }
 
-void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
-  flush_device_output();
+// Runs one whole launch to completion (on the device thread, or wherever a synchronous launch is wanted).
+void run_launch(const LaunchRequest& request, const KernelBody& body) {
   if (device_failed()) return;  // as on a GPU: nothing runs once a kernel has failed
-  const LaunchCheck check = check_launch_configuration(request, max_dynamic_shared_bytes());
-  if (check.error != cudaSuccess) {
-    report_launch_error(request, check);
-    return;
-  }
-  launches.fetch_add(1);
   LaunchState launch;
   launch.request = request;
   launch.body = body;
@@ -107,6 +105,18 @@ void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
   }
   if (checker_hooks) checker_hooks->launch_end(launch);
   report_guard_violations(launch);
+}
+
+void launch_kernel(const LaunchRequest& request, const KernelBody& body) {
+  flush_device_output();  // a launch flushes the printf output of the kernels that have finished
+  if (device_failed()) return;
+  const LaunchCheck check = check_launch_configuration(request, max_dynamic_shared_bytes());
+  if (check.error != cudaSuccess) {
+    report_launch_error(request, check);
+    return;
+  }
+  launches.fetch_add(1);
+  submit(request.stream, [request, body] { run_launch(request, body); });
 }
 
 }  // namespace gpulab::emu

@@ -1,6 +1,10 @@
 // Runtime API: device memory (cudaMalloc/Free/Memcpy/Memset) and symbols.
 // Every device-side range is checked against the live allocations, so a copy
 // that runs past an allocation is an error with a message, not a corruption.
+// Synchronous copies and memsets wait for the queued work first (the legacy
+// default stream); the Async ones are checked at once and queued on their
+// stream when the host side is page-locked (or there is none), otherwise done
+// once the stream's earlier work is, as CUDA does with pageable memory.
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -9,6 +13,8 @@
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
+#include "page_locked.hpp"
+#include "stream_capture.hpp"
 
 namespace gpulab::emu {
 namespace {
@@ -23,10 +29,8 @@ cudaError_t api_error(const char* api, cudaError_t code, const std::string& what
 
 bool is_device(const void* p) { return find_allocation(p).has_value(); }
 
-cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  if (synchronize_errors() != cudaSuccess) return sticky_error();
-  flush_device_output();
-  if (count == 0) return cudaSuccess;
+// Checks a copy (direction, both ranges) and resolves cudaMemcpyDefault; on an error, reports it.
+cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind) {
   if (kind == cudaMemcpyDefault) {
     const bool d = is_device(dst), s = is_device(src);
     kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
@@ -52,8 +56,28 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
                      "the source is device memory but the kind says host; swap the arguments or the kind");
   }
   if (!dst || !src) return api_error(api, cudaErrorInvalidValue, "a null pointer was passed");
+  return cudaSuccess;
+}
+
+cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  wait_for_all();
+  if (synchronize_errors() != cudaSuccess) return sticky_error();
+  flush_device_output();
+  if (count == 0) return cudaSuccess;
+  const cudaError_t e = check_copy(api, dst, src, count, kind);
+  if (e != cudaSuccess) return e;
   std::memmove(dst, src, count);
   return cudaSuccess;
+}
+
+// The host side of a copy: page-locked (or none) lets the copy run asynchronously.
+bool host_side_page_locked(const void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  switch (kind) {
+    case cudaMemcpyHostToDevice: return is_page_locked(src, count);
+    case cudaMemcpyDeviceToHost: return is_page_locked(dst, count);
+    case cudaMemcpyDeviceToDevice: return true;
+    default: return is_page_locked(src, count) && is_page_locked(dst, count);
+  }
 }
 }  // namespace
 
@@ -63,6 +87,7 @@ namespace {
 cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* other, size_t count, size_t offset,
                         cudaMemcpyKind kind) {
   const char* api = to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
+  wait_for_all();
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   const cudaMemcpyKind host_kind = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   if (kind != host_kind && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
@@ -126,6 +151,7 @@ cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int, const char*
 }
 
 cudaError_t cudaFree(void* ptr) {
+  wait_for_all();  // as on a GPU, cudaFree waits for the device: queued kernels may still use the memory
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (!ptr) return cudaSuccess;
   if (!device_free(ptr)) {
@@ -138,8 +164,19 @@ cudaError_t cudaFree(void* ptr) {
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   return copy("cudaMemcpy", dst, src, count, kind);
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t) {
-  return copy("cudaMemcpyAsync", dst, src, count, kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
+  if (sticky_error() != cudaSuccess) return sticky_error();
+  if (count == 0) return cudaSuccess;
+  const cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
+  if (e != cudaSuccess) return e;
+  const auto work = [dst, src, count] { std::memmove(dst, src, count); };
+  if (capturing_graph(stream) || host_side_page_locked(dst, src, count, kind)) {
+    submit(stream, work, "memcpy");
+  } else {
+    wait_for(last_ticket(stream));
+    work();
+  }
+  return cudaSuccess;
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind) {
@@ -153,13 +190,20 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 }
 
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  wait_for_all();
   if (sticky_error() != cudaSuccess) return sticky_error();
   std::string why = check_device_range(ptr, count, "the destination");
   if (!why.empty()) return api_error("cudaMemset", cudaErrorInvalidValue, why);
   if (count) std::memset(ptr, value, count);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) { return cudaMemset(ptr, value, count); }
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
+  if (sticky_error() != cudaSuccess) return sticky_error();
+  std::string why = check_device_range(ptr, count, "the destination");
+  if (!why.empty()) return api_error("cudaMemsetAsync", cudaErrorInvalidValue, why);
+  if (count) submit(stream, [ptr, value, count] { std::memset(ptr, value, count); }, "memset");
+  return cudaSuccess;
+}
 
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   const size_t total = 16ull << 30;

@@ -1,10 +1,12 @@
 // Kernel launches. The rewriter turns `k<<<g, b, smem, stream>>>(args...)` into
 //   ::gpulab::emu::launcher("k", __LINE__, g, b, smem, stream)
 //       .run([=](auto... a) { k(a...); }, args...);
-// The arguments are evaluated once on the host, as CUDA does; every GPU thread
-// then calls the kernel with its own copy of them.
+// The arguments are evaluated once on the host, as CUDA does, and kept with
+// the launch (it is queued: the host runs on before the kernel has run); every
+// GPU thread then calls the kernel with its own copy of them.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <tuple>
 #include <utility>
 #include "gpulab/emu/runtime_types.hpp"
@@ -23,13 +25,16 @@ struct LaunchRequest {
 };
 
 // Type-erased kernel body: invoke(closure) runs the kernel for the current GPU thread.
+// `owner` keeps the closure alive while the launch is queued (and while a graph holds it).
 struct KernelBody {
   void (*invoke)(const void* closure);
   const void* closure;
+  std::shared_ptr<const void> owner;
 };
 
 // Validates the configuration (errors go to cudaGetLastError, as on a GPU) and
-// runs every block to completion before returning.
+// queues the launch on its stream (grader/emu/src/stream_queue.hpp); it runs on
+// the device thread while the host runs on.
 void launch_kernel(const LaunchRequest& request, const KernelBody& body);
 
 // Kernels that ran (valid launches) since the program started; the grader's
@@ -48,12 +53,12 @@ class launcher {
       Kernel kernel;
       std::tuple<Args...> args;
     };
-    const Closure closure{kernel, std::tuple<Args...>(args...)};
+    auto closure = std::make_shared<const Closure>(Closure{kernel, std::tuple<Args...>(args...)});
     const KernelBody body{[](const void* p) {
                             const auto& c = *static_cast<const Closure*>(p);
                             std::apply([&c](const Args&... a) { c.kernel(a...); }, c.args);
                           },
-                          &closure};
+                          closure.get(), closure};
     launch_kernel(request_, body);
   }
 

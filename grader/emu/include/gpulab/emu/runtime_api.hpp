@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include "gpulab/emu/runtime_types.hpp"
+#include "gpulab/emu/stream_api.hpp"
 
 // Allocations remember where they were made, for out-of-bounds reports.
 cudaError_t cudaMalloc(void** ptr, size_t size, const char* file = __builtin_FILE(), int line = __builtin_LINE());

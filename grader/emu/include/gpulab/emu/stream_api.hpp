@@ -1,0 +1,66 @@
+// The runtime API of stream-ordered work (definitions in grader/emu/src/
+// stream_api.cpp, graph_api.cpp and memory_pool_api.cpp): host functions and
+// callbacks, stream capture and graphs, stream-ordered allocation, managed
+// memory prefetch and advice. Each returns the code CUDA 13 returns.
+#pragma once
+#include "gpulab/emu/runtime_types.hpp"
+#include "gpulab/emu/stream_types.hpp"
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
+                                  unsigned int flags);
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode);
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph);
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, cudaStreamCaptureStatus* status);
+cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int flags);
+cudaError_t cudaGraphDestroy(cudaGraph_t graph);
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* count);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                  size_t dependency_count);
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                 size_t dependency_count, const cudaHostNodeParams* params);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   size_t dependency_count, const cudaMemsetParams* params);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   size_t dependency_count, const cudaKernelNodeParams* params);
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
+                                     size_t count);
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
+cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
+
+// Allocations remember where they were made, for out-of-bounds reports.
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream, const char* file = __builtin_FILE(),
+                            int line = __builtin_LINE());
+template <class T>
+inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaStream_t stream, const char* file = __builtin_FILE(),
+                                   int line = __builtin_LINE()) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), size, stream, file, line);
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t min_bytes_to_keep);
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream,
+                                    const char* file = __builtin_FILE(), int line = __builtin_LINE());
+template <class T>
+inline cudaError_t cudaMallocFromPoolAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream,
+                                           const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream, file, line);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t pool, cudaStream_t stream,
+                                   const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(ptr), size, pool, stream, file, line);
+}
+
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location);

@@ -1,0 +1,186 @@
+// Runtime API: stream-ordered allocation (cudaMallocAsync, cudaFreeAsync,
+// memory pools) and managed-memory hints (prefetch, advice). An allocation is
+// made at once (the memory exists before the stream reaches the call, which no
+// correct program can tell apart); a free is queued, so work queued before it
+// may still use the memory. Pools keep their attributes and count their bytes
+// in use; the emulator never holds freed memory back for reuse.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "device_memory.hpp"
+#include "diagnostics.hpp"
+#include "gpulab/emu/runtime_api.hpp"
+#include "stream_capture.hpp"
+
+struct CUmemPoolHandle_st {
+  cudaMemPoolProps props{};
+  std::uint64_t release_threshold = 0;
+  int reuse[3] = {1, 1, 1};  // the three reuse policies, on by default as in CUDA
+  std::uint64_t used = 0;
+  std::uint64_t used_high = 0;
+};
+
+using namespace gpulab::emu;
+
+namespace {
+std::mutex pools_mutex;
+CUmemPoolHandle_st default_pool;
+cudaMemPool_t current_pool = &default_pool;
+std::map<void*, std::pair<cudaMemPool_t, size_t>> pool_allocations;  // pointer -> (pool, bytes)
+
+cudaError_t refuse(const char* api, cudaError_t code, const std::string& what) {
+  Diagnostic d;
+  d.kind = "api-misuse";
+  d.severity = "error";
+  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
+  report(std::move(d));
+  return set_last_error(code);
+}
+
+cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_t pool, const char* file, int line) {
+  if (sticky_error() != cudaSuccess) return sticky_error();
+  if (!ptr || !pool) return refuse(api, cudaErrorInvalidValue, !ptr ? "the output pointer is null" : "the pool is null");
+  if (size == 0) return refuse(api, cudaErrorInvalidValue, "a stream-ordered allocation of 0 bytes");
+  void* p = device_allocate(size, api, file, line);
+  if (!p) return refuse(api, cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
+  std::lock_guard lock(pools_mutex);
+  pool_allocations[p] = {pool, size};
+  pool->used += size;
+  pool->used_high = std::max(pool->used_high, pool->used);
+  *ptr = p;
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t, const char* file, int line) {
+  cudaMemPool_t pool;
+  {
+    std::lock_guard lock(pools_mutex);
+    pool = current_pool;
+  }
+  return allocate_from("cudaMallocAsync", ptr, size, pool, file, line);
+}
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool, cudaStream_t, const char* file,
+                                    int line) {
+  return allocate_from("cudaMallocFromPoolAsync", ptr, size, pool, file, line);
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
+  if (!ptr) return cudaSuccess;
+  const auto a = find_allocation(ptr);
+  if (!a || a->begin != reinterpret_cast<std::uintptr_t>(ptr)) {
+    return refuse("cudaFreeAsync", cudaErrorInvalidValue,
+                  "the pointer is not the start of a live device allocation (freed twice?)");
+  }
+  submit(stream, [ptr] {
+    {
+      std::lock_guard lock(pools_mutex);
+      const auto it = pool_allocations.find(ptr);
+      if (it != pool_allocations.end()) {
+        it->second.first->used -= it->second.second;
+        pool_allocations.erase(it);
+      }
+    }
+    device_free(ptr);
+  }, "free");
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
+  if (!pool) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  *pool = &default_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device) {
+  if (!pool) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  std::lock_guard lock(pools_mutex);
+  *pool = current_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool) {
+  if (!pool) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  std::lock_guard lock(pools_mutex);
+  current_pool = pool;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props) {
+  if (!pool || !props) return set_last_error(cudaErrorInvalidValue);
+  if (props->allocType != cudaMemAllocationTypePinned && props->allocType != cudaMemAllocationTypeManaged) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  if (props->location.type == cudaMemLocationTypeDevice && props->location.id != 0) {
+    return set_last_error(cudaErrorInvalidDevice);
+  }
+  auto* p = new CUmemPoolHandle_st;
+  p->props = *props;
+  *pool = p;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool) {
+  if (!pool || pool == &default_pool) return set_last_error(cudaErrorInvalidValue);
+  std::lock_guard lock(pools_mutex);
+  if (current_pool == pool) current_pool = &default_pool;
+  delete pool;  // as in CUDA, memory still allocated from it stays valid until freed
+  for (auto& [ptr, owner] : pool_allocations) {
+    if (owner.first == pool) owner.first = &default_pool;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  if (!pool || !value) return set_last_error(cudaErrorInvalidValue);
+  std::lock_guard lock(pools_mutex);
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: pool->reuse[attr - 1] = *static_cast<int*>(value); return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold: pool->release_threshold = *static_cast<std::uint64_t*>(value); return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh:  // only resetting to 0 is allowed
+      if (*static_cast<std::uint64_t*>(value) != 0) return set_last_error(cudaErrorInvalidValue);
+      pool->used_high = pool->used;
+      return cudaSuccess;
+    default: return set_last_error(cudaErrorInvalidValue);
+  }
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  if (!pool || !value) return set_last_error(cudaErrorInvalidValue);
+  std::lock_guard lock(pools_mutex);
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: *static_cast<int*>(value) = pool->reuse[attr - 1]; return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold: *static_cast<std::uint64_t*>(value) = pool->release_threshold; return cudaSuccess;
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrUsedMemCurrent: *static_cast<std::uint64_t*>(value) = pool->used; return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh: *static_cast<std::uint64_t*>(value) = pool->used_high; return cudaSuccess;
+  }
+  return set_last_error(cudaErrorInvalidValue);
+}
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t) {
+  return pool ? cudaSuccess : set_last_error(cudaErrorInvalidValue);
+}
+
+// The emulator's memory is the host's: prefetching moves nothing, but the range must be memory CUDA manages.
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation location, unsigned int,
+                                 cudaStream_t stream) {
+  if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_last_error(cudaErrorInvalidDevice);
+  const std::string why = check_device_range(ptr, count, "the prefetched range");
+  if (!why.empty()) return refuse("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
+  submit(stream, [] {}, "prefetch");
+  return cudaSuccess;
+}
+cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {
+  if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_last_error(cudaErrorInvalidDevice);
+  const std::string why = check_device_range(ptr, count, "the advised range");
+  if (!why.empty()) return refuse("cudaMemAdvise", cudaErrorInvalidValue, why);
+  return cudaSuccess;
+}
