@@ -3,8 +3,9 @@
 #   scripts/format.sh [FILE...]           rewrite the files in place (default: every file in scope)
 #   scripts/format.sh --check [FILE...]   change nothing; name what is not formatted and exit 1 (CI)
 #   scripts/format.sh --list              print the files in scope
-# Scope: the tracked .cpp/.hpp/.h/.cu/.cuh files of grader/ and reference/, and the .cpp/.hpp/.h files
-# of tests/. Not skeletons/, assignments/ or examples/: teaching material, laid out by hand for
+# Scope: the tracked .cpp/.hpp/.h/.cu/.cuh files of grader/, the labs' gold code (reference/*/*.cpp,
+# .hpp, .h) and the .cpp/.hpp/.h files of tests/. Not the reference solutions (reference/**/*.cu):
+# course material whose lines the profile-agreement tables (docs/profile-agreement.md) name. Not skeletons/, assignments/ or examples/: teaching material, laid out by hand for
 # students. Not tests/**/*.cu(h): they are test data whose layout is what is tested: graded
 # submissions (tests/labs/*/buggy, the hostile corpus), the similarity corpus (near-copies that differ
 # in layout on purpose), the rewriter's fixtures, and emulator/race tests that name source lines
@@ -31,7 +32,7 @@ else
     exit 77
   fi
   mapfile -t files < <(git ls-files -- 'grader/*.cpp' 'grader/*.hpp' 'grader/*.h' 'grader/*.cu' 'grader/*.cuh' \
-    'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' 'reference/*.cu' 'reference/*.cuh' \
+    'reference/*.cpp' 'reference/*.hpp' 'reference/*.h' \
     'tests/*.cpp' 'tests/*.hpp' 'tests/*.h')
 fi
 if [ "$mode" = list ]; then

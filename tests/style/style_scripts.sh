@@ -20,7 +20,8 @@ mkdir -p "$work"
 if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   bash "$root/scripts/format.sh" --list >"$work/scope.txt"
   check "the scope holds the grader's sources" grep -qx "grader/cli/main.cpp" "$work/scope.txt"
-  check "the scope holds the reference solutions" grep -q "^reference/.*\.cu$" "$work/scope.txt"
+  check "the scope holds the labs' gold code" grep -q "^reference/.*/gold\.cpp$" "$work/scope.txt"
+  check "the scope leaves out the reference solutions" bash -c "! grep -qE '^reference/.*\.cuh?$' '$work/scope.txt'"
   check "the scope holds the tests' C++" grep -qx "tests/catch_main.cpp" "$work/scope.txt"
   check "the scope leaves out skeletons/, assignments/, examples/" \
     bash -c "! grep -qE '^(skeletons|assignments|examples)/' '$work/scope.txt'"
