@@ -3,6 +3,7 @@
 // Grid-wide groups need a cooperative launch and are not provided.
 #pragma once
 #include "gpulab/emu/cuda_emulation.hpp"
+#include "gpulab/emu/grid_group.hpp"
 
 namespace cooperative_groups {
 

@@ -49,6 +49,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorAssert)
     GPULAB_NAME(cudaErrorMisalignedAddress)
     GPULAB_NAME(cudaErrorLaunchFailure)
+    GPULAB_NAME(cudaErrorCooperativeLaunchTooLarge)
     GPULAB_NAME(cudaErrorNotSupported)
     GPULAB_NAME(cudaErrorUnknown)
 #undef GPULAB_NAME
@@ -79,6 +80,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorUnknown: return "unknown error";
   }
@@ -146,7 +148,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->sharedMemPerMultiprocessor = 233472;
   p->regsPerMultiprocessor = 65536;
   p->managedMemory = 1;
-  p->cooperativeLaunch = 0;
+  p->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel and grid.sync() are emulated
   p->sharedMemPerBlockOptin = 232448;
   p->maxBlocksPerMultiProcessor = 32;
   p->reservedSharedMemPerBlock = 1024;
@@ -180,6 +182,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrClockRate: *value = 1000000; break;
     case cudaDevAttrMemoryClockRate: *value = 3200000; break;
     case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
     default: return set_last_error(cudaErrorInvalidValue);
   }
   return cudaSuccess;

@@ -15,3 +15,4 @@
 #include "gpulab/emu/atomics.hpp"
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/kernel_launch.hpp"
+#include "gpulab/emu/cooperative_launch.hpp"

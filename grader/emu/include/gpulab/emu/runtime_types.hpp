@@ -25,6 +25,7 @@ enum cudaError {
   cudaErrorAssert = 710,
   cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999
 };
@@ -122,7 +123,8 @@ enum cudaDeviceAttr {
   cudaDevAttrGlobalMemoryBusWidth = 37,
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxPersistingL2CacheSize = 108,
-  cudaDevAttrMaxAccessPolicyWindowSize = 109
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
+  cudaDevAttrCooperativeLaunch = 95
 };
 
 // Per-context limits (cudaDeviceSetLimit), with CUDA 13's values.
