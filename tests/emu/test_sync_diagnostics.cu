@@ -32,7 +32,7 @@ Diagnostic single_diagnostic() {
   return all[0];
 }
 
-constexpr int kDivergedBarrierLine = __LINE__ + 8;
+constexpr int kDivergedBarrierLine = __LINE__ + 7;
 // Threads 0-15 do some work and return; threads 16-63 wait at the barrier.
 __global__ void work_then_diverge(int* out) {
   int v = threadIdx.x;
