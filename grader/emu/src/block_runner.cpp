@@ -120,7 +120,7 @@ bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear
 }
 
 void BlockRunner::start_block(LaunchState& launch, unsigned long long block_linear) {
-  launch_ = &launch;
+  own_launch_ = launch_ = &launch;
   hooks_ = launch.context.cooperative ? nullptr : checker_hooks;  // see launch_engine.cpp: cooperative launches
   const dim3 g = launch.request.grid;
   block_.block_idx = uint3{static_cast<unsigned>(block_linear % g.x),
@@ -145,7 +145,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   free_stacks_.clear();
   fresh_stacks_ = 0;
   aborted_ = false;
-  parked_ = false;
+  grid_parked_ = false;
 
   enter_block();
   current_ = &threads_[0];
@@ -161,20 +161,21 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
 }
 
 void BlockRunner::enter_block() {
+  launch_ = own_launch_;
   gpulab_emu_block = &block_;
   gpulab_emu_launch = &launch_->context;
   tl_running = this;
 }
 
 BlockRunner::Status BlockRunner::resume() {
-  if (parked_) {
+  if (grid_parked_) {
     // Back from a grid barrier: this block's namespace-scope __shared__ variables come back.
     size_t offset = 0;
     for (const NamespaceShared& v : namespace_shared()) {
       std::memcpy(v.address(), saved_namespace_shared_.data() + offset, v.bytes);
       offset += v.bytes;
     }
-    parked_ = false;
+    grid_parked_ = false;
   }
   enter_block();
   current_ = &threads_[0];
@@ -182,7 +183,7 @@ BlockRunner::Status BlockRunner::resume() {
   const fiber::transfer t = fiber::jump(threads_[0].fiber, &main_fiber_);
   if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
   // Back here once every thread has exited, the block was aborted, or it waits at a grid barrier.
-  if (parked_) {
+  if (grid_parked_) {
     size_t offset = 0;
     saved_namespace_shared_.clear();
     for (const NamespaceShared& v : namespace_shared()) {
@@ -204,7 +205,7 @@ void BlockRunner::leave_block() {
   gpulab_emu_launch = nullptr;
   tl_running = nullptr;
   current_ = nullptr;
-  if (!parked_) launch_ = nullptr;
+  launch_ = nullptr;  // a parked block too: the watchdog skips runners with no launch
 }
 
 unsigned BlockRunner::acquire_stack() {
@@ -313,14 +314,14 @@ inline void BlockRunner::wait_and_switch(EmuThread* self) {
   EmuThread* next = next_runnable_after(self->context.linear);
   if (!next) next = resolve_stall();
   if (!next) {
-    if (parked_) return park(self);
+    if (grid_parked_) return park_at_grid_barrier(self);
     aborted_ = true;
     fiber::jump(main_fiber_, nullptr);  // never resumed
   }
   if (next != self) switch_to(next, &self->fiber);
 }
 
-void BlockRunner::park(EmuThread* self) {
+void BlockRunner::park_at_grid_barrier(EmuThread* self) {
   const fiber::transfer t = fiber::jump(main_fiber_, &self->fiber);
   if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
   // Resumed by release_grid_barrier and resume(): the launch passed the grid barrier.
@@ -339,7 +340,7 @@ void BlockRunner::switch_away_for_good(unsigned position, unsigned stack) {
   EmuThread* next = next_runnable_after(position);
   if (!next && live_ > 0) next = resolve_stall();
   if (!next) {
-    if (live_ > 0 && !parked_) aborted_ = true;
+    if (live_ > 0 && !grid_parked_) aborted_ = true;
     fiber::jump(main_fiber_, nullptr);  // a parked block is resumed at its last waiting thread
   }
   switch_to(next, nullptr);
@@ -374,7 +375,7 @@ EmuThread* BlockRunner::resolve_stall() {
     return nullptr;
   }
   if (first->barrier_kind == BarrierKind::grid) {
-    parked_ = true;  // the whole block is at the grid barrier: the launch releases it with the others
+    grid_parked_ = true;  // the whole block is at the grid barrier: the launch releases it with the others
     return nullptr;
   }
   int result = 0;

@@ -111,7 +111,7 @@ class BlockRunner {
   __attribute__((always_inline)) void wait_and_switch(EmuThread* self);
   __attribute__((always_inline)) void switch_to(EmuThread* next, fiber::context* save);
   [[noreturn]] void switch_away_for_good(unsigned position, unsigned stack);  // after a thread or the sweep ends
-  void park(EmuThread* self);  // every thread waits at the grid barrier: back to the launch
+  void park_at_grid_barrier(EmuThread* self);  // every thread waits at the grid barrier: back to the launch
   unsigned acquire_stack();
   void release_stack(unsigned slot) { free_stacks_.push_back(static_cast<unsigned short>(slot)); }
   fiber::context make_sweeper();
@@ -131,7 +131,7 @@ class BlockRunner {
   unsigned fresh_stacks_ = 0;  // slots [fresh_stacks_, end) not used yet in this block
   unsigned next_unstarted_ = 0;  // threads [next_unstarted_, thread_count_) have not started
   unsigned sweeper_stack_ = 0;   // the stack of the sweeper made last
-  bool parked_ = false;
+  bool grid_parked_ = false;
   struct StaticShared {
     const void* key;
     void* p;
@@ -145,7 +145,8 @@ class BlockRunner {
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;
   BlockContext block_{};
-  LaunchState* launch_ = nullptr;
+  LaunchState* launch_ = nullptr;      // while the block runs
+  LaunchState* own_launch_ = nullptr;  // from start_block to its end, parked or not
   EmuThread* current_ = nullptr;
   fiber::context main_fiber_ = nullptr;
   unsigned thread_count_ = 0;
