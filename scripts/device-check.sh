@@ -93,9 +93,18 @@ for lab_json in assignments/*/lab.json; do
 done
 fi
 if step probes; then
-for probe in tests/gpu/probe_*.cu; do
+# Every probe's GPU output is kept in $OUT/probes/ (to record expected/ for a new probe) and
+# compared with the recorded one where there is one.
+mkdir -p "$out/probes"
+mf=tests/gpu/probe_multi_file
+for probe in tests/gpu/probe_*.cu "$mf"; do
   name=$(basename "$probe" .cu)
-  if "$gpulab" run --backend cuda "$probe" >"$out/$name.txt" 2>&1 && diff -q "$out/$name.txt" "tests/gpu/expected/$name.txt" >/dev/null; then
+  args=("$probe")
+  [ "$probe" = "$mf" ] && args=(-I "$mf/include" -D RADIUS=2 "$mf/main.cu" "$mf/host_stats.cpp" -- -n=1000 -verbose)
+  "$gpulab" run --backend cuda "${args[@]}" >"$out/probes/$name.txt" 2>"$out/probes/$name.err"
+  if [ ! -f "tests/gpu/expected/$name.txt" ]; then
+    echo "$name: recorded (no expected output yet)"
+  elif diff -q "$out/probes/$name.txt" "tests/gpu/expected/$name.txt" >/dev/null; then
     echo "$name: same as recorded"
   else
     echo "$name: DIFFERS from tests/gpu/expected/$name.txt"

@@ -3,6 +3,7 @@
 #include "rewriter/cuda_rewriter.hpp"
 
 #include "rewriter/code_tokens.hpp"
+#include "rewriter/inline_asm_rewrite.hpp"
 #include "rewriter/launch_rewrite.hpp"
 #include "rewriter/scope_tracker.hpp"
 #include "rewriter/shared_rewrite.hpp"
@@ -27,7 +28,9 @@ std::string rewrite_cuda_source(std::string_view source, std::string_view file_n
     const CodeTokens tokens(source, file_name);
     std::vector<SourceEdit> edits;
     collect_kernel_launches(tokens, edits);
-    collect_shared_declarations(tokens, function_scope_map(tokens), edits);
+    const std::vector<bool> in_function = function_scope_map(tokens);
+    collect_shared_declarations(tokens, in_function, edits);
+    collect_inline_asm(tokens, in_function, edits);
 
     std::string out = "#line 1 \"" + escape_string_literal(file_name) + "\"\n";
     out += apply_edits(source, std::move(edits));

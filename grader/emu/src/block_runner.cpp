@@ -99,6 +99,7 @@ BlockRunner::BlockRunner(unsigned max_threads, size_t shared_bytes, bool guard_p
       stacks_(max_threads + 1, kStackBytes, guard_pages),
       threads_(max_threads),
       warp_slots_(max_threads),
+      parked_on_(max_threads),
       shared_arena_(new unsigned char[shared_bytes]),
       shared_capacity_(shared_bytes) {
   free_stacks_.reserve(max_threads + 1);
@@ -144,6 +145,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   next_unstarted_ = 0;
   free_stacks_.clear();
   fresh_stacks_ = 0;
+  coalescing_ = 0;
   aborted_ = false;
   grid_parked_ = false;
 
@@ -321,6 +323,8 @@ inline void BlockRunner::wait_and_switch(EmuThread* self) {
   if (next != self) switch_to(next, &self->fiber);
 }
 
+void BlockRunner::suspend(EmuThread* self) { wait_and_switch(self); }
+
 void BlockRunner::park_at_grid_barrier(EmuThread* self) {
   const fiber::transfer t = fiber::jump(main_fiber_, &self->fiber);
   if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
@@ -355,9 +359,12 @@ void BlockRunner::abort_block() {
 }
 
 EmuThread* BlockRunner::resolve_stall() {
+  // Reached only when nothing is runnable, so every thread has started (an
+  // unstarted one counts as runnable) and no record below is stale.
+  if (EmuThread* t = release_coalesced()) return t;
   // Every live thread waits. If all of them wait at the same barrier, release it.
   EmuThread* first = nullptr;
-  bool same = live_ == thread_count_;
+  bool same = live_ == thread_count_ && next_unstarted_ == thread_count_;
   for (unsigned i = 0; i < thread_count_ && same; ++i) {
     EmuThread& t = threads_[i];
     if (t.state != EmuThread::State::at_barrier) {
@@ -403,7 +410,7 @@ void BlockRunner::report_stall() {
   // Group the threads by what they are doing, to say who diverged where.
   std::map<std::tuple<std::string, int, std::string>, std::vector<unsigned>> groups;
   std::vector<unsigned> exited;
-  for (unsigned i = 0; i < thread_count_; ++i) {
+  for (unsigned i = 0; i < next_unstarted_; ++i) {  // records from next_unstarted_ on are stale
     const EmuThread& t = threads_[i];
     if (t.state == EmuThread::State::exited) {
       exited.push_back(i);
@@ -411,10 +418,16 @@ void BlockRunner::report_stall() {
       groups[{t.wait_file, t.wait_line, barrier_name(t.barrier_kind)}].push_back(i);
     } else if (t.state == EmuThread::State::at_warp) {
       groups[{t.wait_file, t.wait_line, warp_op_name(warp_of(t).op)}].push_back(i);
+    } else if (t.state == EmuThread::State::parked) {
+      groups[{t.wait_file, t.wait_line, parked_on_[i].what}].push_back(i);
     }
   }
   bool any_warp = false;
-  for (unsigned i = 0; i < thread_count_; ++i) any_warp |= threads_[i].state == EmuThread::State::at_warp;
+  bool any_parked = false;
+  for (unsigned i = 0; i < next_unstarted_; ++i) {
+    any_warp |= threads_[i].state == EmuThread::State::at_warp;
+    any_parked |= threads_[i].state == EmuThread::State::parked;
+  }
 
   Diagnostic d;
   d.severity = "error";
@@ -435,7 +448,13 @@ void BlockRunner::report_stall() {
   if (!exited.empty()) parts += "; threads " + format_ranks(exited) + " have already exited";
   d.file = first_file;
   d.line = first_line;
-  if (any_warp) {
+  if (any_parked && !any_warp) {
+    d.kind = "barrier-deadlock";
+    d.message = "a barrier can never complete in " + launch_->where() + ", block " + block_label() + ": " + parts +
+                ". A cuda::barrier phase (or a pipeline stage, or the sync of a tile larger than a warp) "
+                "completes only when every thread it expects has arrived: check the count given to init() "
+                "and that no expected thread exits, returns early or waits elsewhere first. On a GPU this hangs.";
+  } else if (any_warp) {
     d.kind = "warp-deadlock";
     d.message = "warp collective cannot complete in " + launch_->where() + ", block " + block_label() + ": " +
                 parts +

@@ -41,7 +41,7 @@ struct alignas(64) EmuThread {
   int barrier_result = 0;
   // Meaningful once started (rank < BlockRunner::next_unstarted_; the sweeper writes the
   // whole record then). runnable: running, or released from a wait.
-  enum class State : unsigned char { runnable, at_barrier, at_warp, exited } state = State::runnable;
+  enum class State : unsigned char { runnable, at_barrier, at_warp, exited, parked } state = State::runnable;
   bool on_own_stack = false;  // it has waited once: the stack it runs on is its own until it exits
   unsigned short stack = 0;   // the stack slot it runs on
   BarrierKind barrier_kind = BarrierKind::plain;
@@ -84,6 +84,11 @@ class BlockRunner {
                                      const char* file, int line);
   unsigned active_mask() const;
   void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key);
+  // Group waits (block_waits.cpp): cuda::barrier, multi-warp tiles, coalesced_threads().
+  void park(const void* object, const char* what, const char* file, int line);
+  void wake_parked(const void* object);
+  void group_synchronised(const char* file, int line);
+  unsigned coalesce(const char* file, int line);
   void append_printf(const char* text, size_t length);
   [[noreturn]] void abort_block();  // after a diagnostic: stop this block, return to run_block
   std::string take_printf() { return std::move(printf_buffer_); }
@@ -122,6 +127,9 @@ class BlockRunner {
   void report_stall();
   void leave_block();  // clears what says a block is running on this worker
   void report_warp_problem(const EmuThread& t, const std::string& what);
+  void suspend(EmuThread* self);  // wait_and_switch, callable from block_waits.cpp
+  EmuThread* release_coalesced();  // at a stall: the lanes waiting in coalesced_threads() form their groups
+  bool try_coalesce_warp(unsigned warp);
 
   WarpSlot& warp_of(const EmuThread& t) { return warp_slots_[t.context.linear]; }
 
@@ -141,6 +149,13 @@ class BlockRunner {
   const CheckerHooks* hooks_ = nullptr;
   std::vector<EmuThread> threads_;
   std::vector<WarpSlot> warp_slots_;
+  // What a parked thread waits for (indexed by rank; apart from EmuThread, which is one cache line).
+  struct ParkedOn {
+    const void* object = nullptr;
+    const char* what = nullptr;
+  };
+  std::vector<ParkedOn> parked_on_;
+  unsigned coalescing_ = 0;  // threads waiting in coalesced_threads(): a stall looks for them only then
   std::unique_ptr<unsigned char[]> shared_arena_;
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;

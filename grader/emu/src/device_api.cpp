@@ -47,6 +47,9 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorLaunchOutOfResources)
     GPULAB_NAME(cudaErrorLaunchTimeout)
     GPULAB_NAME(cudaErrorAssert)
+    GPULAB_NAME(cudaErrorSetOnActiveProcess)
+    GPULAB_NAME(cudaErrorHostMemoryAlreadyRegistered)
+    GPULAB_NAME(cudaErrorHostMemoryNotRegistered)
     GPULAB_NAME(cudaErrorMisalignedAddress)
     GPULAB_NAME(cudaErrorLaunchFailure)
     GPULAB_NAME(cudaErrorCooperativeLaunchTooLarge)
@@ -78,6 +81,9 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
     case cudaErrorAssert: return "device-side assert triggered";
+    case cudaErrorSetOnActiveProcess: return "cannot set while device is active in this process";
+    case cudaErrorHostMemoryAlreadyRegistered: return "part or all of the requested memory range is already mapped";
+    case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
@@ -152,6 +158,25 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->sharedMemPerBlockOptin = 232448;
   p->maxBlocksPerMultiProcessor = 32;
   p->reservedSharedMemPerBlock = 1024;
+  // What an H100 reports for the rest (host memory can be mapped, the device is discrete).
+  p->integrated = 0;
+  p->canMapHostMemory = 1;
+  p->texturePitchAlignment = 32;
+  p->streamPrioritiesSupported = 1;
+  p->globalL1CacheSupported = 1;
+  p->localL1CacheSupported = 1;
+  p->concurrentManagedAccess = 1;
+  p->computePreemptionSupported = 1;
+  p->canUseHostPointerForRegisteredMem = 1;
+  p->hostRegisterSupported = 1;
+  p->memoryPoolsSupported = 1;
+  p->clusterLaunch = 1;
+  p->maxTexture1D = 131072;
+  p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
+  p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+  p->maxTexture1DLayered[0] = 32768, p->maxTexture1DLayered[1] = 2048;
+  p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768, p->maxTexture2DLayered[2] = 2048;
+  p->surfaceAlignment = 512;
   return cudaSuccess;
 }
 
@@ -182,7 +207,35 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrClockRate: *value = 1000000; break;
     case cudaDevAttrMemoryClockRate: *value = 3200000; break;
     case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
+    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: *value = 1; break;
+    case cudaDevAttrKernelExecTimeout: *value = 0; break;
+    case cudaDevAttrIntegrated: *value = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
+    case cudaDevAttrTccDriver: *value = p.tccDriver; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
+    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
+    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
+    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
     case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+    case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
     default: return set_last_error(cudaErrorInvalidValue);
   }
   return cudaSuccess;

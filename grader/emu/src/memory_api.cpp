@@ -125,17 +125,6 @@ cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int, const char*
   return cudaSuccess;
 }
 
-cudaError_t cudaMallocHost(void** ptr, size_t size) {
-  if (!ptr) return api_error("cudaMallocHost", cudaErrorInvalidValue, "the output pointer is null");
-  *ptr = size ? std::aligned_alloc(256, (size + 255) / 256 * 256) : nullptr;
-  return (size && !*ptr) ? set_last_error(cudaErrorMemoryAllocation) : cudaSuccess;
-}
-cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) { return cudaMallocHost(ptr, size); }
-cudaError_t cudaFreeHost(void* ptr) {
-  std::free(ptr);
-  return cudaSuccess;
-}
-
 cudaError_t cudaFree(void* ptr) {
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (!ptr) return cudaSuccess;

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstring>
 #include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "gpulab/emu/execution_context.hpp"
@@ -66,6 +67,28 @@ inline void perform_async_copies(const std::vector<AsyncCopy>& batch) {
     if (c.copy_bytes) std::memcpy(c.dst, c.src, c.copy_bytes);
     if (c.fill_bytes) std::memset(static_cast<char*>(c.dst) + c.copy_bytes, 0, c.fill_bytes);
   }
+}
+
+// Copies that a barrier phase waits for (cuda::memcpy_async with a barrier or
+// a block-scope pipeline), by the barrier's address, kept per worker thread
+// like the batches above: performed when that phase completes.
+inline std::vector<AsyncCopy>& copies_attached_to(const void* barrier) {
+  struct BlockAttached {
+    unsigned long long generation = 0;
+    std::unordered_map<const void*, std::vector<AsyncCopy>> by_barrier;
+  };
+  static thread_local BlockAttached table;
+  if (table.generation != gpulab_emu_block->generation) {
+    table.by_barrier.clear();
+    table.generation = gpulab_emu_block->generation;
+  }
+  return table.by_barrier[barrier];
+}
+
+inline void perform_attached_copies(const void* barrier) {
+  std::vector<AsyncCopy>& copies = copies_attached_to(barrier);
+  perform_async_copies(copies);
+  copies.clear();
 }
 
 }  // namespace gpulab::emu

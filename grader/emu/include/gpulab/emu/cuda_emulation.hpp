@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include "gpulab/emu/qualifiers.hpp"
+#include "gpulab/emu/cuda_version.hpp"
 #include "gpulab/emu/vector_types.hpp"
 #include "gpulab/emu/runtime_types.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -16,3 +17,6 @@
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/kernel_launch.hpp"
 #include "gpulab/emu/cooperative_launch.hpp"
+// Last: these route libc names (clock, malloc, free) by macro, after every library declaration above.
+#include "gpulab/emu/device_clock.hpp"
+#include "gpulab/emu/device_heap.hpp"

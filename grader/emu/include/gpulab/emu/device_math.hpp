@@ -21,6 +21,13 @@ GPULAB_MINMAX(unsigned long)
 GPULAB_MINMAX(long long)
 GPULAB_MINMAX(unsigned long long)
 #undef GPULAB_MINMAX
+// The unsigned and 64-bit forms CUDA's math headers name.
+inline unsigned int umin(unsigned int a, unsigned int b) { return b < a ? b : a; }
+inline unsigned int umax(unsigned int a, unsigned int b) { return a < b ? b : a; }
+inline long long llmin(long long a, long long b) { return b < a ? b : a; }
+inline long long llmax(long long a, long long b) { return a < b ? b : a; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return b < a ? b : a; }
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a < b ? b : a; }
 inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }
 inline double min(double a, double b) { return std::fmin(a, b); }

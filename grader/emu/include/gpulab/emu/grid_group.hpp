@@ -2,14 +2,14 @@
 // synchronised by grid.sync(). Valid only in a kernel launched with
 // cudaLaunchCooperativeKernel, which keeps all its blocks resident; the
 // emulator then runs the grid's blocks in turns on one worker, each until all
-// its threads wait at grid.sync() (see grader/emu/src/README.md). Elsewhere
-// is_valid() is false and sync() is reported as an error, as it is undefined
-// on a GPU.
+// its threads wait at grid.sync() (see grader/emu/src/README.md). In an
+// ordinary launch is_valid() is true, as on a GPU, but sync() is reported as
+// an error, as it is undefined there.
 #pragma once
 #include "gpulab/emu/execution_context.hpp"
 
 namespace gpulab::emu {
-bool grid_is_valid();                        // the running kernel was launched cooperatively
+bool grid_is_valid();                        // in a kernel (any launch, as on a GPU)
 void grid_sync(const char* file, int line);  // reports a sync outside a cooperative launch
 }  // namespace gpulab::emu
 

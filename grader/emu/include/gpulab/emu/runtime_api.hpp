@@ -97,3 +97,87 @@ inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
   *dev_ptr = (void*)&symbol;
   return cudaSuccess;
 }
+
+// Pinned and mapped host memory (host_memory_api.cpp). The emulated device reads host memory
+// directly, so a mapped allocation's device pointer is its host address, as with unified
+// addressing on a GPU; what is checked is the bookkeeping CUDA does (flags, registrations).
+// cudaMallocHost, cudaHostAlloc and cudaFreeHost are declared with the other memory calls above.
+template <class T> inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+inline cudaError_t cudaMallocHost(void** ptr, size_t size, unsigned int flags) { return cudaHostAlloc(ptr, size, flags); }
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned int flags);
+template <class T> inline cudaError_t cudaHostGetDevicePointer(T** device_ptr, void* host_ptr, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(device_ptr), host_ptr, flags);
+}
+cudaError_t cudaHostGetFlags(unsigned int* flags, void* host_ptr);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+
+// Versions (compat_api.cpp): those of the CUDA 13.0 toolkit and driver the emulator stands for.
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaDriverGetVersion(int* version);
+// There is one emulated device, so no peer to access.
+cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+
+// Occupancy (occupancy_api.cpp), computed for the emulated device's sm_90 limits. Kernels are
+// not compiled for a GPU here, so their register use and static shared memory are unknown:
+// registers are assumed not to limit (at most 32 per thread, which lets 2048 threads fit on an
+// SM) and only the dynamic shared memory passed in counts.
+namespace gpulab::emu {
+cudaError_t occupancy_blocks_per_sm(int* blocks, const void* kernel, int block_size, size_t dynamic_shared);
+cudaError_t occupancy_best_block_size(int* min_grid_size, int* block_size, const void* kernel,
+                                      size_t (*shared_for_block_size)(const void* context, int block_size),
+                                      const void* context, int block_size_limit);
+cudaError_t occupancy_available_shared(size_t* bytes, const void* kernel, int blocks, int block_size);
+}  // namespace gpulab::emu
+
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* num_blocks, T func, int block_size,
+                                                                 size_t dynamic_shared) {
+  return gpulab::emu::occupancy_blocks_per_sm(num_blocks, reinterpret_cast<const void*>(func), block_size,
+                                              dynamic_shared);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* num_blocks, T func, int block_size,
+                                                                          size_t dynamic_shared, unsigned int) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(num_blocks, func, block_size, dynamic_shared);
+}
+template <class UnaryFunction, class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size, T func,
+                                                                  UnaryFunction shared_for_block_size,
+                                                                  int block_size_limit = 0) {
+  return gpulab::emu::occupancy_best_block_size(
+      min_grid_size, block_size, reinterpret_cast<const void*>(func),
+      [](const void* f, int threads) { return static_cast<size_t>((*static_cast<const UnaryFunction*>(f))(threads)); },
+      &shared_for_block_size, block_size_limit);
+}
+template <class UnaryFunction, class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int* min_grid_size, int* block_size,
+                                                                           T func, UnaryFunction shared_for_block_size,
+                                                                           int block_size_limit = 0, unsigned int = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMem(min_grid_size, block_size, func, shared_for_block_size,
+                                                        block_size_limit);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, T func,
+                                                      size_t dynamic_shared = 0, int block_size_limit = 0) {
+  return gpulab::emu::occupancy_best_block_size(
+      min_grid_size, block_size, reinterpret_cast<const void*>(func),
+      [](const void* bytes, int) { return *static_cast<const size_t*>(bytes); }, &dynamic_shared, block_size_limit);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid_size, int* block_size, T func,
+                                                               size_t dynamic_shared = 0, int block_size_limit = 0,
+                                                               unsigned int = 0) {
+  return cudaOccupancyMaxPotentialBlockSize(min_grid_size, block_size, func, dynamic_shared, block_size_limit);
+}
+template <class T>
+inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, T func, int num_blocks, int block_size) {
+  return gpulab::emu::occupancy_available_shared(bytes, reinterpret_cast<const void*>(func), num_blocks, block_size);
+}

@@ -22,7 +22,10 @@ enum cudaError {
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorSetOnActiveProcess = 708,
   cudaErrorAssert = 710,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorMisalignedAddress = 716,
   cudaErrorLaunchFailure = 719,
   cudaErrorCooperativeLaunchTooLarge = 720,
@@ -101,6 +104,28 @@ struct cudaDeviceProp {
   size_t sharedMemPerBlockOptin;
   int maxBlocksPerMultiProcessor;
   size_t reservedSharedMemPerBlock;
+  // Further fields deviceQuery-style programs print.
+  size_t texturePitchAlignment;
+  int tccDriver;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int hostRegisterSupported;
+  int memoryPoolsSupported;
+  int clusterLaunch;
+  int maxTexture1D;
+  int maxTexture2D[2];
+  int maxTexture3D[3];
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  size_t surfaceAlignment;
 };
 
 enum cudaDeviceAttr {
@@ -124,7 +149,43 @@ enum cudaDeviceAttr {
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxPersistingL2CacheSize = 108,
   cudaDevAttrMaxAccessPolicyWindowSize = 109,
-  cudaDevAttrCooperativeLaunch = 95
+  // What cuda-samples' helper_cuda.h and deviceQuery-style programs read.
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrTccDriver = 35,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrHostRegisterSupported = 99,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111
+};
+
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 
 // Per-context limits (cudaDeviceSetLimit), with CUDA 13's values.
@@ -161,3 +222,27 @@ typedef union cudaLaunchAttributeValue {
 #define cudaStreamAttrID cudaLaunchAttributeID
 #define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
 #define cudaStreamAttrValue cudaLaunchAttributeValue
+
+// Host memory and device flags (cudaHostAlloc, cudaHostRegister, cudaSetDeviceFlags), with CUDA 13's values.
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
+#define cudaDeviceScheduleMask 0x07
+#define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceSyncMemops 0x80
+#define cudaDeviceMask 0xff
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)

@@ -1,0 +1,12 @@
+// The operators of cg::reduce and the cg scans (cooperative_groups/reduce.h,
+// scan.h): cg::plus, less, greater, bit_and, bit_xor, bit_or, as CUDA defines them.
+#pragma once
+
+namespace cooperative_groups {
+template <class T> struct plus { T operator()(T a, T b) const { return a + b; } };
+template <class T> struct less { T operator()(T a, T b) const { return b < a ? b : a; } };
+template <class T> struct greater { T operator()(T a, T b) const { return a < b ? b : a; } };
+template <class T> struct bit_and { T operator()(T a, T b) const { return a & b; } };
+template <class T> struct bit_xor { T operator()(T a, T b) const { return a ^ b; } };
+template <class T> struct bit_or { T operator()(T a, T b) const { return a | b; } };
+}  // namespace cooperative_groups

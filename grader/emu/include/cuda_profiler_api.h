@@ -1,0 +1,7 @@
+// cuda_profiler_api.h on the emulator backend: profiler ranges have no profiler to start,
+// so cudaProfilerStart/Stop succeed and do nothing (gpulab run --profile covers every launch).
+#pragma once
+#include "gpulab/emu/cuda_emulation.hpp"
+
+inline cudaError_t cudaProfilerStart() { return cudaSuccess; }
+inline cudaError_t cudaProfilerStop() { return cudaSuccess; }
