@@ -4,7 +4,8 @@
 // from a parent tile; this_thread(); coalesced_threads() inside divergent
 // branches (the lanes that took the branch, ranked in lane order, with
 // shuffles, votes and a run-time tile of them) and the warp-aggregated atomic
-// increment built on it; binary_partition and labeled_partition of a warp
+// increment built on it; every lane of a warp, partial or not, in every
+// block; binary_partition and labeled_partition of a warp
 // tile; tiles of 64 and 128 threads (block_tile_memory accepted) with sync,
 // shfl, any and all. Plain CUDA: the expected values are CUDA 13's, computed
 // on the host, and the file builds with nvcc for a GPU run.
@@ -203,6 +204,26 @@ TEST_CASE("coalesced_threads: warp-aggregated atomics compact an array") {
   std::sort(got.begin(), got.end());
   std::sort(expected.begin(), expected.end());
   CHECK(got == expected);
+}
+
+// Every lane reaches coalesced_threads(): the group is the whole warp (16 lanes
+// in a block's last, partial warp), also for the lanes that start after the
+// first one got there, and in blocks that follow others on the same worker.
+__global__ void coalesced_everyone(int* out) {
+  cg::coalesced_group all = cg::coalesced_threads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(all.size() * 100 + all.thread_rank());
+}
+
+TEST_CASE("coalesced_threads: every lane of the warp, in every block, when all of them reach it") {
+  const int blocks = 16, threads = 48;
+  DeviceArray<int> out(blocks * threads);
+  coalesced_everyone<<<blocks, threads>>>(out.p);
+  const auto h = out.host();
+  for (int i = 0; i < blocks * threads; ++i) {
+    INFO("thread " << i % threads << " of block " << i / threads);
+    const int lane = i % threads % 32;
+    CHECK(h[i] == (i % threads < 32 ? 32 : 16) * 100 + lane);
+  }
 }
 
 __global__ void partitions(int* out) {

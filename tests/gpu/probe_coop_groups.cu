@@ -108,18 +108,18 @@ int main() {
   int blocks = 8;
   int count = n;
   void* args[] = {&in, &partial, &total, &count};
-  cudaError_t e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(two_phase_sum), dim3(blocks), dim3(256), args);
+  cudaError_t e = cudaLaunchCooperativeKernel(two_phase_sum, dim3(blocks), dim3(256), args);
   std::printf("cooperative launch of 8 blocks: %s\n", cudaGetErrorName(e));
   const cudaError_t synced = cudaDeviceSynchronize();  // before reading *total
   std::printf("then synchronize: %s, total %d\n", cudaGetErrorName(synced), *total);
-  e = cudaLaunchCooperativeKernel(reinterpret_cast<void*>(two_phase_sum), dim3(100000), dim3(1024), args);
+  e = cudaLaunchCooperativeKernel(two_phase_sum, dim3(100000), dim3(1024), args);
   std::printf("cooperative launch of 100000 blocks: %s\n", cudaGetErrorName(e));
   std::printf("then cudaGetLastError: %s\n", cudaGetErrorName(cudaGetLastError()));
   report_grid<<<1, 1>>>(valid);
   cudaDeviceSynchronize();
   std::printf("this_grid().is_valid() in a plain launch: %d\n", *valid);
   void* valid_args[] = {&valid};
-  cudaLaunchCooperativeKernel(reinterpret_cast<void*>(report_grid), dim3(1), dim3(1), valid_args);
+  cudaLaunchCooperativeKernel(report_grid, dim3(1), dim3(1), valid_args);
   cudaDeviceSynchronize();
   std::printf("this_grid().is_valid() in a cooperative launch: %d\n", *valid);
   return 0;

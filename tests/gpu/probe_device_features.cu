@@ -69,9 +69,9 @@ __global__ void checked_index(const int* data, int n) {
 
 int main() {
   size_t heap = 0;
-  cudaFree(nullptr);  // creates the context first: a limit set before it is not reported back
   std::printf("set heap 1 MiB: %s\n", cudaGetErrorName(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20)));
-  std::printf("get heap: %s, %zu\n", cudaGetErrorName(cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize)), heap);
+  const cudaError_t got = cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize);  // before reading heap
+  std::printf("get heap: %s, %zu\n", cudaGetErrorName(got), heap);
   int* result = nullptr;
   cudaMallocManaged(&result, 64 * sizeof(int));
   heap_user<<<1, 64>>>(result, 100);

@@ -17,6 +17,7 @@
 namespace gpulab::emu {
 void device_misuse(const char* kind, const char* what, const char* file, int line);  // reports, ends the block
 }
+#include "gpulab/emu/grid_group.hpp"
 
 namespace cooperative_groups {
 

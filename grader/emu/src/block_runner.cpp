@@ -25,12 +25,14 @@ constexpr unsigned char kPoison = 0xFF;
 
 __thread BlockRunner* tl_runner = nullptr;
 __thread BlockRunner* tl_running = nullptr;
+__thread unsigned long long tl_generation = 0;  // of the last block started on this worker
 
 const char* barrier_name(BarrierKind k) {
   switch (k) {
     case BarrierKind::count: return "__syncthreads_count()";
     case BarrierKind::all: return "__syncthreads_and()";
     case BarrierKind::any: return "__syncthreads_or()";
+    case BarrierKind::grid: return "grid.sync()";
     default: return "__syncthreads()";
   }
 }
@@ -92,17 +94,19 @@ unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long 
   return tl_running->warp_collective(op, mask, value, arg, width, file, line);
 }
 
-BlockRunner::BlockRunner()
-    : stacks_(kMaxThreads, kStackBytes),
-      threads_(kMaxThreads),
-      warp_slots_(kMaxThreads),
-      parked_on_(kMaxThreads),
-      shared_arena_(new unsigned char[kSharedCapacity]),
-      shared_capacity_(kSharedCapacity) {
+BlockRunner::BlockRunner(unsigned max_threads, size_t shared_bytes, bool guard_pages)
+    : max_threads_(max_threads),
+      stacks_(max_threads + 1, kStackBytes, guard_pages),
+      threads_(max_threads),
+      warp_slots_(max_threads),
+      parked_on_(max_threads),
+      shared_arena_(new unsigned char[shared_bytes]),
+      shared_capacity_(shared_bytes) {
+  free_stacks_.reserve(max_threads + 1);
   watch_runner(this, &progress_);
 }
 
-BlockRunner::~BlockRunner() = default;
+BlockRunner::~BlockRunner() { unwatch_runner(this); }
 
 std::string BlockRunner::block_label() const {
   return format_index(block_.block_idx.x, block_.block_idx.y, block_.block_idx.z);
@@ -112,55 +116,89 @@ std::string BlockRunner::thread_label(const EmuThread& t) const {
 }
 
 bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear) {
-  launch_ = &launch;
+  start_block(launch, block_linear);
+  return resume() == Status::finished;
+}
+
+void BlockRunner::start_block(LaunchState& launch, unsigned long long block_linear) {
+  own_launch_ = launch_ = &launch;
+  hooks_ = launch.context.cooperative ? nullptr : checker_hooks;  // see launch_engine.cpp: cooperative launches
   const dim3 g = launch.request.grid;
-  const dim3 b = launch.request.block;
   block_.block_idx = uint3{static_cast<unsigned>(block_linear % g.x),
                            static_cast<unsigned>((block_linear / g.x) % g.y),
                            static_cast<unsigned>(block_linear / (static_cast<unsigned long long>(g.x) * g.y))};
-  block_.generation = ++generation_;
+  block_.generation = ++tl_generation;  // unique on this worker, which may hold several runners
   block_linear_ = block_linear;
   barrier_epoch_ = 0;
-  progress_.fetch_add(1, std::memory_order_relaxed);
+  bump_progress();
   static_shared_used_ = launch.request.dynamic_shared_bytes;
+  static_shared_.clear();
   block_.dynamic_shared = shared_arena_.get();
   std::memset(shared_arena_.get(), kPoison, launch.request.dynamic_shared_bytes);
   printf_buffer_.clear();
 
   thread_count_ = launch.threads_per_block;
-  for (unsigned i = 0; i < thread_count_; ++i) {
-    EmuThread& t = threads_[i];
-    t.context.thread_idx = uint3{i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
-    t.context.linear = i;
-    t.context.lane = i % 32;
-    t.context.warp = i / 32;
-    t.state = EmuThread::State::runnable;
-    // Stagger the stack tops so that the fibers' hot frames do not all fall in the same cache sets.
-    const size_t colour = (i % 64) * 64;
-    t.fiber = fiber::make(static_cast<char*>(stacks_.top(i)) - colour, stacks_.stack_bytes() - colour,
-                                 &BlockRunner::thread_entry);
-  }
+  // The threads' records are written by the sweeper as it starts each one
+  // (sweep): threads [next_unstarted_, thread_count_) hold stale records.
+  threads_[0].context = ThreadContext{uint3{0, 0, 0}, 0, 0, 0};  // what hooks may see before it starts
   live_ = runnable_ = thread_count_;
+  next_unstarted_ = 0;
+  free_stacks_.clear();
+  fresh_stacks_ = 0;
   coalescing_ = 0;
   aborted_ = false;
+  grid_parked_ = false;
 
-  gpulab_emu_block = &block_;
-  gpulab_emu_launch = &launch.context;
-  tl_running = this;
+  enter_block();
   current_ = &threads_[0];
   gpulab_emu_thread = &threads_[0].context;
-  if (checker_hooks) checker_hooks->block_begin(*this, shared_arena_.get(), launch.request.dynamic_shared_bytes);
+  if (hooks_) hooks_->block_begin(*this, shared_arena_.get(), launch.request.dynamic_shared_bytes);
   for (const NamespaceShared& v : namespace_shared()) {
     void* p = v.address();
     std::memset(p, kPoison, v.bytes);
     static_shared_used_ += (v.bytes + 15) / 16 * 16;  // counts towards the block's shared memory limit
-    if (checker_hooks) checker_hooks->shared_allocated(*this, p, v.bytes, v.file, v.line);
+    if (hooks_) hooks_->shared_allocated(*this, p, v.bytes, v.file, v.line);
   }
-  fiber::jump(threads_[0].fiber, &main_fiber_);
-  if (checker_hooks) checker_hooks->block_end(*this);
-  // Back here once every thread has exited, or the block was aborted.
+  threads_[0].fiber = make_sweeper();
+}
+
+void BlockRunner::enter_block() {
+  launch_ = own_launch_;
+  gpulab_emu_block = &block_;
+  gpulab_emu_launch = &launch_->context;
+  tl_running = this;
+}
+
+BlockRunner::Status BlockRunner::resume() {
+  if (grid_parked_) {
+    // Back from a grid barrier: this block's namespace-scope __shared__ variables come back.
+    size_t offset = 0;
+    for (const NamespaceShared& v : namespace_shared()) {
+      std::memcpy(v.address(), saved_namespace_shared_.data() + offset, v.bytes);
+      offset += v.bytes;
+    }
+    grid_parked_ = false;
+  }
+  enter_block();
+  current_ = &threads_[0];
+  gpulab_emu_thread = &threads_[0].context;
+  const fiber::transfer t = fiber::jump(threads_[0].fiber, &main_fiber_);
+  if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
+  // Back here once every thread has exited, the block was aborted, or it waits at a grid barrier.
+  if (grid_parked_) {
+    size_t offset = 0;
+    saved_namespace_shared_.clear();
+    for (const NamespaceShared& v : namespace_shared()) {
+      const auto* p = static_cast<const unsigned char*>(v.address());
+      saved_namespace_shared_.insert(saved_namespace_shared_.end(), p, p + v.bytes);
+      offset += v.bytes;
+    }
+    leave_block();  // a parked block is not running: the watchdog leaves it alone
+    return Status::at_grid_barrier;
+  }
+  if (hooks_) hooks_->block_end(*this);
   leave_block();
-  return !aborted_;
+  return aborted_ ? Status::aborted : Status::finished;
 }
 
 void BlockRunner::leave_block() {
@@ -169,48 +207,116 @@ void BlockRunner::leave_block() {
   gpulab_emu_launch = nullptr;
   tl_running = nullptr;
   current_ = nullptr;
-  launch_ = nullptr;
+  launch_ = nullptr;  // a parked block too: the watchdog skips runners with no launch
 }
 
-void BlockRunner::thread_entry(fiber::transfer transfer) {
+unsigned BlockRunner::acquire_stack() {
+  if (!free_stacks_.empty()) {
+    const unsigned slot = free_stacks_.back();
+    free_stacks_.pop_back();
+    return slot;
+  }
+  return fresh_stacks_++;  // at most one per thread plus the sweeper's: never more than the slots
+}
+
+fiber::context BlockRunner::make_sweeper() {
+  const unsigned slot = acquire_stack();
+  sweeper_stack_ = slot;
+  // Stagger the stack tops so that the fibers' hot frames do not all fall in the same cache sets.
+  const size_t colour = (slot % 64) * 64;
+  return fiber::make(static_cast<char*>(stacks_.top(slot)) - colour, stacks_.stack_bytes() - colour,
+                     &BlockRunner::sweeper_entry);
+}
+
+void BlockRunner::sweeper_entry(fiber::transfer transfer) {
   if (transfer.data) *static_cast<fiber::context*>(transfer.data) = transfer.from;
-  BlockRunner* self = tl_running;
-  const KernelBody& body = self->launch_->body;
-  body.invoke(body.closure);
-  self->finish_thread(self->current_);
+  tl_running->sweep();
+}
+
+// The fast path. Each unstarted thread is called in turn, on this stack, with
+// no switch: a thread that never waits runs start to finish as one call. One
+// that waits (in wait_and_switch) takes this stack with it, marked
+// on_own_stack; when it is later resumed and its kernel returns, it returns
+// here, into this frame, and ends as a fiber (finish below); the sweep itself
+// has meanwhile gone on in a new sweeper on another stack. Nothing is ever run
+// twice: a thread is started once, by whichever sweeper reaches it.
+void BlockRunner::sweep() {
+  const unsigned my_stack = sweeper_stack_;
+  const KernelBody body = launch_->body;
+  const dim3 b = launch_->request.block;
+  unsigned i = next_unstarted_;
+  unsigned x = i % b.x, y = i / b.x % b.y, z = i / (b.x * b.y);  // counted on below, not divided
+  while (i < thread_count_) {
+    next_unstarted_ = i + 1;
+    EmuThread* t = &threads_[i];
+    t->context = ThreadContext{uint3{x, y, z}, i, i % 32, i / 32};
+    t->state = EmuThread::State::runnable;
+    t->on_own_stack = false;
+    t->stack = static_cast<unsigned short>(my_stack);
+    current_ = t;
+    gpulab_emu_thread = &t->context;
+    body.invoke(body.closure);
+    if (t->on_own_stack) {
+      // t waited on the way: this stack is t's, and the sweep went on elsewhere.
+      t->state = EmuThread::State::exited;
+      --live_;
+      --runnable_;
+      bump_progress();
+      switch_away_for_good(i, my_stack);
+    }
+    // t ran to its end without waiting: it never needed a fiber of its own.
+    t->state = EmuThread::State::exited;
+    --live_;
+    --runnable_;
+    bump_progress();
+    ++i;
+    if (++x == b.x) {
+      x = 0;
+      if (++y == b.y) {
+        y = 0;
+        ++z;
+      }
+    }
+  }
+  // Every thread has started and this stack holds none of them.
+  switch_away_for_good(thread_count_ - 1, my_stack);
 }
 
 inline void BlockRunner::switch_to(EmuThread* next, fiber::context* save) {
-  // Threads mostly run in rank order: warm the caches for the one after `next`,
-  // whose saved registers and kernel frame sit just above its saved stack pointer.
-  if (next->context.linear + 2 < thread_count_) {
+  current_ = next;
+  gpulab_emu_thread = &next->context;
+  const unsigned index = static_cast<unsigned>(next - threads_.data());
+  if (index >= next_unstarted_) {
+    next->fiber = make_sweeper();  // the next thread to start: a sweeper on a fresh stack starts it
+  } else if (index + 2 < next_unstarted_) {
+    // Threads mostly run in rank order: warm the caches for the one after `next`,
+    // whose saved registers and kernel frame sit just above its saved stack pointer.
     const EmuThread& soon = threads_[next->context.linear + 2];
     const char* sp = static_cast<const char*>(soon.fiber);
     for (int line = 0; line < 5; ++line) __builtin_prefetch(sp + 64 * line);
     __builtin_prefetch(&threads_[next->context.linear + 3]);
   }
-  current_ = next;
-  gpulab_emu_thread = &next->context;
   fiber::transfer t = fiber::jump(next->fiber, save);
   if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
 }
 
-inline EmuThread* BlockRunner::next_runnable_after(EmuThread* self) {
+inline EmuThread* BlockRunner::next_runnable_after(unsigned position) {
   if (runnable_ == 0) return nullptr;
-  const unsigned start = self->context.linear;
   for (unsigned k = 1; k <= thread_count_; ++k) {
-    unsigned i = start + k;
+    unsigned i = position + k;
     if (i >= thread_count_) i -= thread_count_;
-    if (threads_[i].state == EmuThread::State::runnable) return &threads_[i];
+    if (i >= next_unstarted_ || threads_[i].state == EmuThread::State::runnable) return &threads_[i];
   }
   return nullptr;
 }
 
 inline void BlockRunner::wait_and_switch(EmuThread* self) {
+  self->on_own_stack = true;  // from now on it needs its stack: a sweeper it ran in goes on elsewhere
   --runnable_;
-  EmuThread* next = next_runnable_after(self);
+  EmuThread* next = next_runnable_after(self->context.linear);
   if (!next) next = resolve_stall();
   if (!next) {
+    if (grid_parked_) return park_at_grid_barrier(self);
     aborted_ = true;
     fiber::jump(main_fiber_, nullptr);  // never resumed
   }
@@ -219,20 +325,29 @@ inline void BlockRunner::wait_and_switch(EmuThread* self) {
 
 void BlockRunner::suspend(EmuThread* self) { wait_and_switch(self); }
 
-void BlockRunner::finish_thread(EmuThread* self) {
-  self->state = EmuThread::State::exited;
-  progress_.fetch_add(1, std::memory_order_relaxed);
-  --live_;
-  --runnable_;
-  EmuThread* next = next_runnable_after(self);
+void BlockRunner::park_at_grid_barrier(EmuThread* self) {
+  const fiber::transfer t = fiber::jump(main_fiber_, &self->fiber);
+  if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
+  // Resumed by release_grid_barrier and resume(): the launch passed the grid barrier.
+}
+
+void BlockRunner::release_grid_barrier() {
+  for (unsigned i = 0; i < thread_count_; ++i) threads_[i].state = EmuThread::State::runnable;
+  runnable_ = thread_count_;
+  ++barrier_epoch_;
+  bump_progress();
+}
+
+void BlockRunner::switch_away_for_good(unsigned position, unsigned stack) {
+  // The stack we are on is free once we have left it; nothing runs on it before then.
+  release_stack(stack);
+  EmuThread* next = next_runnable_after(position);
   if (!next && live_ > 0) next = resolve_stall();
   if (!next) {
-    if (live_ > 0) aborted_ = true;
-    fiber::jump(main_fiber_, nullptr);
+    if (live_ > 0 && !grid_parked_) aborted_ = true;
+    fiber::jump(main_fiber_, nullptr);  // a parked block is resumed at its last waiting thread
   }
-  current_ = next;
-  gpulab_emu_thread = &next->context;
-  fiber::jump(next->fiber, nullptr);
+  switch_to(next, nullptr);
   __builtin_unreachable();
 }
 
@@ -244,10 +359,12 @@ void BlockRunner::abort_block() {
 }
 
 EmuThread* BlockRunner::resolve_stall() {
+  // Reached only when nothing is runnable, so every thread has started (an
+  // unstarted one counts as runnable) and no record below is stale.
   if (EmuThread* t = release_coalesced()) return t;
   // Every live thread waits. If all of them wait at the same barrier, release it.
   EmuThread* first = nullptr;
-  bool same = live_ == thread_count_;
+  bool same = live_ == thread_count_ && next_unstarted_ == thread_count_;
   for (unsigned i = 0; i < thread_count_ && same; ++i) {
     EmuThread& t = threads_[i];
     if (t.state != EmuThread::State::at_barrier) {
@@ -262,6 +379,10 @@ EmuThread* BlockRunner::resolve_stall() {
   if (!same || !first) {
     report_stall();
     launch_->aborted.store(true);
+    return nullptr;
+  }
+  if (first->barrier_kind == BarrierKind::grid) {
+    grid_parked_ = true;  // the whole block is at the grid barrier: the launch releases it with the others
     return nullptr;
   }
   int result = 0;
@@ -280,8 +401,8 @@ EmuThread* BlockRunner::resolve_stall() {
   }
   runnable_ = thread_count_;
   ++barrier_epoch_;
-  progress_.fetch_add(1, std::memory_order_relaxed);
-  if (checker_hooks) checker_hooks->barrier_released(*this);
+  bump_progress();
+  if (hooks_) hooks_->barrier_released(*this);
   return &threads_[0];
 }
 
@@ -289,7 +410,7 @@ void BlockRunner::report_stall() {
   // Group the threads by what they are doing, to say who diverged where.
   std::map<std::tuple<std::string, int, std::string>, std::vector<unsigned>> groups;
   std::vector<unsigned> exited;
-  for (unsigned i = 0; i < thread_count_; ++i) {
+  for (unsigned i = 0; i < next_unstarted_; ++i) {  // records from next_unstarted_ on are stale
     const EmuThread& t = threads_[i];
     if (t.state == EmuThread::State::exited) {
       exited.push_back(i);
@@ -303,7 +424,7 @@ void BlockRunner::report_stall() {
   }
   bool any_warp = false;
   bool any_parked = false;
-  for (unsigned i = 0; i < thread_count_; ++i) {
+  for (unsigned i = 0; i < next_unstarted_; ++i) {
     any_warp |= threads_[i].state == EmuThread::State::at_warp;
     any_parked |= threads_[i].state == EmuThread::State::parked;
   }
@@ -376,7 +497,8 @@ unsigned BlockRunner::active_mask() const {
   const unsigned warp = self->context.warp;
   unsigned m = 0;
   for (unsigned l = 0; l < 32 && warp * 32 + l < thread_count_; ++l) {
-    if (threads_[warp * 32 + l].state != EmuThread::State::exited) m |= 1u << l;
+    const unsigned i = warp * 32 + l;
+    if (i >= next_unstarted_ || threads_[i].state != EmuThread::State::exited) m |= 1u << l;
   }
   return m;
 }
@@ -399,6 +521,7 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
   const unsigned base = self->context.warp * 32;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(effective >> l & 1u)) continue;
+    if (base + l >= next_unstarted_) return false;  // not started yet
     const EmuThread& t = threads_[base + l];
     if (t.state != EmuThread::State::at_warp || warp_of(t).op != warp_of(*self).op || warp_of(t).mask != warp_of(*self).mask) return false;
   }
@@ -452,8 +575,8 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
     }
   }
   self->state = EmuThread::State::runnable;
-  progress_.fetch_add(1, std::memory_order_relaxed);
-  if (checker_hooks) checker_hooks->warp_synchronised(*this, self->context.warp, effective);
+  bump_progress();
+  if (hooks_) hooks_->warp_synchronised(*this, self->context.warp, effective);
   return true;
 }
 
@@ -483,7 +606,13 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   return warp_of(*self).warp_result;
 }
 
-void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line) {
+void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line,
+                                          const void* key) {
+  // A declaration already allocated in this block (its cache was overwritten by
+  // another block that ran on this worker in between, in a cooperative launch).
+  for (const StaticShared& s : static_shared_) {
+    if (s.key == key && key) return s.p;
+  }
   alignment = std::max<size_t>(alignment, 16);
   const size_t offset = (static_shared_used_ + alignment - 1) / alignment * alignment;
   if (offset + bytes > launch_->shared_limit) {
@@ -504,7 +633,8 @@ void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const 
   static_shared_used_ = offset + bytes;
   unsigned char* p = shared_arena_.get() + offset;
   std::memset(p, kPoison, bytes);
-  if (checker_hooks) checker_hooks->shared_allocated(*this, p, bytes, file, line);
+  if (hooks_) hooks_->shared_allocated(*this, p, bytes, file, line);
+  if (key) static_shared_.push_back(StaticShared{key, p});
   return p;
 }
 

@@ -1,8 +1,16 @@
-// Runs the blocks of a launch on one worker thread. Each GPU thread of a block
-// is a fiber (see fiber_switch.hpp) on a pooled stack; a fiber runs until
-// it reaches a barrier or a warp collective, then control passes straight to
-// the next runnable fiber of the block. When no fiber can run, the block is
-// either finished, at a barrier every live thread has reached (released), or
+// Runs the blocks of a launch on one worker thread. A GPU thread of a block
+// gets a fiber of its own (see fiber_switch.hpp) only once it has to wait:
+// threads start as plain function calls, one after another, inside a
+// "sweeper" fiber, and the first time one of them reaches a barrier or a warp
+// collective and must wait, the sweeper's stack becomes that thread's stack
+// and a fresh sweeper on a new stack goes on with the next thread. A kernel
+// that never synchronises thus runs as one loop of calls on one stack, with
+// no switch per thread; one that does costs what it did when every thread was
+// a fiber from the start (one stack and one switch per waiting thread).
+// Control passes straight from a waiting thread to the next runnable one
+// (the sweeper stands for the threads not started yet). When no thread can
+// run, the block is either finished, at a barrier every live thread has
+// reached (released), at a grid barrier (parked, in a cooperative launch), or
 // stuck: barrier divergence or a warp collective missing lanes, reported with
 // the threads and source lines involved.
 #pragma once
@@ -20,6 +28,8 @@
 
 namespace gpulab::emu {
 
+struct CheckerHooks;
+
 // One GPU thread's scheduling state: exactly one cache line, so that a switch
 // touches one line of it (warp-collective data lives in WarpSlot, apart).
 struct alignas(64) EmuThread {
@@ -29,9 +39,14 @@ struct alignas(64) EmuThread {
   int wait_line = 0;
   int predicate = 0;
   int barrier_result = 0;
+  // Meaningful once started (rank < BlockRunner::next_unstarted_; the sweeper writes the
+  // whole record then). runnable: running, or released from a wait.
   enum class State : unsigned char { runnable, at_barrier, at_warp, exited, parked } state = State::runnable;
+  bool on_own_stack = false;  // it has waited once: the stack it runs on is its own until it exits
+  unsigned short stack = 0;   // the stack slot it runs on
   BarrierKind barrier_kind = BarrierKind::plain;
 };
+static_assert(sizeof(EmuThread) == 64, "one cache line per GPU thread");
 
 // What a thread deposits at a warp collective and gets back.
 struct WarpSlot {
@@ -45,18 +60,30 @@ struct WarpSlot {
 
 class BlockRunner {
  public:
-  BlockRunner();
+  // A runner for blocks of up to `max_threads` threads and `shared_bytes` of
+  // shared memory; see FiberStacks for `guard_pages`.
+  explicit BlockRunner(unsigned max_threads = 1024, size_t shared_bytes = 232448, bool guard_pages = true);
   ~BlockRunner();
 
   // Runs block `block_linear` of `launch` to completion; false if it was aborted.
   bool run_block(LaunchState& launch, unsigned long long block_linear);
+
+  // The two halves of run_block, for cooperative launches whose blocks take
+  // turns on one worker: start_block prepares the block, resume runs it until
+  // it finishes, is aborted, or every thread waits at the same grid barrier
+  // (then release_grid_barrier and resume again).
+  enum class Status { finished, aborted, at_grid_barrier };
+  void start_block(LaunchState& launch, unsigned long long block_linear);
+  Status resume();
+  void release_grid_barrier();
+  const EmuThread& first_thread() const { return threads_[0]; }  // where a parked block waits
 
   // Called from GPU threads (fibers) of the running block.
   int barrier(BarrierKind kind, int predicate, const char* file, int line);
   unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
                                      const char* file, int line);
   unsigned active_mask() const;
-  void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line);
+  void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key);
   // Group waits (block_waits.cpp): cuda::barrier, multi-warp tiles, coalesced_threads().
   void park(const void* object, const char* what, const char* file, int line);
   void wake_parked(const void* object);
@@ -78,14 +105,23 @@ class BlockRunner {
   std::string block_label() const;
   std::string thread_label(const EmuThread& t) const;
 
-  static void thread_entry(fiber::transfer transfer);
+  bool checked() const { return hooks_ != nullptr; }  // the checking runtime follows this block
+
+  static void sweeper_entry(fiber::transfer transfer);
 
  private:
-  __attribute__((always_inline)) EmuThread* next_runnable_after(EmuThread* self);
+  [[noreturn]] void sweep();  // runs the unstarted threads in order as plain calls
+  __attribute__((always_inline)) EmuThread* next_runnable_after(unsigned position);
   EmuThread* resolve_stall();  // all live threads wait: release a barrier, or report and return nullptr
   __attribute__((always_inline)) void wait_and_switch(EmuThread* self);
   __attribute__((always_inline)) void switch_to(EmuThread* next, fiber::context* save);
-  [[noreturn]] void finish_thread(EmuThread* self);
+  [[noreturn]] void switch_away_for_good(unsigned position, unsigned stack);  // after a thread or the sweep ends
+  void park_at_grid_barrier(EmuThread* self);  // every thread waits at the grid barrier: back to the launch
+  unsigned acquire_stack();
+  void release_stack(unsigned slot) { free_stacks_.push_back(static_cast<unsigned short>(slot)); }
+  fiber::context make_sweeper();
+  void enter_block();  // sets what says this block is running on this worker
+  void bump_progress() { progress_.store(progress_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
   unsigned existing_lanes(unsigned warp) const;
   bool try_complete_warp(EmuThread* self, unsigned effective_mask);
   void report_stall();
@@ -97,7 +133,20 @@ class BlockRunner {
 
   WarpSlot& warp_of(const EmuThread& t) { return warp_slots_[t.context.linear]; }
 
-  FiberStacks stacks_;
+  unsigned max_threads_;
+  FiberStacks stacks_;  // max_threads_ + 1 slots: one per waiting thread, plus the sweeper's
+  std::vector<unsigned short> free_stacks_;
+  unsigned fresh_stacks_ = 0;  // slots [fresh_stacks_, end) not used yet in this block
+  unsigned next_unstarted_ = 0;  // threads [next_unstarted_, thread_count_) have not started
+  unsigned sweeper_stack_ = 0;   // the stack of the sweeper made last
+  bool grid_parked_ = false;
+  struct StaticShared {
+    const void* key;
+    void* p;
+  };
+  std::vector<StaticShared> static_shared_;  // this block's __shared__ variables, by declaration
+  std::vector<unsigned char> saved_namespace_shared_;  // while parked: namespace-scope __shared__ contents
+  const CheckerHooks* hooks_ = nullptr;
   std::vector<EmuThread> threads_;
   std::vector<WarpSlot> warp_slots_;
   // What a parked thread waits for (indexed by rank; apart from EmuThread, which is one cache line).
@@ -111,14 +160,14 @@ class BlockRunner {
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;
   BlockContext block_{};
-  LaunchState* launch_ = nullptr;
+  LaunchState* launch_ = nullptr;      // while the block runs
+  LaunchState* own_launch_ = nullptr;  // from start_block to its end, parked or not
   EmuThread* current_ = nullptr;
   fiber::context main_fiber_ = nullptr;
   unsigned thread_count_ = 0;
   unsigned live_ = 0;
   unsigned runnable_ = 0;
   bool aborted_ = false;
-  unsigned long long generation_ = 0;
   unsigned long long block_linear_ = 0;
   unsigned long long barrier_epoch_ = 0;
   std::string printf_buffer_;

@@ -33,7 +33,8 @@ void BlockRunner::park(const void* object, const char* what, const char* file, i
 }
 
 void BlockRunner::wake_parked(const void* object) {
-  for (unsigned i = 0; i < thread_count_; ++i) {
+  // Threads from next_unstarted_ on have not started: their records are stale (block_runner.cpp).
+  for (unsigned i = 0; i < next_unstarted_; ++i) {
     EmuThread& t = threads_[i];
     if (t.state == EmuThread::State::parked && parked_on_[i].object == object) {
       t.state = EmuThread::State::runnable;
@@ -52,7 +53,7 @@ void BlockRunner::group_synchronised(const char* file, int line) {
   current_->wait_line = line;
   ++barrier_epoch_;
   progress_.fetch_add(1, std::memory_order_relaxed);
-  if (checker_hooks) checker_hooks->barrier_released(*this);
+  if (hooks_) hooks_->barrier_released(*this);
 }
 
 unsigned BlockRunner::coalesce(const char* file, int line) {
@@ -75,6 +76,8 @@ bool BlockRunner::try_coalesce_warp(unsigned warp) {
   unsigned mask = 0;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(lanes >> l & 1u)) continue;
+    // A lane that has not started yet will get here (or exit) later: wait for it.
+    if (base + l >= next_unstarted_) return false;
     const EmuThread& t = threads_[base + l];
     if (t.state == EmuThread::State::exited) continue;
     if (t.state != EmuThread::State::parked || parked_on_[base + l].object != &kCoalesceTag || !same_site(t, *self))
@@ -97,13 +100,15 @@ bool BlockRunner::try_coalesce_warp(unsigned warp) {
 EmuThread* BlockRunner::release_coalesced() {
   if (coalescing_ == 0) return nullptr;
   EmuThread* first = nullptr;
-  for (unsigned i = 0; i < thread_count_; ++i) {
+  // Only at a stall, when every thread has started; bounded all the same, as
+  // records from next_unstarted_ on are stale.
+  for (unsigned i = 0; i < next_unstarted_; ++i) {
     EmuThread& leader = threads_[i];
     if (leader.state != EmuThread::State::parked || parked_on_[i].object != &kCoalesceTag) continue;
     // `leader` is the lowest waiting lane at its call site: its group is every lane of the warp there.
     const unsigned base = leader.context.warp * 32;
     unsigned mask = 0;
-    for (unsigned l = leader.context.lane; l < 32 && base + l < thread_count_; ++l) {
+    for (unsigned l = leader.context.lane; l < 32 && base + l < next_unstarted_; ++l) {
       const EmuThread& t = threads_[base + l];
       if (t.state == EmuThread::State::parked && parked_on_[base + l].object == &kCoalesceTag && same_site(t, leader))
         mask |= 1u << l;

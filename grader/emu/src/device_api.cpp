@@ -46,6 +46,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorHostMemoryNotRegistered)
     GPULAB_NAME(cudaErrorMisalignedAddress)
     GPULAB_NAME(cudaErrorLaunchFailure)
+    GPULAB_NAME(cudaErrorCooperativeLaunchTooLarge)
     GPULAB_NAME(cudaErrorNotSupported)
     GPULAB_NAME(cudaErrorStreamCaptureUnsupported)
     GPULAB_NAME(cudaErrorStreamCaptureInvalidated)
@@ -83,6 +84,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
     case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
@@ -157,7 +159,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->sharedMemPerMultiprocessor = 233472;
   p->regsPerMultiprocessor = 65536;
   p->managedMemory = 1;
-  p->cooperativeLaunch = 0;
+  p->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel and grid.sync() are emulated
   p->sharedMemPerBlockOptin = 232448;
   p->maxBlocksPerMultiProcessor = 32;
   p->reservedSharedMemPerBlock = 1024;

@@ -20,13 +20,14 @@ void warp_barrier(unsigned mask, const char* file, int line) {
   running_block_runner()->warp_collective(WarpOp::sync, mask, 0, 0, 32, file, line);
 }
 unsigned active_mask() { return running_block_runner()->active_mask(); }
-void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line) {
-  return running_block_runner()->allocate_static_shared(bytes, alignment, file, line);
+void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key) {
+  return running_block_runner()->allocate_static_shared(bytes, alignment, file, line, key);
 }
 void thread_fence() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (checker_hooks) {
-    if (BlockRunner* r = running_block_runner()) checker_hooks->thread_fence(*r);
+    BlockRunner* r = running_block_runner();
+    if (r && r->checked()) checker_hooks->thread_fence(*r);
   }
 }
 
@@ -74,6 +75,27 @@ void device_misuse(const char* kind, const char* what, const char* file, int lin
   report_device_error(
       kind, file, line, [what](const std::string& where) { return std::string(what) + " (" + where + ")."; },
       std::string(what) + " (called outside a kernel at " + file + ":" + std::to_string(line) + ")");
+}
+
+bool grid_is_valid() {
+  // In any kernel, as on a GPU (an H200 with CUDA 13 gives 1 in a plain launch
+  // too; tests/gpu/expected/probe_coop_groups.txt): only grid.sync() needs a
+  // cooperative launch.
+  return running_block_runner() != nullptr;
+}
+
+void grid_sync(const char* file, int line) {
+  const BlockRunner* r = running_block_runner();
+  if (!(r && r->launch() && r->launch()->context.cooperative)) {
+    device_misuse("grid-sync",
+                  "grid.sync() in a kernel that was not launched with cudaLaunchCooperativeKernel: only a "
+                  "cooperative launch keeps every block of the grid resident at once, so on a GPU "
+                  "the sync is undefined here (it hangs or traps). Launch "
+                  "the kernel with cudaLaunchCooperativeKernel, or split it into two kernels at this line",
+                  file, line);
+    return;
+  }
+  block_barrier(BarrierKind::grid, 1, file, line);
 }
 
 }  // namespace gpulab::emu

@@ -10,7 +10,7 @@
 
 namespace gpulab::emu {
 
-FiberStacks::FiberStacks(unsigned count, size_t stack_bytes) : count_(count) {
+FiberStacks::FiberStacks(unsigned count, size_t stack_bytes, bool guard_pages) : count_(count), guard_pages_(guard_pages) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   stack_bytes_ = (stack_bytes + page - 1) / page * page;
   slot_bytes_ = stack_bytes_ + page;
@@ -21,7 +21,9 @@ FiberStacks::FiberStacks(unsigned count, size_t stack_bytes) : count_(count) {
                              " bytes for GPU thread stacks");
   }
   base_ = static_cast<char*>(p);
-  for (unsigned i = 0; i < count; ++i) mprotect(base_ + i * slot_bytes_, page, PROT_NONE);
+  if (guard_pages) {
+    for (unsigned i = 0; i < count; ++i) mprotect(base_ + i * slot_bytes_, page, PROT_NONE);
+  }
 }
 
 FiberStacks::~FiberStacks() {
@@ -33,7 +35,7 @@ void* FiberStacks::top(unsigned i) const { return base_ + (static_cast<size_t>(i
 bool FiberStacks::is_guard(const void* address) const {
   const auto a = reinterpret_cast<uintptr_t>(address);
   const auto b = reinterpret_cast<uintptr_t>(base_);
-  if (a < b || a >= b + slot_bytes_ * count_) return false;
+  if (!guard_pages_ || a < b || a >= b + slot_bytes_ * count_) return false;
   return (a - b) % slot_bytes_ < slot_bytes_ - stack_bytes_;
 }
 

@@ -1,5 +1,8 @@
 // A pool of fixed-size fiber stacks for one worker thread, each with a
 // PROT_NONE guard page below it so that a stack overflow faults at once.
+// Without guard pages (for the many blocks of a large cooperative launch:
+// each guard page is a mapping of its own, and Linux allows a process about
+// 65,000) an overflow runs into the next stack instead.
 #pragma once
 #include <cstddef>
 
@@ -7,7 +10,7 @@ namespace gpulab::emu {
 
 class FiberStacks {
  public:
-  FiberStacks(unsigned count, size_t stack_bytes);
+  FiberStacks(unsigned count, size_t stack_bytes, bool guard_pages = true);
   ~FiberStacks();
   FiberStacks(const FiberStacks&) = delete;
   FiberStacks& operator=(const FiberStacks&) = delete;
@@ -21,6 +24,7 @@ class FiberStacks {
   size_t slot_bytes_ = 0;
   size_t stack_bytes_ = 0;
   unsigned count_ = 0;
+  bool guard_pages_ = true;
 };
 
 }  // namespace gpulab::emu

@@ -1,6 +1,7 @@
 // Launch-configuration checks.
 #include "launch_limits.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 namespace gpulab::emu {
@@ -45,6 +46,33 @@ LaunchCheck check_launch_configuration(const LaunchRequest& r, size_t dynamic_sh
                                        "cudaFuncAttributeMaxDynamicSharedMemorySize) up to 232448)"};
   }
   return {};
+}
+
+unsigned max_resident_blocks_per_sm(unsigned threads_per_block, size_t shared_bytes_per_block) {
+  constexpr unsigned kWarpsPerSm = 64, kBlocksPerSm = 32;
+  constexpr size_t kSharedPerSm = 233472, kReservedPerBlock = 1024;
+  const unsigned warps = (threads_per_block + 31) / 32;
+  unsigned blocks = std::min(kBlocksPerSm, kWarpsPerSm / warps);
+  const size_t shared = shared_bytes_per_block + kReservedPerBlock;
+  blocks = std::min<size_t>(blocks, kSharedPerSm / shared);
+  return blocks;
+}
+
+LaunchCheck check_cooperative_launch(const LaunchRequest& r) {
+  const unsigned threads = r.block.x * r.block.y * r.block.z;
+  const unsigned long long blocks = 1ull * r.grid.x * r.grid.y * r.grid.z;
+  const unsigned per_sm = max_resident_blocks_per_sm(threads, r.dynamic_shared_bytes);
+  const unsigned long long limit = 1ull * per_sm * kModelledMultiprocessors;
+  if (blocks <= limit) return {};
+  return {cudaErrorCooperativeLaunchTooLarge,
+          "a cooperative launch needs every block resident at once, and the grid " + dims(r.grid) + " has " +
+              std::to_string(blocks) + " blocks, more than the " + std::to_string(limit) + " (" +
+              std::to_string(per_sm) + " per SM x " + std::to_string(kModelledMultiprocessors) +
+              " SMs) that blocks of " + std::to_string(threads) + " threads and " +
+              std::to_string(r.dynamic_shared_bytes) +
+              " bytes of dynamic shared memory allow on an H100; size the grid with "
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor x the SM count, and loop over the data "
+              "inside the kernel"};
 }
 
 }  // namespace gpulab::emu

@@ -16,6 +16,14 @@ struct LaunchCheck {
 };
 
 LaunchCheck check_launch_configuration(const LaunchRequest& request, size_t dynamic_shared_limit);
+// A cooperative launch must fit on the modelled H100 at once: 132 SMs, each
+// holding as many blocks of this shape as CUDA's occupancy rules allow (2048
+// threads = 64 warps, 32 blocks, 228 KiB of shared memory with 1 KiB reserved
+// per block). Registers are not modelled; static __shared__ variables are not
+// known before the kernel runs, so only the dynamic shared memory counts.
+constexpr unsigned kModelledMultiprocessors = 132;
+unsigned max_resident_blocks_per_sm(unsigned threads_per_block, size_t shared_bytes_per_block);
+LaunchCheck check_cooperative_launch(const LaunchRequest& request);
 size_t max_dynamic_shared_bytes();               // 48 KiB unless raised with cudaFuncSetAttribute
 void raise_max_dynamic_shared_bytes(size_t bytes);
 

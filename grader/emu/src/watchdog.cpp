@@ -1,6 +1,7 @@
 // The watchdog thread.
 #include "watchdog.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -86,6 +87,12 @@ void watch_runner(BlockRunner* runner, const std::atomic<unsigned long long>* pr
   std::call_once(started, [] { std::thread(watch_loop).detach(); });
   std::lock_guard<std::mutex> lock(watch_mutex);
   watched().push_back(Watched{runner, progress, progress->load(), std::chrono::steady_clock::now()});
+}
+
+void unwatch_runner(BlockRunner* runner) {
+  std::lock_guard<std::mutex> lock(watch_mutex);
+  auto& v = watched();
+  v.erase(std::remove_if(v.begin(), v.end(), [runner](const Watched& w) { return w.runner == runner; }), v.end());
 }
 
 }  // namespace gpulab::emu

@@ -7,6 +7,7 @@
 
 namespace gpulab::emu {
 class BlockRunner;
+void unwatch_runner(BlockRunner* runner);  // before it is destroyed
 void watch_runner(BlockRunner* runner, const std::atomic<unsigned long long>* progress);
 double watchdog_seconds();  // $GPULAB_EMU_WATCHDOG_SECONDS, default 10
 }  // namespace gpulab::emu

@@ -27,6 +27,7 @@ struct LaunchContext {
   const char* file;
   int line;
   size_t dynamic_shared_bytes;
+  bool cooperative = false;  // launched with cudaLaunchCooperativeKernel: grid.sync() may be used
 };
 
 }  // namespace gpulab::emu

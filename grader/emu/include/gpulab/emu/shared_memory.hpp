@@ -9,7 +9,10 @@ namespace gpulab::emu {
 
 // Carves `bytes` out of the current block's shared memory (aligned to at least
 // 16 bytes) and poisons it. Reports an error if the block's total exceeds the limit.
-void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line);
+// `key` names the declaration: a second call with it in the same block returns
+// the first allocation (blocks of a cooperative launch take turns on a worker,
+// so a declaration's per-worker cache below may hold another block's address).
+void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key = nullptr);
 
 // `__shared__ T name;` inside a function: every thread of a block gets the same object.
 // Tag is a lambda type unique to the declaration (and to each template instantiation).
@@ -18,7 +21,7 @@ inline T& shared_variable(Tag, const char* file = __builtin_FILE(), int line = _
   static __thread unsigned long long generation;
   static __thread void* storage;
   if (generation != gpulab_emu_block->generation) {
-    storage = allocate_static_shared(sizeof(T), alignof(T), file, line);
+    storage = allocate_static_shared(sizeof(T), alignof(T), file, line, &storage);
     generation = gpulab_emu_block->generation;
   }
   return *static_cast<T*>(storage);

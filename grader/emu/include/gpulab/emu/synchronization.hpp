@@ -5,7 +5,8 @@
 #include <atomic>
 
 namespace gpulab::emu {
-enum class BarrierKind : int { plain = 0, count = 1, all = 2, any = 3 };
+// grid: cooperative_groups::grid_group::sync(), every thread of a cooperative launch.
+enum class BarrierKind : int { plain = 0, count = 1, all = 2, any = 3, grid = 4 };
 // Suspends the calling GPU thread until every thread of its block reaches the
 // same barrier; returns the count / and / or of `predicate` over the block.
 int block_barrier(BarrierKind kind, int predicate, const char* file, int line);
