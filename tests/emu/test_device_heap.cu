@@ -74,18 +74,25 @@ TEST_CASE("malloc and free in a kernel: every thread gets memory it can use") {
   cudaFree(sums);
 }
 
+TEST_CASE("a heap set below 4 MiB is 4 MiB, as an H200 reports it") {
+  REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess);
+  size_t value = 0;
+  REQUIRE(cudaDeviceGetLimit(&value, cudaLimitMallocHeapSize) == cudaSuccess);
+  CHECK(value == (size_t(4) << 20));
+}
+
 TEST_CASE("malloc in a kernel returns NULL for more than the heap, and once the heap is used up") {
-  REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess);  // before any kernel allocates
+  REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 4 << 20) == cudaSuccess);  // before any kernel allocates
   int* got = nullptr;
   REQUIRE(cudaMalloc(&got, 64 * sizeof(int)) == cudaSuccess);
-  allocate_one<<<1, 1>>>(size_t(2) << 20, got);
+  allocate_one<<<1, 1>>>(size_t(8) << 20, got);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(count_got(got, 1) == 0);
 
-  // 64 threads keep 64 KiB each: at most 16 fit in 1 MiB (fewer where the allocator has overhead).
+  // 64 threads keep 256 KiB each: at most 16 fit in 4 MiB (fewer where the allocator has overhead).
   long long* sums = nullptr;
   REQUIRE(cudaMalloc(&sums, 64 * sizeof(long long)) == cudaSuccess);
-  allocate_and_use<<<1, 64>>>(64 * 1024, got, sums, 1);
+  allocate_and_use<<<1, 64>>>(256 * 1024, got, sums, 1);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const int kept = count_got(got, 64);
   CHECK(kept >= 1);
@@ -96,11 +103,11 @@ TEST_CASE("malloc in a kernel returns NULL for more than the heap, and once the 
 }
 
 TEST_CASE("memory freed by one kernel is available to the next") {
-  REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess);
+  REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 4 << 20) == cudaSuccess);
   int* got = nullptr;
   REQUIRE(cudaMalloc(&got, sizeof(int)) == cudaSuccess);
   for (int round = 0; round < 4; ++round) {
-    allocate_one<<<1, 1>>>(512 * 1024, got);  // half the heap, freed at the end of each kernel
+    allocate_one<<<1, 1>>>(2 << 20, got);  // half the heap, freed at the end of each kernel
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     CHECK(count_got(got, 1) == 1);
   }

@@ -261,6 +261,8 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
     cudaGetDeviceProperties(&p, 0);
     if (value > static_cast<size_t>(p.persistingL2CacheMaxSize)) value = static_cast<size_t>(p.persistingL2CacheMaxSize);
   }
+  // Measured on an H200 (CUDA 13.0, driver 580): a 1 MiB heap reads back as 4 MiB, its smallest size.
+  if (limit == cudaLimitMallocHeapSize && value < (size_t{4} << 20)) value = size_t{4} << 20;
   device_limits[limit] = value;
   return cudaSuccess;
 }
