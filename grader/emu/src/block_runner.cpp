@@ -186,12 +186,10 @@ BlockRunner::Status BlockRunner::resume() {
   if (t.data) *static_cast<fiber::context*>(t.data) = t.from;
   // Back here once every thread has exited, the block was aborted, or it waits at a grid barrier.
   if (grid_parked_) {
-    size_t offset = 0;
     saved_namespace_shared_.clear();
     for (const NamespaceShared& v : namespace_shared()) {
       const auto* p = static_cast<const unsigned char*>(v.address());
       saved_namespace_shared_.insert(saved_namespace_shared_.end(), p, p + v.bytes);
-      offset += v.bytes;
     }
     leave_block();  // a parked block is not running: the watchdog leaves it alone
     return Status::at_grid_barrier;

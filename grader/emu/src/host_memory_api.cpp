@@ -55,7 +55,7 @@ std::map<uintptr_t, PinnedRange>::iterator range_holding(const void* p) {
 }
 
 bool overlaps_pinned(uintptr_t begin, size_t size) {
-  auto& ranges = pinned();
+  const auto& ranges = pinned();
   auto it = ranges.lower_bound(begin);
   if (it != ranges.end() && it->first < begin + size) return true;
   if (it == ranges.begin()) return false;

@@ -99,6 +99,7 @@ void report_grid_divergence(const LaunchState& launch, const std::vector<std::un
       other = "; block " + std::to_string(b) + " waits at the grid.sync() on line " + std::to_string(t.wait_line);
     }
   }
+  if (!site) return;  // no block waits: nothing diverged
   Diagnostic d;
   d.kind = "barrier-divergence";
   d.severity = "error";
