@@ -65,8 +65,8 @@ bool grade_one(const LabSpec& lab, const Submission& s, const BatchOptions& o, c
   r.grader_version = grader_version();
   r.max_score = 0;
   for (const PartSpec& p : lab.parts)
-    if (o.grade.only_parts.empty() || std::find(o.grade.only_parts.begin(), o.grade.only_parts.end(), p.name) !=
-                                          o.grade.only_parts.end())
+    if (o.grade.only_parts.empty() ||
+        std::find(o.grade.only_parts.begin(), o.grade.only_parts.end(), p.name) != o.grade.only_parts.end())
       r.max_score += grade::part_max_points(p, grade::speed_is_scored(o.grade));
 
   if (s.source.empty()) {
@@ -158,7 +158,8 @@ BatchOutcome run_batch(const LabSpec& lab, const BatchOptions& o, const BatchObs
     for (const StudentRecord& r : done_before) observer.finished(r, true);
   if (pending.empty()) return outcome;
   // The warm-up below needs a submission that is really graded (one with a .cu file).
-  const auto gradable = std::find_if(pending.begin(), pending.end(), [](const Pending& p) { return !p.s->source.empty(); });
+  const auto gradable =
+      std::find_if(pending.begin(), pending.end(), [](const Pending& p) { return !p.s->source.empty(); });
   if (gradable != pending.end()) std::rotate(pending.begin(), gradable, gradable + 1);
 
   prepare_lab_binding(lab);

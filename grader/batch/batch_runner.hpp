@@ -23,8 +23,8 @@ struct BatchOptions {
   std::filesystem::path out;
   unsigned jobs = 2;
   grade::GradeOptions grade;
-  bool regrade = false;          // grade everything, ignoring existing records
-  unsigned shard_index = 0;      // grade only the students whose position % shard_count == shard_index
+  bool regrade = false;      // grade everything, ignoring existing records
+  unsigned shard_index = 0;  // grade only the students whose position % shard_count == shard_index
   unsigned shard_count = 1;
 };
 

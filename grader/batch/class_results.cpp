@@ -43,7 +43,8 @@ ClassResults load_class_results(const fs::path& out_dir, const LabSpec& lab, con
     }
   }
   // Speed counts where the class was graded on a GPU (the emulator scores correctness only).
-  const bool speed = std::any_of(records.begin(), records.end(), [](const StudentRecord& r) { return r.backend == "cuda"; });
+  const bool speed =
+      std::any_of(records.begin(), records.end(), [](const StudentRecord& r) { return r.backend == "cuda"; });
   c.parts = part_columns(lab, only_parts, speed);
   for (StudentRecord& r : records) {
     StudentEntry e{std::move(r), std::nullopt};

@@ -25,7 +25,7 @@ struct StudentEntry {
 struct ClassResults {
   std::string lab;
   std::string title;
-  std::vector<PartColumn> parts;  // in lab.json's order
+  std::vector<PartColumn> parts;       // in lab.json's order
   std::vector<StudentEntry> students;  // sorted by student
 };
 

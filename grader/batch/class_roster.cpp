@@ -28,7 +28,8 @@ std::string hash_of(const fs::path& location, const std::vector<fs::path>& files
   const fs::path base = fs::is_regular_file(location) ? location.parent_path() : location;
   for (const fs::path& f : files) {
     const std::string bytes = files::read_whole_file(base / f);
-    all += f.generic_string() + '\0' + std::to_string(bytes.size()) + '\0' + sha256_hex(bytes.data(), bytes.size()) + '\n';
+    all +=
+        f.generic_string() + '\0' + std::to_string(bytes.size()) + '\0' + sha256_hex(bytes.data(), bytes.size()) + '\n';
   }
   return sha256_hex(all.data(), all.size());
 }
@@ -82,7 +83,8 @@ std::string safe_label(const std::string& text) {
 
 Roster discover_submissions(const fs::path& dir, const std::string& source_name) {
   if (!fs::is_directory(dir)) {
-    throw std::runtime_error("'" + dir.string() + "' is not a folder: give the folder that holds one folder per "
+    throw std::runtime_error("'" + dir.string() +
+                             "' is not a folder: give the folder that holds one folder per "
                              "student (or Gradescope's unzipped export)");
   }
   Roster r;
@@ -132,7 +134,8 @@ Roster discover_submissions(const fs::path& dir, const std::string& source_name)
     r.submissions.push_back(std::move(s));
   }
   for (const auto& [id, people] : metadata) {
-    if (!seen_ids.count(id)) r.warnings.push_back("submission_metadata.yml lists '" + id + "' but there is no such folder");
+    if (!seen_ids.count(id))
+      r.warnings.push_back("submission_metadata.yml lists '" + id + "' but there is no such folder");
   }
   // Labels must be unique: a repeated one gets its submission id (or a number) appended.
   std::map<std::string, int> uses;
@@ -151,7 +154,8 @@ Roster discover_submissions(const fs::path& dir, const std::string& source_name)
   std::sort(r.submissions.begin(), r.submissions.end(),
             [](const Submission& a, const Submission& b) { return a.student < b.student; });
   if (r.submissions.empty()) {
-    throw std::runtime_error("'" + dir.string() + "' holds no submissions: expected one folder (or one .cu file) per "
+    throw std::runtime_error("'" + dir.string() +
+                             "' holds no submissions: expected one folder (or one .cu file) per "
                              "student, or Gradescope's export with submission_metadata.yml");
   }
   return r;

@@ -23,7 +23,7 @@ const std::vector<FailureKind>& failure_class_order();
 
 struct FailureSummary {
   FailureKind failure_class = FailureKind::none;  // none when every case passed
-  std::string example;  // "<part>: <label>: <first line of the feedback>"
+  std::string example;                            // "<part>: <label>: <first line of the feedback>"
   // Every class seen in this submission, in class order, each with its first example.
   std::vector<std::pair<FailureKind, std::string>> classes;
 };

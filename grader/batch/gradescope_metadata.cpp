@@ -68,11 +68,11 @@ std::map<std::string, GradescopeSubmission> parse_gradescope_submissions(const s
   std::map<std::string, GradescopeSubmission> out;
   std::istringstream in(text);
   std::string line, current;
-  int child_indent = -1;      // indentation of the current submission's own keys
+  int child_indent = -1;  // indentation of the current submission's own keys
   bool in_submitters = false;
-  int item_indent = -1;       // indentation of the keys of the current list item
+  int item_indent = -1;  // indentation of the keys of the current list item
   int number = 0;
-  for (; std::getline(in, line); ) {
+  for (; std::getline(in, line);) {
     ++number;
     const std::string content = trim(line);
     if (content.empty() || content[0] == '#' || content == "---") continue;

@@ -8,7 +8,7 @@
 namespace gpulab::batch {
 
 enum class GradingStatus {
-  missing,        // no record yet (a student of the plan not graded); never written to a record
+  missing,  // no record yet (a student of the plan not graded); never written to a record
   graded,
   compile_error,  // graded: the submission did not compile (0 points)
   no_submission,  // graded: no file to grade (0 points)
@@ -30,6 +30,8 @@ inline bool is_scored(GradingStatus s) {
   return s == GradingStatus::graded || s == GradingStatus::compile_error || s == GradingStatus::no_submission;
 }
 // Has a gpulab-results/1 file next to its record.
-inline bool has_results_file(GradingStatus s) { return s == GradingStatus::graded || s == GradingStatus::compile_error; }
+inline bool has_results_file(GradingStatus s) {
+  return s == GradingStatus::graded || s == GradingStatus::compile_error;
+}
 
 }  // namespace gpulab::batch

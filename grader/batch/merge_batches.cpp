@@ -26,7 +26,8 @@ MergeOutcome merge_batches(const std::vector<fs::path>& dirs, const fs::path& ou
     if (!fs::is_directory(dir)) throw std::runtime_error("'" + dir.string() + "' is not a folder of batch results");
     const bool has_plan = fs::exists(plan_path(dir));
     if (!fs::is_directory(dir / "records") && !has_plan) {
-      throw std::runtime_error("'" + dir.string() + "' holds no batch results (no records/ folder): give the --out "
+      throw std::runtime_error("'" + dir.string() +
+                               "' holds no batch results (no records/ folder): give the --out "
                                "folder of `gpulab batch`");
     }
     if (has_plan) {
@@ -51,7 +52,8 @@ MergeOutcome merge_batches(const std::vector<fs::path>& dirs, const fs::path& ou
       }
       if (it->second.record.key != r.key) {
         throw std::runtime_error("student '" + r.student + "' was graded differently in " + it->second.dir.string() +
-                                 " and " + dir.string() + " (another submission or other options): remove the "
+                                 " and " + dir.string() +
+                                 " (another submission or other options): remove the "
                                  "result you do not want from one of them");
       }
       if (r.graded_at > it->second.record.graded_at) it->second = Source{r, dir};

@@ -13,8 +13,7 @@ using nlohmann::json;
 
 namespace {
 // A word of one of the record's enumerations; another word is an error naming the key.
-template <class E>
-E known_word(const json& v, const std::string& key) {
+template <class E> E known_word(const json& v, const std::string& key) {
   const E e = v.get<E>();
   if (json(e) != v) throw std::runtime_error(key + ": unknown value " + v.dump());
   return e;
@@ -64,15 +63,16 @@ StudentRecord record_from_json(const json& j, const std::string& origin) {
     r.student = j.at("student").get<std::string>();
     r.key = j.value("key", "");
     r.status = known_word<GradingStatus>(j.at("status"), "status");
-    if (r.status == GradingStatus::missing) throw std::runtime_error("status: \"missing\" is never written to a record");
+    if (r.status == GradingStatus::missing)
+      throw std::runtime_error("status: \"missing\" is never written to a record");
     r.message = j.value("message", "");
     const json no_class = "";
     const json& cls = j.contains("failure_class") ? j.at("failure_class") : no_class;
     r.failure_class = cls == no_class ? grade::FailureKind::none : known_word<grade::FailureKind>(cls, "failure_class");
     r.failure_example = j.value("failure_example", "");
     for (const json& c : j.value("failure_classes", json::array()))
-      r.failure_classes.push_back({known_word<grade::FailureKind>(c.at("class"), "failure_classes[].class"),
-                                   c.value("example", "")});
+      r.failure_classes.push_back(
+          {known_word<grade::FailureKind>(c.at("class"), "failure_classes[].class"), c.value("example", "")});
     r.source = j.value("source", "");
     r.submission_id = j.value("submission_id", "");
     for (const json& p : j.value("submitters", json::array()))
@@ -87,12 +87,13 @@ StudentRecord record_from_json(const json& j, const std::string& origin) {
     r.score = j.value("score", 0.0);
     r.max_score = j.value("max_score", 0.0);
     const json t = j.value("timing", json::object());
-    r.timing = {t.value("compile_s", 0.0), t.value("run_s", 0.0), t.value("compare_s", 0.0),
-                t.value("report_s", 0.0), t.value("total_s", 0.0)};
+    r.timing = {t.value("compile_s", 0.0), t.value("run_s", 0.0), t.value("compare_s", 0.0), t.value("report_s", 0.0),
+                t.value("total_s", 0.0)};
     r.graded_at = j.value("graded_at", "");
     return r;
   } catch (const json::exception& e) {
-    throw std::runtime_error(origin + ": damaged batch record (" + e.what() + "); delete it to grade that student again");
+    throw std::runtime_error(origin + ": damaged batch record (" + e.what() +
+                             "); delete it to grade that student again");
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(origin + ": " + e.what());
   }
@@ -128,7 +129,8 @@ std::vector<StudentRecord> read_records(const fs::path& out_dir) {
     }
     out.push_back(record_from_json(j, e.path().string()));
   }
-  std::sort(out.begin(), out.end(), [](const StudentRecord& a, const StudentRecord& b) { return a.student < b.student; });
+  std::sort(out.begin(), out.end(),
+            [](const StudentRecord& a, const StudentRecord& b) { return a.student < b.student; });
   return out;
 }
 

@@ -27,9 +27,9 @@ struct Timing {
 
 struct StudentRecord {
   std::string student;
-  std::string key;     // see submission_key(): content, lab version, backend, grader version, options
+  std::string key;  // see submission_key(): content, lab version, backend, grader version, options
   GradingStatus status = GradingStatus::missing;
-  std::string message; // for no_submission and grader_error: why, in words
+  std::string message;                                          // for no_submission and grader_error: why, in words
   grade::FailureKind failure_class = grade::FailureKind::none;  // none ("" in the file) when everything passed
   std::string failure_example;
   std::vector<std::pair<grade::FailureKind, std::string>> failure_classes;  // every class with an example

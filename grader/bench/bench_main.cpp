@@ -24,9 +24,9 @@
 #include "harness/timed_runs.hpp"
 
 namespace {
-using nlohmann::json;
 using gpulab::harness::Call;
 using gpulab::harness::PartBinding;
+using nlohmann::json;
 
 std::string cuda_message(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
 
@@ -67,9 +67,9 @@ struct Buffer {
   size_t count = 0;
   size_t bytes = 0;
   bool zero_initial = false;
-  void* data = nullptr;         // what implementations get
-  void* want = nullptr;         // output: the checker's result
-  void* scale = nullptr;        // float output: the checker's result on |inputs|
+  void* data = nullptr;             // what implementations get
+  void* want = nullptr;             // output: the checker's result
+  void* scale = nullptr;            // float output: the checker's result on |inputs|
   std::vector<unsigned char> host;  // input: the generated values
   unsigned long long digest = 0;    // input: checksum after upload
 };
@@ -89,8 +89,8 @@ void generate(Buffer& b, const json& dist, uint64_t seed, const std::string& key
       try {
         for (size_t c = w; c < chunks; c += workers) {
           const size_t first = c * chunk, len = std::min(chunk, b.count - first);
-          const gpulab::NdArray a = gpulab::generate_values(dist, b.dtype, {len},
-                                                            gpulab::derive_seed(seed, key + "#" + std::to_string(c)));
+          const gpulab::NdArray a =
+              gpulab::generate_values(dist, b.dtype, {len}, gpulab::derive_seed(seed, key + "#" + std::to_string(c)));
           std::memcpy(b.host.data() + first * elem, a.data(), len * elem);
         }
       } catch (const std::exception& e) {
@@ -252,7 +252,7 @@ Verdict compare_outputs(std::vector<Buffer>& buffers, const CaseCheck& ck) {
     const gpulab::harness::DeviceComparison c =
         ck.exact ? gpulab::harness::compare_exact(ob.data, ob.want, ob.count, gpulab::dtype_size(ob.dtype))
                  : gpulab::harness::compare_bounded(static_cast<float*>(ob.data), static_cast<float*>(ob.want),
-                                                  static_cast<float*>(ob.scale), ob.count, ck.tolerance);
+                                                    static_cast<float*>(ob.scale), ob.count, ck.tolerance);
     v.worst = std::max(v.worst, c.worst);
     if (!c.ok) {
       v.verdict = "fail";
@@ -413,7 +413,8 @@ int main(int argc, char** argv) {
   result["copy_bandwidth"] = gpulab::harness::measure_copy_bandwidth();
 
   std::vector<Library> libs;
-  for (const json& impl : request.at("implementations")) libs.push_back(load_library(impl.at("name"), impl.at("library")));
+  for (const json& impl : request.at("implementations"))
+    libs.push_back(load_library(impl.at("name"), impl.at("library")));
   result["cases"] = json::array();
   bool fatal = false;
   for (const json& cs : request.at("cases")) {

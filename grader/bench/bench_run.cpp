@@ -58,13 +58,15 @@ BenchReport run_bench(const BenchOptions& o) {
   const LabSpec lab = grade::load_lab(o.lab);  // a mistake in lab.json is reported first, GPU or not
   const BenchSpec spec = load_bench_spec(lab);
   if (!toolchain::cuda_backend_available()) {
-    throw std::runtime_error("gpulab bench measures on a GPU with the cuda backend, and this build of gpulab found no "
-                             "nvcc; run it on a machine with the CUDA toolkit and an NVIDIA GPU (the emulator's "
-                             "timings say nothing about a GPU)");
+    throw std::runtime_error(
+        "gpulab bench measures on a GPU with the cuda backend, and this build of gpulab found no "
+        "nvcc; run it on a machine with the CUDA toolkit and an NVIDIA GPU (the emulator's "
+        "timings say nothing about a GPU)");
   }
   if (!o.build_only && !process::nvidia_gpu_visible()) {
-    throw std::runtime_error("gpulab bench measures on an NVIDIA GPU, and none is visible here (`nvidia-smi -L` "
-                             "fails); run it on the GPU machine (--build-only compiles without one)");
+    throw std::runtime_error(
+        "gpulab bench measures on an NVIDIA GPU, and none is visible here (`nvidia-smi -L` "
+        "fails); run it on the GPU machine (--build-only compiles without one)");
   }
   BenchReport report;
   report.lab = lab.lab;
@@ -73,12 +75,16 @@ BenchReport run_bench(const BenchOptions& o) {
 
   // The implementations, in the order of the table.
   report.implementations.push_back({spec.baseline, "baseline", true});
-  if (o.reference) report.implementations.push_back({{"reference", "reference/" + lab.lab + "/" + lab.lab + ".cu", {}}, "reference", true});
+  if (o.reference)
+    report.implementations.push_back(
+        {{"reference", "reference/" + lab.lab + "/" + lab.lab + ".cu", {}}, "reference", true});
   if (o.variants) {
-    if (spec.progression.empty()) throw std::runtime_error("lab '" + lab.lab + "' lists no progression in lab.json's \"bench\"");
+    if (spec.progression.empty())
+      throw std::runtime_error("lab '" + lab.lab + "' lists no progression in lab.json's \"bench\"");
     for (const Implementation& p : spec.progression) report.implementations.push_back({p, "progression", true});
   }
-  for (const std::string& f : o.files) report.implementations.push_back({{fs::path(f).filename().string(), f, {}}, "file", true});
+  for (const std::string& f : o.files)
+    report.implementations.push_back({{fs::path(f).filename().string(), f, {}}, "file", true});
   int checker = spec.baseline_computes_output ? 0 : -1;
   if (spec.checker) {
     checker = -1;
@@ -114,7 +120,8 @@ BenchReport run_bench(const BenchOptions& o) {
   mb.use_cache = o.use_cache;
   mb.libraries = {"dl"};
   mb.include_dirs = {grader_dir.string()};
-  for (const char* f : {"harness/device_checks.cu", "harness/timed_runs.cpp", "data/value_generators.cpp", "data/nd_array.cpp"}) {
+  for (const char* f :
+       {"harness/device_checks.cu", "harness/timed_runs.cpp", "data/value_generators.cpp", "data/nd_array.cpp"}) {
     mb.extra_sources.push_back(grader_dir / f);
   }
   const toolchain::BuildResult main_build = toolchain::build_program(grader_dir / "bench" / "bench_main.cpp", mb);
@@ -128,7 +135,8 @@ BenchReport run_bench(const BenchOptions& o) {
                                r.compiler_output);
     }
     const bool checks = !(bi.role == "baseline" && !spec.baseline_computes_output);
-    impls.push_back({{"name", bi.impl.name}, {"library", r.executable.string()}, {"check", checks}, {"timed", bi.shown}});
+    impls.push_back(
+        {{"name", bi.impl.name}, {"library", r.executable.string()}, {"check", checks}, {"timed", bi.shown}});
   }
   if (o.build_only) {
     report.result = {{"built", impls}, {"program", main_build.executable.string()}};
@@ -141,8 +149,8 @@ BenchReport run_bench(const BenchOptions& o) {
   json request = {{"result", result_path.string()}, {"seed", o.seed}, {"implementations", impls}, {"checker", checker}};
   request["cases"] = json::array();
   for (const ResolvedCase& c : report.cases) {
-    request["cases"].push_back({{"part", c.part}, {"label", c.label}, {"params", c.params}, {"exact", c.exact},
-                                {"tolerance", c.tolerance}});
+    request["cases"].push_back(
+        {{"part", c.part}, {"label", c.label}, {"params", c.params}, {"exact", c.exact}, {"tolerance", c.tolerance}});
   }
   std::ofstream(request_path) << request.dump(1) << "\n";
   const int rc = run_inheriting({main_build.executable.string(), "--request", request_path.string()});

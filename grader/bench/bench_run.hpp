@@ -17,12 +17,12 @@ struct BenchOptions {
   std::vector<std::string> files;  // extra implementations (e.g. a student's .cu)
   std::vector<std::map<std::string, long long>> sizes;
   std::vector<std::string> parts;
-  bool variants = false;           // add the course's progression
-  bool reference = true;           // include reference/<lab>/<lab>.cu
+  bool variants = false;  // add the course's progression
+  bool reference = true;  // include reference/<lab>/<lab>.cu
   std::string arch = "sm_90";
   bool use_cache = true;
   unsigned long long seed = 1;
-  bool build_only = false;         // compile everything, measure nothing (no GPU needed)
+  bool build_only = false;  // compile everything, measure nothing (no GPU needed)
 };
 
 struct BenchImplementation {
@@ -35,8 +35,8 @@ struct BenchReport {
   std::string lab;
   std::vector<BenchImplementation> implementations;
   std::vector<ResolvedCase> cases;
-  int baseline = 0;        // index into implementations
-  nlohmann::json result;   // what the bench program wrote (device, copy_bandwidth, cases[].rows[])
+  int baseline = 0;       // index into implementations
+  nlohmann::json result;  // what the bench program wrote (device, copy_bandwidth, cases[].rows[])
 };
 
 // Throws std::runtime_error for anything that prevents measuring (no nvcc, no

@@ -10,7 +10,8 @@ namespace {
 using nlohmann::json;
 
 std::string size_value(long long v) {
-  if (v >= (1ll << 20) && (v & (v - 1)) == 0) return "2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(v))));
+  if (v >= (1ll << 20) && (v & (v - 1)) == 0)
+    return "2^" + std::to_string(static_cast<int>(std::log2(static_cast<double>(v))));
   return std::to_string(v);
 }
 
@@ -53,7 +54,8 @@ bool bench_all_correct(const BenchReport& r) {
   return true;
 }
 
-std::string format_bench_table(const BenchReport& r, bool markdown, const std::string& command, const std::string& date) {
+std::string format_bench_table(const BenchReport& r, bool markdown, const std::string& command,
+                               const std::string& date) {
   const json& res = r.result;
   std::string out;
   const double copy = res.value("copy_bandwidth", 0.0);
@@ -99,17 +101,19 @@ std::string format_bench_table(const BenchReport& r, bool markdown, const std::s
         const std::string check = row.value("check", "none");
         x.check = check == "pass" ? "✓" : check == "fail" ? "✗" : "-";
         if (row.contains("check_message")) {
-          notes.push_back(rc.part + ", " + rc.label + ", " + x.impl + ": " + row.at("check_message").get<std::string>());
+          notes.push_back(rc.part + ", " + rc.label + ", " + x.impl + ": " +
+                          row.at("check_message").get<std::string>());
         }
       }
       rows.push_back(x);
     }
-    if (cases[ci].contains("error")) notes.push_back(rc.part + ", " + rc.label + ": " + cases[ci].at("error").get<std::string>());
+    if (cases[ci].contains("error"))
+      notes.push_back(rc.part + ", " + rc.label + ": " + cases[ci].at("error").get<std::string>());
   }
 
   const std::string rate_head = "GB/s or GFLOP/s";
-  const std::vector<std::string> head = {"part", "case", "size", "implementation", "median", "throughput",
-                                         "vs " + baseline_name, "ok"};
+  const std::vector<std::string> head = {
+      "part", "case", "size", "implementation", "median", "throughput", "vs " + baseline_name, "ok"};
   std::vector<size_t> w(head.size());
   for (size_t i = 0; i < head.size(); ++i) w[i] = shown_width(head[i]);
   for (const Row& x : rows) {

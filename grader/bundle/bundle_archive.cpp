@@ -41,14 +41,16 @@ void add_tree(std::vector<BundleFile>& files, const fs::path& root, const std::s
   }
 }
 
-void add_file(std::vector<BundleFile>& files, const fs::path& root, const std::string& relative, const std::string& to) {
+void add_file(std::vector<BundleFile>& files, const fs::path& root, const std::string& relative,
+              const std::string& to) {
   const fs::path p = root / relative;
-  if (!fs::is_regular_file(p)) throw std::runtime_error("cannot package '" + p.string() + "': no such file in the project");
+  if (!fs::is_regular_file(p))
+    throw std::runtime_error("cannot package '" + p.string() + "': no such file in the project");
   files.push_back({p, to.empty() ? relative : to});
 }
 
-void write_archive(const std::vector<BundleFile>& files, const std::vector<GeneratedFile>& generated, const fs::path& out,
-                   const std::string& top_folder) {
+void write_archive(const std::vector<BundleFile>& files, const std::vector<GeneratedFile>& generated,
+                   const fs::path& out, const std::string& top_folder) {
   const std::string name = out.filename().string();
   const bool zip = ends_with(name, ".zip");
   if (!zip && !ends_with(name, ".tar.gz") && !ends_with(name, ".tgz")) {
@@ -79,8 +81,8 @@ void write_archive(const std::vector<BundleFile>& files, const std::vector<Gener
   std::sort(entries.begin(), entries.end());
   std::vector<std::string> argv;
   if (zip) {
-    argv = {GPULAB_CMAKE_COMMAND, "-E", "chdir", stage.string(), GPULAB_CMAKE_COMMAND, "-E", "tar", "cf",
-            target.string(), "--format=zip", "--"};
+    argv = {GPULAB_CMAKE_COMMAND, "-E",           "chdir", stage.string(), GPULAB_CMAKE_COMMAND, "-E", "tar", "cf",
+            target.string(),      "--format=zip", "--"};
   } else {
     argv = {"tar", "-C", stage.string(), "-czf", target.string(), "--owner=0", "--group=0", "--numeric-owner", "--"};
   }
@@ -89,8 +91,8 @@ void write_archive(const std::vector<BundleFile>& files, const std::vector<Gener
   o.search_path = true;
   const process::ProcessResult p = process::run(argv, o);
   if (!p.started() || p.status() != 0 || !fs::is_regular_file(target)) {
-    throw std::runtime_error("could not write the archive '" + out.string() + "': " +
-                             (p.started() ? p.output : p.spawn_error));
+    throw std::runtime_error("could not write the archive '" + out.string() +
+                             "': " + (p.started() ? p.output : p.spawn_error));
   }
 }
 

@@ -15,10 +15,10 @@
 namespace gpulab::bundle {
 
 struct GradescopeOptions {
-  std::string backend = "auto";          // run_autograder's --backend
-  std::vector<std::string> grade_args;   // e.g. --no-large
-  std::string hidden_seed;               // written to hidden-seed (mode 0600) when not empty
-  int max_submissions_per_day = 0;       // graded submissions per student in any 24 hours; 0: no limit
+  std::string backend = "auto";         // run_autograder's --backend
+  std::vector<std::string> grade_args;  // e.g. --no-large
+  std::string hidden_seed;              // written to hidden-seed (mode 0600) when not empty
+  int max_submissions_per_day = 0;      // graded submissions per student in any 24 hours; 0: no limit
 };
 
 std::vector<BundleFile> gradescope_files(const std::filesystem::path& root, const LabSpec& lab);

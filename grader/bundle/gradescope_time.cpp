@@ -17,8 +17,7 @@ namespace gpulab::bundle {
 using namespace std::chrono;
 
 std::optional<OffsetTime> parse_offset_time(const std::string& text) {
-  static const std::regex form(
-      R"((\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))? ?(Z|([+-])(\d{2}):?(\d{2})))");
+  static const std::regex form(R"((\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))? ?(Z|([+-])(\d{2}):?(\d{2})))");
   std::smatch m;
   if (!std::regex_match(text, m, form)) return std::nullopt;
   std::istringstream in(m[1].str() + " " + m[2].str());

@@ -21,8 +21,10 @@ std::vector<BundleFile> prairielearn_files(const fs::path& root, const LabSpec& 
   add_file(files, root, "reference/" + lab.lab + "/gold.cpp");
   const fs::path data = root / "datasets" / lab.lab;
   if (fs::exists(data / "manifest.json") && read_manifest(data, false).hidden) {
-    throw std::runtime_error(data.string() + " holds hidden datasets, which must not go into an image students could "
-                             "pull; regenerate the public ones with `gpulab datagen " + lab.lab + " --public`");
+    throw std::runtime_error(data.string() +
+                             " holds hidden datasets, which must not go into an image students could "
+                             "pull; regenerate the public ones with `gpulab datagen " +
+                             lab.lab + " --public`");
   }
   add_tree(files, root, "datasets/" + lab.lab);
   return files;
@@ -32,9 +34,14 @@ std::string prairielearn_conf(const LabSpec& lab, const PrairieLearnOptions& o) 
   std::string args;
   for (const std::string& a : o.grade_args) args += (args.empty() ? "" : " ") + process::shell_quote(a);
   return "# Read by build_image and run_grader (bash); written by `gpulab bundle prairielearn`.\n"
-         "GPULAB_LAB=" + process::shell_quote(lab.lab) + "\n"
-         "GPULAB_GRADE_ARGS=(" + args + ")\n"
-         "GPULAB_HIDDEN_SEED_ENV=" + process::shell_quote(lab.hidden_seed_env) + "\n";
+         "GPULAB_LAB=" +
+         process::shell_quote(lab.lab) +
+         "\n"
+         "GPULAB_GRADE_ARGS=(" +
+         args +
+         ")\n"
+         "GPULAB_HIDDEN_SEED_ENV=" +
+         process::shell_quote(lab.hidden_seed_env) + "\n";
 }
 
 void write_prairielearn_bundle(const fs::path& root, const LabSpec& lab, const PrairieLearnOptions& o,

@@ -38,8 +38,10 @@ std::vector<BundleFile> student_kit_files(const fs::path& root, const std::vecto
     const fs::path data = root / "datasets" / lab;
     if (fs::exists(data / "manifest.json")) {
       if (read_manifest(data, false).hidden) {
-        throw std::runtime_error(data.string() + " holds hidden datasets; regenerate the public ones with `gpulab "
-                                 "datagen " + lab + " --public` before making a student kit");
+        throw std::runtime_error(data.string() +
+                                 " holds hidden datasets; regenerate the public ones with `gpulab "
+                                 "datagen " +
+                                 lab + " --public` before making a student kit");
       }
       add_tree(files, root, "datasets/" + lab);
     }

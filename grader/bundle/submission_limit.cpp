@@ -82,8 +82,8 @@ std::string submission_limit_note(const LimitDecision& d) {
   std::string s;
   if (d.grade) {
     const int used = d.graded_in_window + 1;
-    s = "Submission limit: this is graded submission " + std::to_string(used) + " of the " +
-        std::to_string(d.limit) + " allowed in any 24 hours. ";
+    s = "Submission limit: this is graded submission " + std::to_string(used) + " of the " + std::to_string(d.limit) +
+        " allowed in any 24 hours. ";
     if (d.next_grading) {
       s += next_grading_sentence(d);
     } else {

@@ -21,18 +21,18 @@ namespace gpulab::bundle {
 inline constexpr const char* kSubmissionLimitKey = "gpulab_submission_limit";
 
 struct LimitDecision {
-  int limit = 0;                    // gradings allowed in any 24 hours
-  bool checked = false;             // false: the metadata could not be used; graded anyway
-  std::string problem;              // why not checked
-  bool grade = true;                // false: over the limit, carry the last grading forward
-  int graded_in_window = 0;         // earlier gradings in the 24 hours before now
-  int unreadable = 0;               // earlier submissions without a readable time (not counted)
+  int limit = 0;             // gradings allowed in any 24 hours
+  bool checked = false;      // false: the metadata could not be used; graded anyway
+  std::string problem;       // why not checked
+  bool grade = true;         // false: over the limit, carry the last grading forward
+  int graded_in_window = 0;  // earlier gradings in the 24 hours before now
+  int unreadable = 0;        // earlier submissions without a readable time (not counted)
   TimePoint now{};
-  std::chrono::minutes offset{0};   // the metadata's UTC offset, in which times are shown
+  std::chrono::minutes offset{0};  // the metadata's UTC offset, in which times are shown
   // Not graded: when the next submission can be graded. Graded as the last one the limit allows:
   // when the one after it can be. Otherwise empty.
   std::optional<TimePoint> next_grading;
-  int carried_from = -1;            // not graded: index of the last graded submission in `previous`
+  int carried_from = -1;  // not graded: index of the last graded submission in `previous`
 };
 
 // True when `results` (a results.json object) bears the carried-forward mark.

@@ -17,8 +17,7 @@ std::optional<double> number_in(const json& v) {
       const std::string s = v.get<std::string>();
       const double d = std::stod(s, &used);
       if (used == s.size()) return d;
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
   }
   return std::nullopt;
 }

@@ -15,10 +15,10 @@
 namespace gpulab::bundle {
 
 struct PreviousSubmission {
-  std::string submission_time;       // as written; "" when absent
-  std::optional<OffsetTime> at;      // nullopt when the time is absent or unreadable
-  std::optional<double> score;       // the entry's "score" (a number, or a number written as text)
-  nlohmann::json results;            // the entry's "results" as written; null when absent
+  std::string submission_time;   // as written; "" when absent
+  std::optional<OffsetTime> at;  // nullopt when the time is absent or unreadable
+  std::optional<double> score;   // the entry's "score" (a number, or a number written as text)
+  nlohmann::json results;        // the entry's "results" as written; null when absent
 };
 
 struct SubmissionMetadata {

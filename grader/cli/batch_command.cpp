@@ -60,11 +60,12 @@ files::FolderLock lock_out_folder(const fs::path& out, unsigned shard_index, uns
   files::FolderLock whole, shard;
   std::string holder;
   const bool sharded = shard_count > 1;
-  if (!whole.try_lock(out, ".gpulab-batch.lock", sharded ? files::FolderLock::Mode::shared
-                                                         : files::FolderLock::Mode::exclusive, holder) ||
-      (sharded && !shard.try_lock(out, ".gpulab-batch-shard-" + std::to_string(shard_index) + "-of-" +
-                                            std::to_string(shard_count) + ".lock",
-                                  files::FolderLock::Mode::exclusive, holder))) {
+  if (!whole.try_lock(out, ".gpulab-batch.lock",
+                      sharded ? files::FolderLock::Mode::shared : files::FolderLock::Mode::exclusive, holder) ||
+      (sharded &&
+       !shard.try_lock(
+           out, ".gpulab-batch-shard-" + std::to_string(shard_index) + "-of-" + std::to_string(shard_count) + ".lock",
+           files::FolderLock::Mode::exclusive, holder))) {
     throw OutFolderBusy("another gpulab batch (" + holder + ") is writing to " + out.string() +
                         (sharded ? " (the same shard, or the whole class)" : "") +
                         ": wait for it to finish (or stop it), then run this command again; to grade into a "
@@ -277,12 +278,14 @@ void add_batch_commands(CLI::App& app, Action& action) {
       }
       if (a->slurm && !a->shard.empty()) throw std::runtime_error("--shard and --slurm do not go together");
       if (!a->course.empty() && !a->shard.empty()) {
-        throw std::runtime_error("--course with --shard: a shard writes no gradebook; give --course to `gpulab merge` "
-                                 "when combining the shards");
+        throw std::runtime_error(
+            "--course with --shard: a shard writes no gradebook; give --course to `gpulab merge` "
+            "when combining the shards");
       }
       if (a->leaderboard_names && !a->shard.empty()) {
-        throw std::runtime_error("--leaderboard-names with --shard: a shard writes no report; give "
-                                 "--leaderboard-names to `gpulab merge` when combining the shards");
+        throw std::runtime_error(
+            "--leaderboard-names with --shard: a shard writes no report; give "
+            "--leaderboard-names to `gpulab merge` when combining the shards");
       }
       const std::optional<late::Course> course = load_course(a->course, lab.lab);  // checked before any grading
       return a->slurm ? submit_slurm(*a, lab) : run_local(*a, lab, course);
@@ -293,7 +296,8 @@ void add_batch_commands(CLI::App& app, Action& action) {
   auto out = std::make_shared<std::string>();
   auto course_file = std::make_shared<std::string>();
   auto leaderboard_names = std::make_shared<bool>(false);
-  CLI::App* merge = app.add_subcommand("merge", "Combine batch folders (e.g. Slurm shards) into one gradebook and report");
+  CLI::App* merge =
+      app.add_subcommand("merge", "Combine batch folders (e.g. Slurm shards) into one gradebook and report");
   merge->add_option("dirs", *dirs, "batch --out folders")->required()->check(CLI::ExistingDirectory);
   merge->add_option("--out", *out, "where the merged results go (default: the first folder)");
   merge->add_option("--course", *course_file,

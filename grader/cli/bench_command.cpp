@@ -62,7 +62,8 @@ int run(const BenchArgs& a, const std::string& command) {
     j["date"] = today();
     j["command"] = command;
     j["implementations"] = nlohmann::json::array();
-    for (const auto& i : r.implementations) j["implementations"].push_back({{"name", i.impl.name}, {"file", i.impl.file}, {"role", i.role}});
+    for (const auto& i : r.implementations)
+      j["implementations"].push_back({{"name", i.impl.name}, {"file", i.impl.file}, {"role", i.role}});
     for (size_t c = 0; c < r.cases.size() && c < j["cases"].size(); ++c) {
       j["cases"][c]["part"] = r.cases[c].part;
       j["cases"][c]["label"] = r.cases[c].label;
@@ -95,7 +96,8 @@ int run(const BenchArgs& a, const std::string& command) {
 void add_bench_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<BenchArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "bench", "Time a lab's reference (and its textbook progression, or your files) against the library baseline on a GPU");
+      "bench",
+      "Time a lab's reference (and its textbook progression, or your files) against the library baseline on a GPU");
   cmd->add_option("lab", a->lab, "the lab (a folder of assignments/)")->required();
   cmd->add_option("files", a->files, "more implementations to time (.cu files defining the lab's host functions)")
       ->check(CLI::ExistingFile);
@@ -110,7 +112,8 @@ void add_bench_command(CLI::App& app, Action& action) {
   cmd->add_option("--arch", a->arch, "GPU architecture to compile for (default sm_90)");
   cmd->add_option("--seed", a->seed, "seed of the generated inputs (default 1)");
   cmd->add_flag("--no-cache", a->no_cache, "recompile even if an identical build is cached");
-  cmd->add_flag("--build-only", a->build_only, "only compile the implementations and the bench program (no GPU needed)");
+  cmd->add_flag("--build-only", a->build_only,
+                "only compile the implementations and the bench program (no GPU needed)");
   cmd->callback([a, cmd, &action] {
     std::string command = "gpulab bench " + a->lab;
     for (const auto& f : a->files) command += " " + f;

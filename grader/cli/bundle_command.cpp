@@ -16,8 +16,8 @@
 namespace gpulab::cli {
 
 void add_bundle_command(CLI::App& app, Action& action) {
-  CLI::App* bundle =
-      app.add_subcommand("bundle", "Package the Gradescope autograder, the PrairieLearn grading image or the student kit");
+  CLI::App* bundle = app.add_subcommand(
+      "bundle", "Package the Gradescope autograder, the PrairieLearn grading image or the student kit");
   bundle->require_subcommand(1);
 
   struct GradescopeArgs {
@@ -44,8 +44,9 @@ void add_bundle_command(CLI::App& app, Action& action) {
     action = [g] {
       const LabSpec lab = grade::load_lab(g->lab);
       if (g->leaderboard && g->backend == "emu") {
-        throw std::runtime_error("--leaderboard ranks speed, which is measured on a GPU only: the emu backend has no "
-                                 "leaderboard (use --backend cuda or auto)");
+        throw std::runtime_error(
+            "--leaderboard ranks speed, which is measured on a GPU only: the emu backend has no "
+            "leaderboard (use --backend cuda or auto)");
       }
       bundle::GradescopeOptions o;
       o.backend = g->backend;

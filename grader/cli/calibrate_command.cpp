@@ -26,7 +26,8 @@ void add_calibrate_command(CLI::App& app, Action& action) {
     std::vector<std::string> parts;
   };
   auto a = std::make_shared<Args>();
-  CLI::App* cmd = app.add_subcommand("calibrate", "Time the reference on this GPU and propose lab.json's speed thresholds");
+  CLI::App* cmd =
+      app.add_subcommand("calibrate", "Time the reference on this GPU and propose lab.json's speed thresholds");
   cmd->add_option("lab", a->lab, "the lab (a folder of assignments/)")->required();
   cmd->add_option("--part", a->parts, "only this part (repeatable)");
   cmd->add_option("--backend", a->backend, "cuda (default), or emu to try the method on the CPU")

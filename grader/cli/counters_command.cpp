@@ -66,8 +66,9 @@ int compare(const CountersArgs& a) {
 
 void add_counters_command(CLI::App& app, Action& action) {
   auto a = std::make_shared<CountersArgs>();
-  CLI::App* cmd = app.add_subcommand("counters", "Compare the memory-request counts of `grade --counters` runs on "
-                                                 "the emulator and on a GPU (Markdown rows)");
+  CLI::App* cmd = app.add_subcommand("counters",
+                                     "Compare the memory-request counts of `grade --counters` runs on "
+                                     "the emulator and on a GPU (Markdown rows)");
   cmd->add_option("emulator", a->emulator, "results file of `gpulab grade --counters --backend emu --format json`")
       ->required();
   cmd->add_option("gpu", a->gpu, "results file of the same on a GPU (--backend cuda)")->required();

@@ -124,7 +124,8 @@ void add_datagen_command(CLI::App& app, Action& action) {
       }
       const Manifest m = generate_replacing(lab, seed, a->hidden, which, out, a->part);
       // The hidden seed is derived from the secret: printing it would give the hidden cases away.
-      const std::string seed_text = a->hidden ? "hidden seed from " + lab.hidden_seed_env : "seed " + std::to_string(seed);
+      const std::string seed_text =
+          a->hidden ? "hidden seed from " + lab.hidden_seed_env : "seed " + std::to_string(seed);
       fmt::print("{} cases of lab '{}' written to {} ({})\n", m.cases.size(), lab.lab, out, seed_text);
       return 0;
     };

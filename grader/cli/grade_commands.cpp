@@ -140,13 +140,15 @@ void add_grade_commands(CLI::App& app, Action& action) {
   auto g = std::make_shared<GradeArgs>();
   CLI::App* grade_cmd = app.add_subcommand("grade", "Grade a submission and write a results file");
   add_common(grade_cmd, *g);
-  grade_cmd->add_option("--format", g->format,
-                        "gradescope (results.json), prairielearn (PrairieLearn's results.json), json (per-dataset "
-                        "detail) or text")
+  grade_cmd
+      ->add_option("--format", g->format,
+                   "gradescope (results.json), prairielearn (PrairieLearn's results.json), json (per-dataset "
+                   "detail) or text")
       ->check(CLI::IsMember({"gradescope", "prairielearn", "json", "text"}));
   grade_cmd->add_option("--out", g->out, "write the results here instead of stdout");
-  grade_cmd->add_option("--hidden-visibility", g->visibility,
-                        "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
+  grade_cmd
+      ->add_option("--hidden-visibility", g->visibility,
+                   "Gradescope visibility of hidden cases (default: lab.json's hidden.visibility)")
       ->check(CLI::IsMember(gradescope_visibilities()));
   grade_cmd->add_flag("--no-hidden", g->no_hidden, "do not grade hidden cases even if the secret seed is set");
   add_submission_limit_options(grade_cmd, g->limit);

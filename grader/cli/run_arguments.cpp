@@ -44,7 +44,8 @@ RunArguments split_run_arguments(const std::vector<std::string>& words) {
                           " (gpulab run --help lists gpulab's own options)");
     }
     if (is_header_file(w)) {
-      throw RunUsageError("'" + w + "' is a header: give gpulab run the source files (.cu, .cpp, .c) and it finds "
+      throw RunUsageError("'" + w +
+                          "' is a header: give gpulab run the source files (.cu, .cpp, .c) and it finds "
                           "their headers through #include (add -I DIR for a header in another folder). To pass '" +
                           w + "' to the program, put it after '--'");
     }
@@ -53,7 +54,8 @@ RunArguments split_run_arguments(const std::vector<std::string>& words) {
       continue;
     }
     if (out.sources.empty()) {
-      throw RunUsageError("'" + w + "' is not a source file: gpulab run compiles .cu, .cpp, .cc, .cxx and .c files, "
+      throw RunUsageError("'" + w +
+                          "' is not a source file: gpulab run compiles .cu, .cpp, .cc, .cxx and .c files, "
                           "then runs the program (gpulab run FILE.cu [MORE.cu|.cpp...] [-- ARGS])");
     }
     in_sources = false;

@@ -61,12 +61,16 @@ int run_profiled(const RunOptions& o, const toolchain::BuildResult& r) {
   try {
     std::map<std::string, int> registers;
     for (const std::string& file : o.files) {
-      if (std::filesystem::path(file).extension() == ".cu") registers.merge(profile::kernel_registers(file, o.arch, o.include_dirs, o.defines));
+      if (std::filesystem::path(file).extension() == ".cu")
+        registers.merge(profile::kernel_registers(file, o.arch, o.include_dirs, o.defines));
     }
     const profile::ProfileReport report = profile::read_profile(profile_path, o.arch, registers);
     std::fflush(stdout);
     fmt::print(stderr, "\n{}", profile::profile_text(report));
-    if (!o.profile_json.empty()) files::write_file_atomically(o.profile_json, profile::profile_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    if (!o.profile_json.empty())
+      files::write_file_atomically(
+          o.profile_json,
+          profile::profile_json(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   } catch (const std::exception& e) {
     fmt::print(stderr, "gpulab: no profile: {}\n", e.what());
     if (child.status() == 0) return 1;
@@ -104,7 +108,8 @@ int run(RunOptions o, CLI::App* cmd) {
     o.include_dirs = checked_include_dirs(o.include_dirs);
     for (const std::string& file : o.files) {
       std::error_code ec;
-      if (!std::filesystem::is_regular_file(file, ec)) throw RunUsageError("cannot find the source file '" + file + "'");
+      if (!std::filesystem::is_regular_file(file, ec))
+        throw RunUsageError("cannot find the source file '" + file + "'");
     }
   } catch (const RunUsageError& e) {
     fmt::print(stderr, "gpulab run: {}\n", e.what());
@@ -153,7 +158,8 @@ void add_run_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand("run", "Compile a standalone CUDA program (with its own main) and run it");
   // Only --help: `-hA=3` is a program's argument, not -h with "A=3" (a lone -h still shows this help).
   cmd->set_help_flag("--help", "Print this help message and exit");
-  cmd->add_option("-I", opts->include_dirs, "add a folder where #include looks (repeatable; each source's own folder is searched too)")
+  cmd->add_option("-I", opts->include_dirs,
+                  "add a folder where #include looks (repeatable; each source's own folder is searched too)")
       ->type_name("DIR")
       ->allow_extra_args(false);  // `-I inc main.cu`: one folder per -I, main.cu stays a source
   cmd->add_option("-D", opts->defines, "define a macro for every source, as the compilers' -D (repeatable)")

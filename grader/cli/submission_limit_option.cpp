@@ -26,8 +26,10 @@ void add_submission_limit_options(CLI::App* cmd, SubmissionLimitArgs& a) {
 std::optional<SubmissionLimitCheck> check_submission_limit(const SubmissionLimitArgs& a, const std::string& format) {
   if (a.max_per_day <= 0) return std::nullopt;
   if (format != "gradescope") {
-    throw std::runtime_error("--max-submissions-per-day needs --format gradescope (it carries Gradescope results "
-                             "forward), not --format " + format);
+    throw std::runtime_error(
+        "--max-submissions-per-day needs --format gradescope (it carries Gradescope results "
+        "forward), not --format " +
+        format);
   }
   SubmissionLimitCheck c;
   try {

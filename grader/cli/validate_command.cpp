@@ -23,7 +23,8 @@ void add_validate_command(CLI::App& app, Action& action) {
   cmd->add_option("dir", a->dir, "a folder written by gpulab datagen (with manifest.json)")
       ->required()
       ->check(CLI::ExistingDirectory);
-  cmd->add_option("--backend", a->backend, "where the reference runs: auto (GPU if present, else emulator), emu or cuda")
+  cmd->add_option("--backend", a->backend,
+                  "where the reference runs: auto (GPU if present, else emulator), emu or cuda")
       ->check(CLI::IsMember({"auto", "emu", "cuda"}));
   cmd->add_flag("--no-reference", a->no_reference, "only the manifest, hashes and gold (faster)");
   cmd->callback([a, &action] {

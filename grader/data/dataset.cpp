@@ -17,7 +17,8 @@ const CaseFile* DatasetCase::file(const std::string& kind, const std::string& pa
 }
 
 std::string DatasetCase::label() const {
-  std::string s = (family == "timed" || family == "recheck" ? family + " case" : "dataset " + std::to_string(number)) + " (";
+  std::string s =
+      (family == "timed" || family == "recheck" ? family + " case" : "dataset " + std::to_string(number)) + " (";
   bool first = true;
   for (const auto& [k, v] : sizes) {
     s += (first ? "" : ", ") + k + "=" + std::to_string(v);
@@ -66,8 +67,9 @@ Manifest read_manifest(const fs::path& dir, bool verify) {
         const fs::path p = dir / f.file;
         if (!fs::is_regular_file(p)) throw DatasetError(p.string() + ": listed in the manifest but missing");
         if (sha256_file(p) != f.sha256) {
-          throw DatasetError(p.string() + ": content does not match the manifest's sha256 (corrupt or edited; "
-                                          "regenerate with `gpulab datagen`)");
+          throw DatasetError(p.string() +
+                             ": content does not match the manifest's sha256 (corrupt or edited; "
+                             "regenerate with `gpulab datagen`)");
         }
       }
     }

@@ -15,9 +15,9 @@ namespace gpulab {
 enum class DType { int32, uint32, float32, float64, uint8, int8 };
 
 size_t dtype_size(DType t);
-const char* dtype_name(DType t);        // "int32", ...; "char" is stored as int8
+const char* dtype_name(DType t);             // "int32", ...; "char" is stored as int8
 DType parse_dtype(const std::string& name);  // throws std::invalid_argument with the accepted names
-const char* dtype_ctype(DType t);       // the C type in a host-function signature
+const char* dtype_ctype(DType t);            // the C type in a host-function signature
 
 template <class T> constexpr DType dtype_of();
 template <> constexpr DType dtype_of<int32_t>() { return DType::int32; }
@@ -33,8 +33,7 @@ class NdArray {
   NdArray() = default;
   NdArray(DType dtype, std::vector<size_t> shape);
 
-  template <class T>
-  static NdArray from(const std::vector<T>& values, std::vector<size_t> shape = {}) {
+  template <class T> static NdArray from(const std::vector<T>& values, std::vector<size_t> shape = {}) {
     if (shape.empty()) shape = {values.size()};
     NdArray a(dtype_of<T>(), shape);
     if (a.size() != values.size()) throw std::invalid_argument("NdArray::from: shape does not match the values");
@@ -50,20 +49,17 @@ class NdArray {
   const unsigned char* data() const { return bytes_.data(); }
   std::string shape_text() const;  // "(1000003,)" or "(37, 53)"
 
-  template <class T>
-  std::span<T> as() {
+  template <class T> std::span<T> as() {
     check_type<T>();
     return {reinterpret_cast<T*>(bytes_.data()), size()};
   }
-  template <class T>
-  std::span<const T> as() const {
+  template <class T> std::span<const T> as() const {
     check_type<T>();
     return {reinterpret_cast<const T*>(bytes_.data()), size()};
   }
 
  private:
-  template <class T>
-  void check_type() const {
+  template <class T> void check_type() const {
     if (dtype_of<std::remove_const_t<T>>() != dtype_ && sizeof(T) != dtype_size(dtype_)) {
       throw std::logic_error(std::string("NdArray holds ") + dtype_name(dtype_) + " elements");
     }

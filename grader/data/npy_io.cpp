@@ -25,7 +25,8 @@ DType from_descr(const std::string& d, const std::string& file) {
   if (d == "<f8") return DType::float64;
   if (d == "|u1" || d == "<u1") return DType::uint8;
   if (d == "|i1" || d == "<i1") return DType::int8;
-  throw DatasetError(file + ": unsupported element type '" + d + "' (expected int32, uint32, float32, float64, uint8 or int8)");
+  throw DatasetError(file + ": unsupported element type '" + d +
+                     "' (expected int32, uint32, float32, float64, uint8 or int8)");
 }
 }  // namespace
 
@@ -51,7 +52,8 @@ NdArray read_npy(const std::filesystem::path& path) {
     throw DatasetError(file + ": unsupported .npy version " + std::to_string(major));
   }
   std::string header(header_len, '\0');
-  if (!in.read(header.data(), static_cast<std::streamsize>(header_len))) throw DatasetError(file + ": truncated header");
+  if (!in.read(header.data(), static_cast<std::streamsize>(header_len)))
+    throw DatasetError(file + ": truncated header");
 
   std::smatch m;
   static const std::regex descr_re(R"('descr'\s*:\s*'([^']+)')");
@@ -86,7 +88,8 @@ void write_npy(const std::filesystem::path& path, const NdArray& a) {
   if (a.shape().size() > 1) shape.resize(shape.size() - 2);
   if (a.shape().size() == 1) shape.resize(shape.size() - 1);
   shape += ")";
-  std::string header = std::string("{'descr': '") + descr(a.dtype()) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string header =
+      std::string("{'descr': '") + descr(a.dtype()) + "', 'fortran_order': False, 'shape': " + shape + ", }";
   const size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header.push_back('\n');

@@ -7,24 +7,36 @@
 
 namespace gpulab {
 namespace {
-template <class F>
-void fill(NdArray& a, F value) {
+template <class F> void fill(NdArray& a, F value) {
   switch (a.dtype()) {
-    case DType::int32: for (auto& x : a.as<int32_t>()) x = static_cast<int32_t>(value()); break;
-    case DType::uint32: for (auto& x : a.as<uint32_t>()) x = static_cast<uint32_t>(value()); break;
-    case DType::float32: for (auto& x : a.as<float>()) x = static_cast<float>(value()); break;
-    case DType::float64: for (auto& x : a.as<double>()) x = static_cast<double>(value()); break;
-    case DType::uint8: for (auto& x : a.as<uint8_t>()) x = static_cast<uint8_t>(value()); break;
-    case DType::int8: for (auto& x : a.as<int8_t>()) x = static_cast<int8_t>(value()); break;
+    case DType::int32:
+      for (auto& x : a.as<int32_t>()) x = static_cast<int32_t>(value());
+      break;
+    case DType::uint32:
+      for (auto& x : a.as<uint32_t>()) x = static_cast<uint32_t>(value());
+      break;
+    case DType::float32:
+      for (auto& x : a.as<float>()) x = static_cast<float>(value());
+      break;
+    case DType::float64:
+      for (auto& x : a.as<double>()) x = static_cast<double>(value());
+      break;
+    case DType::uint8:
+      for (auto& x : a.as<uint8_t>()) x = static_cast<uint8_t>(value());
+      break;
+    case DType::int8:
+      for (auto& x : a.as<int8_t>()) x = static_cast<int8_t>(value());
+      break;
   }
 }
 
 // Mixed prose: words in lower and upper case, digits, punctuation, newlines and a
 // few bytes >= 128 (UTF-8 letters), as real text files contain.
 void fill_text(NdArray& a, std::mt19937_64& rng) {
-  static const char* words[] = {"the", "warp", "Block", "GPU", "kernel", "shared", "memory", "Thread", "atomic",
-                                "histogram", "CUDA", "parallel", "zebra", "quick", "brown", "fox", "jumps", "over",
-                                "lazy", "dog", "x", "yield", "PRIVATIZATION", "coalesced", "bank", "conflict"};
+  static const char* words[] = {"the",    "warp",          "Block",     "GPU",  "kernel",   "shared", "memory",
+                                "Thread", "atomic",        "histogram", "CUDA", "parallel", "zebra",  "quick",
+                                "brown",  "fox",           "jumps",     "over", "lazy",     "dog",    "x",
+                                "yield",  "PRIVATIZATION", "coalesced", "bank", "conflict"};
   static const char* punct[] = {" ", " ", " ", " ", ", ", ". ", "; ", "! ", "? ", "\n", " - ", " (", ") ", "\"", "'"};
   static const char* extra[] = {"\xc3\xa9", "\xc3\xa0", "\xc3\xa7", "\xe2\x82\xac", "\xc3\x9f", "\t"};
   auto bytes = a.as<uint8_t>();
@@ -85,7 +97,8 @@ NdArray generate_values(const nlohmann::json& d, DType dtype, std::vector<size_t
     std::bernoulli_distribution sign(0.5);
     fill(a, [&] { return (sign(rng) ? -1.0 : 1.0) * mantissa(rng) * std::pow(10.0, std::floor(exponent(rng))); });
   } else if (dist == "text") {
-    if (dtype != DType::uint8 && dtype != DType::int8) throw std::invalid_argument("text: the input must be char or uint8");
+    if (dtype != DType::uint8 && dtype != DType::int8)
+      throw std::invalid_argument("text: the input must be char or uint8");
     fill_text(a, rng);
   } else {
     throw std::invalid_argument("unknown distribution '" + dist +

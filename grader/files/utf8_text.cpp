@@ -32,8 +32,7 @@ size_t sequence_length(std::string_view text, size_t i) {
   return n;
 }
 
-template <typename Invalid>
-std::string rewrite(std::string_view text, Invalid&& invalid) {
+template <typename Invalid> std::string rewrite(std::string_view text, Invalid&& invalid) {
   std::string out;
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {

@@ -25,11 +25,20 @@ json to_json(const Manifest& m) {
   for (const DatasetCase& c : m.cases) {
     json files = json::array();
     for (const CaseFile& f : c.files) {
-      files.push_back({{"param", f.param}, {"kind", f.kind}, {"file", f.file}, {"dtype", f.dtype},
-                       {"shape", f.shape}, {"sha256", f.sha256}});
+      files.push_back({{"param", f.param},
+                       {"kind", f.kind},
+                       {"file", f.file},
+                       {"dtype", f.dtype},
+                       {"shape", f.shape},
+                       {"sha256", f.sha256}});
     }
-    cases.push_back({{"id", c.id}, {"part", c.part}, {"family", c.family}, {"number", c.number},
-                     {"public", c.is_public}, {"sizes", c.sizes}, {"files", files}});
+    cases.push_back({{"id", c.id},
+                     {"part", c.part},
+                     {"family", c.family},
+                     {"number", c.number},
+                     {"public", c.is_public},
+                     {"sizes", c.sizes},
+                     {"files", files}});
   }
   return {{"lab", m.lab}, {"lab_version", m.lab_version}, {"seed", m.seed}, {"hidden", m.hidden}, {"cases", cases}};
 }
@@ -53,7 +62,8 @@ Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hid
     for (const FamilySpec& family : timing ? part.performance->families() : part.datasets) {
       for (size_t k = 0; k < family.sizes.size(); ++k) {
         ++number;
-        const bool wanted = timing || which == Selection::all || (which == Selection::public_small && family.is_public) ||
+        const bool wanted = timing || which == Selection::all ||
+                            (which == Selection::public_small && family.is_public) ||
                             (which == Selection::public_large && !family.is_public);
         if (!wanted) continue;
         DatasetCase c;
@@ -88,9 +98,9 @@ Manifest generate_datasets(const LabSpec& lab, unsigned long long seed, bool hid
             throw std::runtime_error("gold for " + lab.lab + "/" + part.name + " did not set output '" + p.name + "'");
           }
           if (it->second.dtype() != p.dtype || it->second.shape() != p.resolve_shape(c.sizes)) {
-            throw std::runtime_error("gold for " + lab.lab + "/" + part.name + " produced output '" + p.name +
-                                     "' of " + dtype_name(it->second.dtype()) + it->second.shape_text() +
-                                     ", lab.json says " + dtype_name(p.dtype));
+            throw std::runtime_error("gold for " + lab.lab + "/" + part.name + " produced output '" + p.name + "' of " +
+                                     dtype_name(it->second.dtype()) + it->second.shape_text() + ", lab.json says " +
+                                     dtype_name(p.dtype));
           }
           c.files.push_back(store(out, c.id + "/expected_" + p.name + ".npy", p.name, "expected", it->second));
           if (part.check.kind == "float_bound") {

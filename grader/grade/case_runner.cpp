@@ -40,7 +40,9 @@ json request_params(const PartSpec& part, const Manifest& m, const DatasetCase& 
       pj["value"] = c.sizes.at(p.name);
     } else if (p.role == ParamRole::input) {
       const CaseFile* f = c.file("input", p.name);
-      if (!f) throw DatasetError((m.directory / "manifest.json").string() + ": case " + c.id + " has no input '" + p.name + "'");
+      if (!f)
+        throw DatasetError((m.directory / "manifest.json").string() + ": case " + c.id + " has no input '" + p.name +
+                           "'");
       pj["role"] = "input";
       pj["file"] = fs::absolute(m.directory / f->file).string();
     } else {
@@ -75,10 +77,8 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   std::vector<fs::path> inputs = more_inputs;  // the only dataset files the child sees
   for (const json& p : params)
     if (p.at("role") == "input") inputs.push_back(p.at("file").get<std::string>());
-  json request = {{"part", part.name},
-                  {"params", params},
-                  {"output_dir", run.dir.string()},
-                  {"result", result_path.string()}};
+  json request = {
+      {"part", part.name}, {"params", params}, {"output_dir", run.dir.string()}, {"result", result_path.string()}};
   request.update(extra);
   std::ofstream(run.dir / "request.json") << request.dump(1);
 
@@ -122,7 +122,8 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
 
   // Hints only (no points), but still the child's file: read at most 16 MB of it.
   std::error_code ec;
-  if (fs::is_regular_file(profile_path, ec) && fs::file_size(profile_path, ec) < (16u << 20)) run.profile_file = profile_path;
+  if (fs::is_regular_file(profile_path, ec) && fs::file_size(profile_path, ec) < (16u << 20))
+    run.profile_file = profile_path;
 
   // The emulator's findings, in its own words.
   std::ifstream diag(diag_path);
@@ -135,8 +136,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
       const FindingKind kind = d.value("kind", FindingKind::other);
       if (kind == FindingKind::data_race && run.race.empty()) run.race = d.at("message").get<std::string>();
       if (kind == FindingKind::watchdog) run.stopped_by = StopReason::watchdog;
-    } catch (const json::exception&) {
-    }
+    } catch (const json::exception&) {}
   }
   if (hidden_count) run.diagnostics.push_back("... and " + std::to_string(hidden_count) + " more findings");
 
@@ -148,7 +148,8 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   }
   if (const std::string why = limit_feedback(run.child, limits); !why.empty()) {
     run.failure = run.with_diagnostics(why);
-    run.failure_kind = run.stopped_by == StopReason::cpu_time_limit ? FailureKind::timeout : FailureKind::resource_limit;
+    run.failure_kind =
+        run.stopped_by == StopReason::cpu_time_limit ? FailureKind::timeout : FailureKind::resource_limit;
     return run;
   }
   // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp).
@@ -156,8 +157,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   if (fs::exists(result_path)) {
     try {
       early = json::parse(read_text(result_path));
-    } catch (const json::exception&) {
-    }
+    } catch (const json::exception&) {}
   }
   const bool harness_started = fs::exists(result_path);
   if (!harness_started || early.value("status", "") == "started") {
@@ -191,8 +191,8 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   if (status == "harness_error") {
     // The harness failed before calling the submission (no device, a driver that does not
     // work, a dataset it cannot load): the grader's problem, never the student's zero.
-    throw files::GraderError("the grading harness failed before calling the submission (" + c.label() + "): " +
-                             files::valid_utf8(run.result.value("message", std::string("no message"))) +
+    throw files::GraderError("the grading harness failed before calling the submission (" + c.label() +
+                             "): " + files::valid_utf8(run.result.value("message", std::string("no message"))) +
                              "; on the cuda backend check that the GPU and its driver work (nvidia-smi)");
   }
   if (status != "ok") {
@@ -242,10 +242,12 @@ std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& 
     try {
       got = read_npy(dir / (prefix + p.name + ".npy"));
     } catch (const DatasetError& e) {
-      problems.push_back({FailureKind::missing_output, std::string("output '") + p.name + "' was not produced: " + e.what()});
+      problems.push_back(
+          {FailureKind::missing_output, std::string("output '") + p.name + "' was not produced: " + e.what()});
       continue;
     }
-    const CompareOutcome r = compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr, !p.initially_zero);
+    const CompareOutcome r =
+        compare_output(part.check, p.name, expected, got, sf ? &scale : nullptr, !p.initially_zero);
     if (!r.passed) problems.push_back({FailureKind::wrong_answer, r.message});
   }
   return problems;

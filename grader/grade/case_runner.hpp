@@ -18,14 +18,14 @@
 namespace gpulab::grade {
 
 struct CaseRun {
-  std::filesystem::path dir;             // the case's work folder (outputs, result.json)
+  std::filesystem::path dir;  // the case's work folder (outputs, result.json)
   process::ProcessResult child;
-  nlohmann::json result;                 // the harness's result.json, when it is usable
-  std::string failure;                   // why the run cannot be compared (timeout, crash, CUDA error, ...)
+  nlohmann::json result;                         // the harness's result.json, when it is usable
+  std::string failure;                           // why the run cannot be compared (timeout, crash, CUDA error, ...)
   FailureKind failure_kind = FailureKind::none;  // the same as a kind; none while `failure` is empty
-  std::vector<std::string> diagnostics;  // the emulator's findings, at most 3 plus a count
-  std::string race;                      // the first data race found, if any
-  StopReason stopped_by = StopReason::none;  // the limit that stopped the run, if one did
+  std::vector<std::string> diagnostics;          // the emulator's findings, at most 3 plus a count
+  std::string race;                              // the first data race found, if any
+  StopReason stopped_by = StopReason::none;      // the limit that stopped the run, if one did
   // The emulator profile the checking build wrote (GPULAB_EMU_PROFILE), when it wrote one.
   std::filesystem::path profile_file;
 
@@ -50,7 +50,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
 // Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
 // outputs; one problem each (wrong_answer, missing_output), none when all match.
 std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
-                                              const std::filesystem::path& dir, const std::string& prefix);
+                                          const std::filesystem::path& dir, const std::string& prefix);
 
 // The harness's own findings in result.json: no kernel launched, modified inputs, guard overruns.
 std::vector<Problem> harness_findings(const nlohmann::json& result);

@@ -33,7 +33,8 @@ namespace gpulab::grade {
 namespace fs = std::filesystem;
 
 namespace {
-std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o, std::optional<files::TempFolder>& hidden_dir) {
+std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o,
+                                       std::optional<files::TempFolder>& hidden_dir) {
   std::vector<Manifest> out;
   const fs::path root = toolchain::project_root();
   const fs::path public_dir = root / "datasets" / lab.lab;
@@ -96,8 +97,9 @@ LabSpec load_lab(const std::string& lab) {
 void require_gpu_for(toolchain::Backend backend) {
   if (backend == toolchain::Backend::cuda && !process::nvidia_gpu_visible()) {
     // Every case would fail at CUDA's first call: a setup error, not a score of 0.
-    throw files::GraderError("--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
-                             "the GPU machine, or use --backend emu");
+    throw files::GraderError(
+        "--backend cuda, but no NVIDIA GPU is visible here (`nvidia-smi -L` fails): grade on "
+        "the GPU machine, or use --backend emu");
   }
 }
 
@@ -106,7 +108,7 @@ std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, c
       {toolchain::project_root(), "the gpulab folder (GPULAB_HOME): sources, reference, datasets, hidden seed"},
       {toolchain::cache_directory(), "the build and dataset cache (GPULAB_CACHE)"},
       {fs::is_directory(submission) ? fs::absolute(submission).lexically_normal()
-                                     : fs::absolute(submission).lexically_normal().parent_path(),
+                                    : fs::absolute(submission).lexically_normal().parent_path(),
        "the folder handed in (the submission's own copy is what the run sees)"}};
   // A gpulab run from its build folder: that folder holds the compiled gold and reference code.
   std::error_code ec;
@@ -134,8 +136,7 @@ GradeResult start_result(const LabSpec& lab, const fs::path& handed_in, const Gr
   g.lab_version = lab.version;
   submission = handed_in;
   if (fs::is_directory(handed_in)) {  // a handed-in folder: the one file to grade, or a refusal
-    const SubmissionSource chosen =
-        choose_submission_source(handed_in, submission_files(handed_in), lab.lab + ".cu");
+    const SubmissionSource chosen = choose_submission_source(handed_in, submission_files(handed_in), lab.lab + ".cu");
     submission = chosen.file;
     g.not_graded = chosen.problem;
   }
@@ -143,8 +144,9 @@ GradeResult start_result(const LabSpec& lab, const fs::path& handed_in, const Gr
   g.backend = toolchain::backend_name(o.backend);
   g.hidden_visibility = o.hidden_visibility.empty() ? lab.hidden_visibility : o.hidden_visibility;
   if (o.sanitize && o.backend != toolchain::Backend::cuda) {
-    throw std::runtime_error("--sanitize runs compute-sanitizer on a GPU (--backend cuda); on the emulator use "
-                             "--race-check with `gpulab run`, or read the emulator's own findings in the report");
+    throw std::runtime_error(
+        "--sanitize runs compute-sanitizer on a GPU (--backend cuda); on the emulator use "
+        "--race-check with `gpulab run`, or read the emulator's own findings in the report");
   }
   return g;
 }
@@ -154,7 +156,8 @@ void add_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o) {
   const bool speed = speed_is_scored(o);
   double unscored_points = 0;
   for (const PartSpec& p : lab.parts) {
-    if (!o.only_parts.empty() && std::find(o.only_parts.begin(), o.only_parts.end(), p.name) == o.only_parts.end()) continue;
+    if (!o.only_parts.empty() && std::find(o.only_parts.begin(), o.only_parts.end(), p.name) == o.only_parts.end())
+      continue;
     PartResult pr;
     pr.name = p.name;
     pr.signature = p.signature();
@@ -176,9 +179,10 @@ void record_build(GradeResult& g, const SubmissionBuild& built) {
   g.compile_output = built.program.compiler_output;
   if (!built.program.ok && (built.program.compiler_output.find("multiple definition of `main'") != std::string::npos ||
                             built.program.compiler_output.find("redefinition of 'int main(") != std::string::npos)) {
-    g.compile_output = "Your file defines its own main(): the grader supplies main() and calls your host "
-                       "function, so remove your main() (keep your own tests in a separate file).\n\n" +
-                       g.compile_output;
+    g.compile_output =
+        "Your file defines its own main(): the grader supplies main() and calls your host "
+        "function, so remove your main() (keep your own tests in a separate file).\n\n" +
+        g.compile_output;
   }
   g.compiled = built.program.ok;
   g.compile_seconds = built.seconds;
@@ -263,7 +267,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   if (!g.not_graded.empty()) return finish(std::move(g), start);  // nothing to compile: every part scores 0
 
   require_gpu_for(o.backend);
-  const SubmissionRunner runner(o.sandbox, o.backend, private_paths_of(submission, o));  // refuses here if the sandbox cannot run
+  const SubmissionRunner runner(o.sandbox, o.backend,
+                                private_paths_of(submission, o));  // refuses here if the sandbox cannot run
   g.isolation = runner.isolation();
   std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
   const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);

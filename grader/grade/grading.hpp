@@ -31,9 +31,9 @@ struct GradeOptions {
   bool include_hidden = true;       // when the hidden seed's environment variable is set
   std::string hidden_visibility;    // overrides lab.json's (e.g. "visible" for a regrade)
   bool use_cache = true;
-  bool race_check = true;               // emulator: run the public cases in the race-checking build
-  bool sanitize = false;                // cuda: also run a committed case per part under compute-sanitizer
-  bool counters = false;                // also count a committed case's memory requests (hardware_counters.hpp)
+  bool race_check = true;  // emulator: run the public cases in the race-checking build
+  bool sanitize = false;   // cuda: also run a committed case per part under compute-sanitizer
+  bool counters = false;   // also count a committed case's memory requests (hardware_counters.hpp)
   sandbox::Mode sandbox = sandbox::Mode::bwrap;  // the isolation (--sandbox, docs/security.md); none: --no-sandbox
   // What the submission must not reach besides gpulab's folder, the build cache and the submission
   // itself (e.g. the results file's folder); checked where the isolation relies on file permissions.
@@ -48,15 +48,15 @@ struct CaseResult {
   std::string family;
   std::map<std::string, long long> sizes;  // the case's sizes by name ("n" -> 1000003)
   bool hidden = false;
-  bool run = true;                       // false: skipped after a smaller case of the part hit a limit
+  bool run = true;  // false: skipped after a smaller case of the part hit a limit
   bool passed = false;
   double score = 0;
   double max_score = 0;
   double seconds = 0;
   StopReason stopped_by = StopReason::none;  // the limit that stopped the run, if one did
   FailureKind failure = FailureKind::none;   // why it failed, as a kind; none when passed
-  std::string feedback;                  // why it failed, in words; empty when passed
-  std::vector<std::string> diagnostics;  // the emulator's findings during this case
+  std::string feedback;                      // why it failed, in words; empty when passed
+  std::vector<std::string> diagnostics;      // the emulator's findings during this case
 };
 
 // The speed of a part on the timed case (see performance.hpp).
@@ -64,15 +64,15 @@ struct PerformanceResult {
   // scored; failed (a wrong timed output, or any other failure); implausible (faster than the
   // device can go: no points, flagged for review); not_measured (its points leave the maximum)
   PerformanceStatus status = PerformanceStatus::not_measured;
-  bool counted = false;       // its points are part of the maximum
+  bool counted = false;  // its points are part of the maximum
   double score = 0;
   double max_score = 0;
-  double seconds = 0;         // median of the timed runs
-  double spread = 0;          // interquartile range / median
+  double seconds = 0;  // median of the timed runs
+  double spread = 0;   // interquartile range / median
   int runs = 0;
   double reference_seconds = 0;  // 0 when no reference was timed
-  double ratio = 0;           // reference_seconds / seconds
-  std::string rate_unit;      // "GB/s" or "GFLOP/s"
+  double ratio = 0;              // reference_seconds / seconds
+  std::string rate_unit;         // "GB/s" or "GFLOP/s"
   double rate = 0;
   double copy_bandwidth = 0;  // the device's measured copy bandwidth, bytes/s (memory-bound parts)
   double bandwidth_fraction = 0;
@@ -82,8 +82,8 @@ struct PerformanceResult {
   int calls = 0;              // timed calls made, warm-up included, each on inputs no earlier call saw
   double l2_flush_bytes = 0;  // written before every call to flush L2 (0: not flushed)
   bool l2_persisting_reset = false;  // persisting L2 lines reset and their set-aside set to 0 before every call
-  std::string review;         // status "implausible": why, for the instructor
-  std::string feedback;       // what was measured and how it was scored, or why not
+  std::string review;                // status "implausible": why, for the instructor
+  std::string feedback;              // what was measured and how it was scored, or why not
 
   bool operator==(const PerformanceResult&) const = default;
 };
@@ -134,7 +134,8 @@ LabSpec load_lab(const std::string& lab);
 void require_gpu_for(toolchain::Backend backend);
 // What a submission must not reach: gpulab's folder, the cache, the submission's folder, and
 // options.private_paths.
-std::vector<sandbox::PrivatePath> private_paths_of(const std::filesystem::path& submission, const GradeOptions& options);
+std::vector<sandbox::PrivatePath> private_paths_of(const std::filesystem::path& submission,
+                                                   const GradeOptions& options);
 // Throws sandbox::SandboxUnavailable when the isolation options.sandbox names cannot run here.
 GradeResult grade_submission(const LabSpec& lab, const std::filesystem::path& submission, const GradeOptions& options);
 

@@ -10,9 +10,8 @@
 namespace gpulab::grade {
 namespace fs = std::filesystem;
 
-CounterResult count_part(const PartSpec& part, const Manifest& committed, const fs::path& program,
-                         const fs::path& work, const SubmissionRunner& runner, toolchain::Backend backend,
-                         const std::string& arch) {
+CounterResult count_part(const PartSpec& part, const Manifest& committed, const fs::path& program, const fs::path& work,
+                         const SubmissionRunner& runner, toolchain::Backend backend, const std::string& arch) {
   CounterResult r;
   const DatasetCase* chosen = largest_committed_case(part, committed);
   if (!chosen) {
@@ -27,9 +26,8 @@ CounterResult count_part(const PartSpec& part, const Manifest& committed, const 
   const double limit = std::max(120.0, 4 * part.time_limit_s);
   if (backend == toolchain::Backend::emu) {
     r.source = "emulator";
-    const CaseRun run =
-        run_harness_case(part, committed, *chosen, program, work, runner, nlohmann::json::object(), limit, {}, {},
-                         Profiling::every_block);
+    const CaseRun run = run_harness_case(part, committed, *chosen, program, work, runner, nlohmann::json::object(),
+                                         limit, {}, {}, Profiling::every_block);
     if (run.profile_file.empty()) {
       r.problem = "the profiling build wrote no profile" + (run.failure.empty() ? "" : ": " + run.failure);
       return r;
@@ -47,8 +45,7 @@ CounterResult count_part(const PartSpec& part, const Manifest& committed, const 
   for (const std::string& m : profile::counter_metrics()) metrics += (metrics.empty() ? "" : ",") + m;
   const fs::path log = work / (std::string("ncu-") + chosen->id + ".csv");
   fs::create_directories(work);
-  const CaseRun run = run_harness_case(part, committed, *chosen, program, work, runner, nlohmann::json::object(),
-                                       limit,
+  const CaseRun run = run_harness_case(part, committed, *chosen, program, work, runner, nlohmann::json::object(), limit,
                                        {ncu.string(), "--metrics", metrics, "--csv", "--print-units", "base",
                                         "--print-kernel-base", "function", "--log-file", log.string()});
   std::ifstream in(log);

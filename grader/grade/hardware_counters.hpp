@@ -23,7 +23,7 @@ struct CounterResult {
 };
 
 CounterResult count_part(const PartSpec& part, const Manifest& committed, const std::filesystem::path& program,
-                         const std::filesystem::path& work, const SubmissionRunner& runner,
-                         toolchain::Backend backend, const std::string& arch);
+                         const std::filesystem::path& work, const SubmissionRunner& runner, toolchain::Backend backend,
+                         const std::string& arch);
 
 }  // namespace gpulab::grade

@@ -40,8 +40,8 @@ fs::path checker_object(const LabSpec& lab, toolchain::Backend backend, bool use
   if (lab.checker_file.empty()) return {};
   const fs::path source = toolchain::project_root() / lab.checker_file;
   if (!fs::is_regular_file(source)) return {};  // not shipped here (a student kit)
-  const fs::path wrapper = write_generated(harness::generate_checker_source(lab, read_text(source), source),
-                                           "checkers", lab.lab, ".cu");
+  const fs::path wrapper =
+      write_generated(harness::generate_checker_source(lab, read_text(source), source), "checkers", lab.lab, ".cu");
   toolchain::BuildOptions b;
   b.backend = backend;
   b.cuda_arch = cuda_arch;
@@ -50,9 +50,13 @@ fs::path checker_object(const LabSpec& lab, toolchain::Backend backend, bool use
   b.include_dirs = {(toolchain::project_root() / "grader").string()};
   const toolchain::BuildResult built = toolchain::build_program(wrapper, b);
   if (!built.ok) {
-    throw std::runtime_error("the checker of lab '" + lab.lab + "' (" + source.string() + ", lab.json's \"checker\") "
-                             "does not compile for the " + toolchain::backend_name(backend) + " backend; fix it or "
-                             "the installation:\n" + built.compiler_output);
+    throw std::runtime_error("the checker of lab '" + lab.lab + "' (" + source.string() +
+                             ", lab.json's \"checker\") "
+                             "does not compile for the " +
+                             toolchain::backend_name(backend) +
+                             " backend; fix it or "
+                             "the installation:\n" +
+                             built.compiler_output);
   }
   return built.executable;
 }
@@ -75,16 +79,17 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
     b.whole_archives = {toolchain::harness_emu_library()};
     return b;
   }
-  for (const char* f : {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp",
-                        "harness/timed_case.cpp", "harness/checker_registry.cpp", "harness/device_checks.cu",
-                        "harness/fresh_entropy.cpp", "harness/launch_counter_cuda.cpp", "data/npy_io.cpp",
-                        "data/nd_array.cpp"}) {
+  for (const char* f :
+       {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp", "harness/timed_case.cpp",
+        "harness/checker_registry.cpp", "harness/device_checks.cu", "harness/fresh_entropy.cpp",
+        "harness/launch_counter_cuda.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
   // Every CUDA launch entry point goes through launch_counter_cuda.cpp first.
-  for (const char* entry : {"__cudaLaunchKernel", "__cudaLaunchKernel_ptsz", "cudaLaunchKernel", "cudaLaunchKernel_ptsz",
-                            "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz", "cudaLaunchCooperativeKernel",
-                            "cudaLaunchCooperativeKernel_ptsz", "cudaGraphLaunch", "cudaGraphLaunch_ptsz"}) {
+  for (const char* entry :
+       {"__cudaLaunchKernel", "__cudaLaunchKernel_ptsz", "cudaLaunchKernel", "cudaLaunchKernel_ptsz",
+        "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz", "cudaLaunchCooperativeKernel",
+        "cudaLaunchCooperativeKernel_ptsz", "cudaGraphLaunch", "cudaGraphLaunch_ptsz"}) {
     b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
   }
   return b;

@@ -18,7 +18,8 @@ std::vector<LeaderboardPart> leaderboard_parts(const LabSpec& lab, const GradeRe
   if (!speed_scored || g.backend != "cuda") return parts;
   for (const PartSpec& spec : lab.parts) {
     if (!spec.performance) continue;
-    const bool graded = std::any_of(g.parts.begin(), g.parts.end(), [&](const PartResult& p) { return p.name == spec.name; });
+    const bool graded =
+        std::any_of(g.parts.begin(), g.parts.end(), [&](const PartResult& p) { return p.name == spec.name; });
     if (graded) parts.push_back({spec.name, spec.performance->work == "bytes" ? "GB/s" : "GFLOP/s"});
   }
   return parts;

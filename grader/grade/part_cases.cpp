@@ -23,9 +23,8 @@ std::vector<PartCase> cases_of(const LabSpec& lab, const PartSpec& part, const s
     return std::make_pair(a.first->hidden, a.second->number) < std::make_pair(b.first->hidden, b.second->number);
   });
   if (cases.empty()) {
-    throw DatasetError("no dataset cases for part '" + part.name + "' of lab '" + lab.lab +
-                       "' (datasets/" + lab.lab + "/manifest.json lists none); regenerate with `gpulab datagen " +
-                       lab.lab + " --public`");
+    throw DatasetError("no dataset cases for part '" + part.name + "' of lab '" + lab.lab + "' (datasets/" + lab.lab +
+                       "/manifest.json lists none); regenerate with `gpulab datagen " + lab.lab + " --public`");
   }
   return cases;
 }
@@ -105,8 +104,7 @@ void add_profile(const CaseRun& run, const fs::path& program, const std::string&
   try {
     profiles.push_back(profile::read_profile(run.profile_file.string(), arch, {}, program.string()));
     profiles.back().source = label;
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
 }
 
 // What is wrong with a run that finished: the harness's findings, the outputs, a data race.

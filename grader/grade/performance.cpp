@@ -56,7 +56,9 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-std::string format_time(double s) { return s >= 1e-3 ? fmt::format("{:.3f} ms", s * 1e3) : fmt::format("{:.1f} us", s * 1e6); }
+std::string format_time(double s) {
+  return s >= 1e-3 ? fmt::format("{:.3f} ms", s * 1e3) : fmt::format("{:.1f} us", s * 1e6);
+}
 
 json read_json_file(const fs::path& p) {
   std::ifstream in(p);
@@ -96,7 +98,8 @@ std::string timed_failure(const CaseRun& run, const std::string& case_label) {
 
 std::string describe_thresholds(const std::vector<ScorePoint>& points, const char* unit) {
   std::string s;
-  for (const ScorePoint& p : points) s += (s.empty() ? "" : ", ") + fmt::format("{:g}{} -> {:.0f}%", p.x, unit, p.fraction * 100);
+  for (const ScorePoint& p : points)
+    s += (s.empty() ? "" : ", ") + fmt::format("{:g}{} -> {:.0f}%", p.x, unit, p.fraction * 100);
   return s + " (linear in between)";
 }
 
@@ -150,11 +153,13 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
     t.wrong.push_back("when called again after the timed runs: " + w.text);
   }
   std::vector<std::string> stale;
-  for (const Problem& w : compare_case_outputs(part, manifest(), second, t.run.dir, "recheck_")) stale.push_back(w.text);
+  for (const Problem& w : compare_case_outputs(part, manifest(), second, t.run.dir, "recheck_"))
+    stale.push_back(w.text);
   if (!stale.empty()) {
-    t.wrong.push_back("after the timed runs your function was called once more, on the recheck inputs, and its "
-                      "result was wrong: does it keep results from an earlier call or skip work when called again? " +
-                      join(stale));
+    t.wrong.push_back(
+        "after the timed runs your function was called once more, on the recheck inputs, and its "
+        "result was wrong: does it keep results from an earlier call or skip work when called again? " +
+        join(stale));
   }
   return t;
 }
@@ -169,8 +174,8 @@ fs::path PerformanceScorer::build_trusted(const fs::path& source, const std::str
 const fs::path& PerformanceScorer::reference_program(std::string& problem) {
   if (!reference_program_) {
     const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
-    reference_program_ = fs::exists(source) ? build_trusted(source, "the reference solution", reference_problem_)
-                                            : fs::path();
+    reference_program_ =
+        fs::exists(source) ? build_trusted(source, "the reference solution", reference_problem_) : fs::path();
   }
   problem = reference_problem_;
   return *reference_program_;
@@ -191,10 +196,12 @@ const PerformanceScorer::DeviceProbe& PerformanceScorer::probe(const PartSpec& p
     probe_->problem = problem.empty() ? "neither the reference nor the lab's checker is installed here" : problem;
     return *probe_;
   }
-  const json extra = {{"probe", true},
-                      {"copy_bandwidth", true},
-                      {"copy_bandwidth_bytes", options_.backend == toolchain::Backend::emu ? kCopyBytesEmulator : kCopyBytesGpu}};
-  const CaseRun run = run_harness_case(part, manifest(), find_case(part, "timed"), trusted, work_ / "probe", runner_, extra);
+  const json extra = {
+      {"probe", true},
+      {"copy_bandwidth", true},
+      {"copy_bandwidth_bytes", options_.backend == toolchain::Backend::emu ? kCopyBytesEmulator : kCopyBytesGpu}};
+  const CaseRun run =
+      run_harness_case(part, manifest(), find_case(part, "timed"), trusted, work_ / "probe", runner_, extra);
   if (!run.failure.empty()) {
     probe_->problem = "the grader's probe of the device (" + trusted.filename().string() + ") failed: " + run.failure;
     return *probe_;
@@ -226,12 +233,14 @@ double PerformanceScorer::reference_seconds(const PartSpec& part, const std::str
   const TimedRun t = run_timed(part, program, "reference", false);
   std::vector<std::string> wrong = t.run.failure.empty() ? t.wrong : std::vector<std::string>{t.run.failure};
   if (!wrong.empty()) {
-    problem = "the reference solution failed the timed case on this device, so speed cannot be compared: " + join(wrong);
+    problem =
+        "the reference solution failed the timed case on this device, so speed cannot be compared: " + join(wrong);
     return 0;
   }
   const double seconds = t.run.result.at("timing").value("median_s", 0.0);
-  write_json_file(cache, {{"seconds", seconds}, {"measured_at", now_seconds()},
-                          {"device", t.run.result.value("device", json::object())}});
+  write_json_file(
+      cache,
+      {{"seconds", seconds}, {"measured_at", now_seconds()}, {"device", t.run.result.value("device", json::object())}});
   return seconds;
 }
 
@@ -284,7 +293,8 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
                         r.copy_bandwidth / 1e9);
   }
   if (verification.value("status", "") == "checked") {
-    text += fmt::format("; each of the {} calls had new inputs and its output matched the lab's checker", r.calls_checked);
+    text +=
+        fmt::format("; each of the {} calls had new inputs and its output matched the lab's checker", r.calls_checked);
   }
 
   if (!trusted.problem.empty()) {
@@ -299,7 +309,8 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     r.review = "the timed run says it ran on " + reported.value("name", std::string("?")) + " (" +
                reported.value("uuid", std::string("?")) + "), but the grader's probe found " + r.device + " (" +
                trusted.device.value("uuid", std::string("?")) + ")";
-    r.feedback = text + ".\n" + r.review + ": the timing cannot be trusted, so this part earns no speed points, and "
+    r.feedback = text + ".\n" + r.review +
+                 ": the timing cannot be trusted, so this part earns no speed points, and "
                  "the instructor is asked to look at this submission.";
     return r;
   }
@@ -325,13 +336,18 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   if (verification.value("status", "") != "checked") {
     r.status = PerformanceStatus::not_measured;
     r.counted = false;
-    r.feedback = text + fmt::format(".\nThese {:g} points are not scored here: every timed call's output must be checked, "
-                                    "and ", spec.points) +
+    r.feedback = text +
+                 fmt::format(
+                     ".\nThese {:g} points are not scored here: every timed call's output must be checked, "
+                     "and ",
+                     spec.points) +
                  verification.value("reason", std::string("the harness did not check them")) + ".";
     if (bytes && !spec.bandwidth_thresholds.empty() && r.copy_bandwidth > 0) {
-      r.feedback += fmt::format(" By the course's thresholds for this fraction of copy bandwidth ({}) this speed would earn "
-                                "about {:.0f}% of them.", describe_thresholds(spec.bandwidth_thresholds, ""),
-                                100 * PerformanceSpec::fraction_at(spec.bandwidth_thresholds, r.bandwidth_fraction));
+      r.feedback += fmt::format(
+          " By the course's thresholds for this fraction of copy bandwidth ({}) this speed would earn "
+          "about {:.0f}% of them.",
+          describe_thresholds(spec.bandwidth_thresholds, ""),
+          100 * PerformanceSpec::fraction_at(spec.bandwidth_thresholds, r.bandwidth_fraction));
     }
     return r;
   }
@@ -347,15 +363,19 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
             "Score by speed relative to the reference: " + describe_thresholds(spec.thresholds, "x") + ".";
   } else if (bytes && !spec.bandwidth_thresholds.empty() && r.copy_bandwidth > 0 && problem.empty()) {
     fraction = PerformanceSpec::fraction_at(spec.bandwidth_thresholds, r.bandwidth_fraction);
-    text += ".\nThe reference solution is not installed here (a student kit), so speed is scored by the fraction "
-            "of copy bandwidth instead: " + describe_thresholds(spec.bandwidth_thresholds, "") + ".";
+    text +=
+        ".\nThe reference solution is not installed here (a student kit), so speed is scored by the fraction "
+        "of copy bandwidth instead: " +
+        describe_thresholds(spec.bandwidth_thresholds, "") + ".";
   } else {
     r.status = PerformanceStatus::not_measured;
     r.counted = false;
-    r.feedback = text + ".\n" +
-                 (problem.empty() ? fmt::format("No reference solution is installed here to compare with, so these {:g} "
-                                                "points are not scored in this run.", spec.points)
-                                  : problem);
+    r.feedback =
+        text + ".\n" +
+        (problem.empty() ? fmt::format("No reference solution is installed here to compare with, so these {:g} "
+                                       "points are not scored in this run.",
+                                       spec.points)
+                         : problem);
     return r;
   }
   r.status = PerformanceStatus::scored;

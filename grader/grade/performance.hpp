@@ -32,8 +32,8 @@ struct Calibration {
   int runs = 0;
   std::string rate_unit;
   double rate = 0;
-  double copy_bandwidth = 0;      // bytes/s
-  double bandwidth_fraction = 0;  // memory-bound parts
+  double copy_bandwidth = 0;                              // bytes/s
+  double bandwidth_fraction = 0;                          // memory-bound parts
   std::vector<ScorePoint> proposed_bandwidth_thresholds;  // scaled from the reference's fraction
 };
 
@@ -66,8 +66,8 @@ class PerformanceScorer {
   // The device as a trusted program sees it, once per grading: its identity and copy bandwidth.
   struct DeviceProbe {
     nlohmann::json device = nlohmann::json::object();  // the harness's "device" object
-    double copy_bandwidth = 0;                          // bytes/s, read + written
-    std::string problem;                                // why there is no probe (then nothing is trusted)
+    double copy_bandwidth = 0;                         // bytes/s, read + written
+    std::string problem;                               // why there is no probe (then nothing is trusted)
   };
   const DeviceProbe& probe(const PartSpec& part);
 

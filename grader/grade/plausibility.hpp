@@ -18,11 +18,11 @@ constexpr double kFlopsMargin = 1.05;      // over the FP32 peak from the device
 
 struct Plausibility {
   bool plausible = true;
-  std::string reason;           // why not, in words (empty when plausible)
-  double bytes_per_s = 0;       // the fastest call's data rate
-  double flops_per_s = 0;       // the fastest call's arithmetic rate (0 when the part counts no flops)
-  double peak_flops = 0;        // the device's FP32 peak (0 when unknown, e.g. on the emulator)
-  double copy_bandwidth = 0;    // bytes/s, measured in the same run
+  std::string reason;         // why not, in words (empty when plausible)
+  double bytes_per_s = 0;     // the fastest call's data rate
+  double flops_per_s = 0;     // the fastest call's arithmetic rate (0 when the part counts no flops)
+  double peak_flops = 0;      // the device's FP32 peak (0 when unknown, e.g. on the emulator)
+  double copy_bandwidth = 0;  // bytes/s, measured in the same run
 };
 
 // FP32 operations per second the device can do at most: multiprocessors x FP32 lanes per

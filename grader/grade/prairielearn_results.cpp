@@ -13,10 +13,10 @@ namespace gpulab::grade {
 using nlohmann::json;
 
 namespace {
-constexpr size_t kTopOutputLimit = 64 * 1024;       // the compiler's messages, warnings
-constexpr size_t kTestsOutputBudget = 512 * 1024;   // shared by the tests' outputs
+constexpr size_t kTopOutputLimit = 64 * 1024;      // the compiler's messages, warnings
+constexpr size_t kTestsOutputBudget = 512 * 1024;  // shared by the tests' outputs
 constexpr size_t kSmallestTestOutput = 1024;
-constexpr size_t kMostFormatErrors = 20;            // compiler errors listed one by one
+constexpr size_t kMostFormatErrors = 20;  // compiler errors listed one by one
 
 double round2(double x) { return std::round(x * 100.0) / 100.0; }
 std::string points(double x) { return fmt::format("{:g}", round2(x)); }
@@ -62,8 +62,8 @@ json not_gradable(const GradeResult& g) {
     for (const std::string& e : compiler_errors(g.compile_output)) errors.push_back(e);
     output = cut(g.compile_output, kTopOutputLimit);
   }
-  return {{"gradable", false}, {"score", 0.0}, {"format_errors", errors}, {"message", message},
-          {"output", output},  {"tests", json::array()}};
+  return {{"gradable", false},  {"score", 0.0},     {"format_errors", errors},
+          {"message", message}, {"output", output}, {"tests", json::array()}};
 }
 
 json case_test(const GradeResult& g, const PartResult& p, const CaseResult& c, size_t output_limit) {
@@ -103,12 +103,15 @@ json prairielearn_results(const GradeResult& g) {
   for (const PartResult& p : g.parts) {  // the emulator profile's hints, as in Gradescope's results
     if (!p.profile) continue;
     const std::string hints = profile::profile_hints(*p.profile);
-    tests.push_back({{"name", p.name + ": performance hints (emulator, no points)"}, {"points", 0}, {"max_points", 0},
-                     {"message", hints.empty() ? "no slow memory access pattern found" : "hints (no effect on the score)"},
-                     {"output", cut(hints.empty() ? "The emulator's profile found no uncoalesced access, bank conflict, "
-                                                    "atomic contention or divergent warp in this part's kernels."
-                                                  : hints,
-                                    limit)}});
+    tests.push_back(
+        {{"name", p.name + ": performance hints (emulator, no points)"},
+         {"points", 0},
+         {"max_points", 0},
+         {"message", hints.empty() ? "no slow memory access pattern found" : "hints (no effect on the score)"},
+         {"output", cut(hints.empty() ? "The emulator's profile found no uncoalesced access, bank conflict, "
+                                        "atomic contention or divergent warp in this part's kernels."
+                                      : hints,
+                        limit)}});
   }
   for (const PartResult& p : g.parts) {
     if (!p.performance) continue;
@@ -125,7 +128,9 @@ json prairielearn_results(const GradeResult& g) {
     std::string text = "compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on " + p.sanitizer_case + ": ";
     if (p.sanitizer_findings.empty()) text += "nothing found";
     for (const std::string& f : p.sanitizer_findings) text += "\n" + f;
-    tests.push_back({{"name", p.name + ": compute-sanitizer"}, {"points", 0}, {"max_points", 0},
+    tests.push_back({{"name", p.name + ": compute-sanitizer"},
+                     {"points", 0},
+                     {"max_points", 0},
                      {"message", p.sanitizer_findings.empty() ? "nothing found" : "findings (no effect on the score)"},
                      {"output", cut(text, limit)}});
   }
@@ -138,7 +143,10 @@ json prairielearn_results(const GradeResult& g) {
   std::string output;
   if (!g.compile_output.empty()) output = "Compiler warnings:\n" + cut(g.compile_output, kTopOutputLimit);
   if (!g.isolation.empty()) output += (output.empty() ? "" : "\n\n") + ("Isolation: " + g.isolation + ".");
-  return {{"gradable", true}, {"score", std::round(fraction * 1e6) / 1e6}, {"message", message}, {"output", output},
+  return {{"gradable", true},
+          {"score", std::round(fraction * 1e6) / 1e6},
+          {"message", message},
+          {"output", output},
           {"tests", tests}};
 }
 

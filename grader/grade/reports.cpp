@@ -23,23 +23,35 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   if (!g.not_graded.empty()) {
     output = "Your submission was not graded, so it scores 0: " + g.not_graded + ".";
     for (const PartResult& p : g.parts) {
-      tests.push_back({{"name", p.name + ": handed in"}, {"score", 0}, {"max_score", round2(p.max_score)},
-                       {"status", "failed"}, {"output", g.not_graded}, {"visibility", "visible"},
+      tests.push_back({{"name", p.name + ": handed in"},
+                       {"score", 0},
+                       {"max_score", round2(p.max_score)},
+                       {"status", "failed"},
+                       {"output", g.not_graded},
+                       {"visibility", "visible"},
                        {"extra_data", ungraded_part_extra_data(p, "not_graded")}});
     }
   } else if (!g.compiled) {
     output = "Your submission did not compile, so it scores 0. The compiler said:\n\n" + g.compile_output;
     for (const PartResult& p : g.parts) {
-      tests.push_back({{"name", p.name + ": compiles"}, {"score", 0}, {"max_score", round2(p.max_score)},
-                       {"status", "failed"}, {"output", "did not compile (see the compiler messages above)"},
-                       {"visibility", "visible"}, {"extra_data", ungraded_part_extra_data(p, "did_not_compile")}});
+      tests.push_back({{"name", p.name + ": compiles"},
+                       {"score", 0},
+                       {"max_score", round2(p.max_score)},
+                       {"status", "failed"},
+                       {"output", "did not compile (see the compiler messages above)"},
+                       {"visibility", "visible"},
+                       {"extra_data", ungraded_part_extra_data(p, "did_not_compile")}});
     }
   }
   for (const PartResult& p : g.parts) {
     for (const CaseResult& c : p.cases) {
-      json t = {{"name", p.name + ": " + c.label}, {"score", round2(c.score)}, {"max_score", round2(c.max_score)},
-                {"status", c.passed ? "passed" : "failed"}, {"output", c.feedback},
-                {"visibility", c.hidden ? g.hidden_visibility : "visible"}, {"extra_data", case_extra_data(c)}};
+      json t = {{"name", p.name + ": " + c.label},
+                {"score", round2(c.score)},
+                {"max_score", round2(c.max_score)},
+                {"status", c.passed ? "passed" : "failed"},
+                {"output", c.feedback},
+                {"visibility", c.hidden ? g.hidden_visibility : "visible"},
+                {"extra_data", case_extra_data(c)}};
       if (c.passed && c.feedback.empty()) t["output"] = "correct";
       tests.push_back(t);
     }
@@ -48,7 +60,9 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   for (const PartResult& p : g.parts) {
     if (!p.profile) continue;
     const std::string hints = profile::profile_hints(*p.profile);
-    tests.push_back({{"name", p.name + ": performance hints (emulator, no points)"}, {"score", 0}, {"max_score", 0},
+    tests.push_back({{"name", p.name + ": performance hints (emulator, no points)"},
+                     {"score", 0},
+                     {"max_score", 0},
                      {"status", "passed"},
                      {"output", hints.empty() ? "The emulator's profile found no uncoalesced access, bank conflict, "
                                                 "atomic contention or divergent warp in this part's kernels."
@@ -58,37 +72,41 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
   for (const PartResult& p : g.parts) {
     if (!p.performance) continue;
     const PerformanceResult& r = *p.performance;
-    json extra = {{"status", r.status}, {"implausible", r.status == PerformanceStatus::implausible}, {"calls_checked", r.calls_checked}};
+    json extra = {{"status", r.status},
+                  {"implausible", r.status == PerformanceStatus::implausible},
+                  {"calls_checked", r.calls_checked}};
     if (r.seconds > 0) extra.update({{"median_s", r.seconds}, {"rate", r.rate}, {"rate_unit", r.rate_unit}});
     if (r.ratio > 0) extra["ratio"] = r.ratio;
     if (r.copy_bandwidth > 0) extra["copy_bandwidth_bytes_per_s"] = r.copy_bandwidth;
     if (r.calls > 0) extra.update({{"calls", r.calls}, {"l2_persisting_reset", r.l2_persisting_reset}});
     if (!r.review.empty()) extra["review"] = r.review;
-    tests.push_back({{"name", p.name + ": speed"}, {"score", round2(r.score)},
+    tests.push_back({{"name", p.name + ": speed"},
+                     {"score", round2(r.score)},
                      {"max_score", round2(r.counted ? r.max_score : 0)},
                      {"status", speed_failed(r.status) ? "failed" : "passed"},
-                     {"output", r.feedback}, {"visibility", "visible"}, {"extra_data", extra}});
+                     {"output", r.feedback},
+                     {"visibility", "visible"},
+                     {"extra_data", extra}});
   }
   for (const PartResult& p : g.parts) {
     if (!p.sanitized) continue;
     std::string text = "compute-sanitizer (memcheck, racecheck, synccheck, initcheck) on " + p.sanitizer_case + ": ";
     if (p.sanitizer_findings.empty()) text += "nothing found";
     for (const std::string& f : p.sanitizer_findings) text += "\n" + f;
-    tests.push_back({{"name", p.name + ": compute-sanitizer"}, {"score", 0}, {"max_score", 0},
-                     {"status", p.sanitizer_findings.empty() ? "passed" : "failed"}, {"output", text},
+    tests.push_back({{"name", p.name + ": compute-sanitizer"},
+                     {"score", 0},
+                     {"max_score", 0},
+                     {"status", p.sanitizer_findings.empty() ? "passed" : "failed"},
+                     {"output", text},
                      {"visibility", "visible"}});
   }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
   if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
   if (!g.isolation.empty()) output += (output.empty() ? "" : "\n\n") + ("Isolation: " + g.isolation + ".");
-  json results = {{"score", round2(g.score)},
-                  {"execution_time", static_cast<int>(std::ceil(g.seconds))},
-                  {"output", output},
-                  {"output_format", "text"},
-                  {"visibility", "visible"},
-                  {"stdout_visibility", "hidden"},
-                  {"tests", tests},
-                  {"extra_data", submission_extra_data(g)}};
+  json results = {{"score", round2(g.score)}, {"execution_time", static_cast<int>(std::ceil(g.seconds))},
+                  {"output", output},         {"output_format", "text"},
+                  {"visibility", "visible"},  {"stdout_visibility", "hidden"},
+                  {"tests", tests},           {"extra_data", submission_extra_data(g)}};
   if (!leaderboard.empty()) results["leaderboard"] = gradescope_leaderboard(leaderboard, g);
   return results;
 }
@@ -145,7 +163,8 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
     }
     if (p.profile && !p.profile->findings.empty()) {
       s += "  " + paint(warn, "performance hints (emulator, no points):") + "\n";
-      for (size_t i = 0; i < p.profile->findings.size() && i < 3; ++i) s += "      " + p.profile->findings[i].sentence + "\n";
+      for (size_t i = 0; i < p.profile->findings.size() && i < 3; ++i)
+        s += "      " + p.profile->findings[i].sentence + "\n";
     }
     s += "  " + paint(bold, "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score)) + "\n";
   }

@@ -54,8 +54,7 @@ class Field {
     return out;
   }
   // One of the enumeration's words (NLOHMANN_JSON_SERIALIZE_ENUM maps an unknown word to its first value).
-  template <class E>
-  E word() const {
+  template <class E> E word() const {
     const std::string w = text();
     const E e = v_.get<E>();
     if (json(e) != v_) fail("unknown value \"" + w + "\"");
@@ -199,7 +198,9 @@ ResultsRecord results_record(const GradeResult& g) {
     if (p.sanitized) pr.sanitizer = SanitizerRecord{p.sanitizer_case, p.sanitizer_findings};
     if (p.profile) pr.profile = profile::profile_json(*p.profile);
     if (!p.counters_case.empty() || !p.counters_problem.empty()) {
-      pr.counters = json{{"case", p.counters_case}, {"source", p.counters_source}, {"kernels", p.counters},
+      pr.counters = json{{"case", p.counters_case},
+                         {"source", p.counters_source},
+                         {"kernels", p.counters},
                          {"problem", p.counters_problem}};
     }
     r.parts.push_back(std::move(pr));
@@ -212,23 +213,41 @@ json to_json(const ResultsRecord& r) {
   for (const PartRecord& p : r.parts) {
     json cases = json::array();
     for (const CaseRecord& c : p.cases) {
-      cases.push_back({{"id", c.id}, {"label", c.label}, {"family", c.family}, {"hidden", c.hidden},
-                       {"passed", c.passed}, {"score", c.score}, {"max_score", c.max_score}, {"seconds", c.seconds},
-                       {"feedback", c.feedback}, {"diagnostics", c.diagnostics}, {"failure_kind", c.failure_kind}});
+      cases.push_back({{"id", c.id},
+                       {"label", c.label},
+                       {"family", c.family},
+                       {"hidden", c.hidden},
+                       {"passed", c.passed},
+                       {"score", c.score},
+                       {"max_score", c.max_score},
+                       {"seconds", c.seconds},
+                       {"feedback", c.feedback},
+                       {"diagnostics", c.diagnostics},
+                       {"failure_kind", c.failure_kind}});
     }
-    json part = {{"name", p.name}, {"signature", p.signature}, {"score", p.score}, {"max_score", p.max_score},
-                 {"cases", cases}};
+    json part = {
+        {"name", p.name}, {"signature", p.signature}, {"score", p.score}, {"max_score", p.max_score}, {"cases", cases}};
     if (p.performance) part["performance"] = performance_json(*p.performance);
     if (p.sanitizer) part["sanitizer"] = {{"case", p.sanitizer->case_label}, {"findings", p.sanitizer->findings}};
     if (p.profile) part["profile"] = *p.profile;
     if (p.counters) part["counters"] = *p.counters;
     parts.push_back(part);
   }
-  return {{"schema", kResultsSchema}, {"lab", r.lab}, {"lab_version", r.lab_version},
-          {"submission", r.submission}, {"backend", r.backend}, {"compiled", r.compiled},
-          {"compile_output", r.compile_output}, {"not_graded", r.not_graded}, {"score", r.score},
-          {"max_score", r.max_score}, {"seconds", r.seconds}, {"compile_seconds", r.compile_seconds},
-          {"performance_note", r.performance_note}, {"isolation", r.isolation}, {"parts", parts}};
+  return {{"schema", kResultsSchema},
+          {"lab", r.lab},
+          {"lab_version", r.lab_version},
+          {"submission", r.submission},
+          {"backend", r.backend},
+          {"compiled", r.compiled},
+          {"compile_output", r.compile_output},
+          {"not_graded", r.not_graded},
+          {"score", r.score},
+          {"max_score", r.max_score},
+          {"seconds", r.seconds},
+          {"compile_seconds", r.compile_seconds},
+          {"performance_note", r.performance_note},
+          {"isolation", r.isolation},
+          {"parts", parts}};
 }
 
 ResultsRecord results_from_json(const json& j, const std::string& origin) {

@@ -56,19 +56,21 @@ SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, c
   r.case_label = chosen->label();
   const fs::path sanitizer = compute_sanitizer_path();
   if (sanitizer.empty()) {
-    r.problem = "compute-sanitizer was not found (looked next to nvcc and on PATH); install the CUDA toolkit's "
-                "sanitizer or grade without --sanitize";
+    r.problem =
+        "compute-sanitizer was not found (looked next to nvcc and on PATH); install the CUDA toolkit's "
+        "sanitizer or grade without --sanitize";
     return r;
   }
   for (const char* tool : {"memcheck", "racecheck", "synccheck", "initcheck"}) {
     const CaseRun run = run_harness_case(part, committed, *chosen, program, work / (std::string("sanitize-") + tool),
                                          runner, {{"no_guard_zones", true}}, std::max(120.0, 4 * part.time_limit_s),
                                          {sanitizer.string(), "--tool", tool, "--print-limit", "200"});
-    for (const SanitizerFinding& f : parse_sanitizer_output(tool, run.child.output)) r.findings.push_back(describe_finding(f));
+    for (const SanitizerFinding& f : parse_sanitizer_output(tool, run.child.output))
+      r.findings.push_back(describe_finding(f));
     if (run.child.timed_out) {
       r.findings.push_back(std::string(tool) + ": did not finish in time; its findings may be incomplete");
-    } else if (const std::string why = sanitizer_incomplete(tool, run.child.output, run.child.exit_code,
-                                                            run.child.signal);
+    } else if (const std::string why =
+                   sanitizer_incomplete(tool, run.child.output, run.child.exit_code, run.child.signal);
                !why.empty()) {
       r.findings.push_back(why);
     }

@@ -23,7 +23,7 @@ struct SanitizerResult {
 
 SanitizerResult sanitize_part(const PartSpec& part, const Manifest& committed, const std::filesystem::path& program,
                               const std::filesystem::path& work, const SubmissionRunner& runner);
-std::filesystem::path compute_sanitizer_path();  // next to nvcc, else on PATH; empty when absent
+std::filesystem::path compute_sanitizer_path();                 // next to nvcc, else on PATH; empty when absent
 std::filesystem::path cuda_tool_path(const std::string& name);  // a CUDA tool (ncu, ...), found the same way
 // The committed case of `part` with the most elements: small enough for the slow tools, big
 // enough for several blocks. Null when there is none.

@@ -62,8 +62,9 @@ std::string simplify_locations(const std::string& text) {
 
 bool is_headline(const std::string& body) {
   if (body.empty() || body[0] == ' ') return false;
-  for (const char* skip : {"COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY", "LEAK SUMMARY", "Program hit",
-                           "Target application returned", "Saved host backtrace", "Host Frame", "No ", "Error: process"}) {
+  for (const char* skip :
+       {"COMPUTE-SANITIZER", "ERROR SUMMARY", "RACECHECK SUMMARY", "LEAK SUMMARY", "Program hit",
+        "Target application returned", "Saved host backtrace", "Host Frame", "No ", "Error: process"}) {
     if (starts_with(body, skip)) return false;
   }
   return true;
@@ -151,8 +152,8 @@ std::string sanitizer_incomplete(const std::string& tool, const std::string& tex
   std::string tail;
   for (size_t i = lines.size() > 3 ? lines.size() - 3 : 0; i < lines.size(); ++i)
     tail += (tail.empty() ? "" : " | ") + lines[i];
-  std::string how = signal ? "was stopped by signal " + std::to_string(signal)
-                           : "exited with code " + std::to_string(exit_code);
+  std::string how =
+      signal ? "was stopped by signal " + std::to_string(signal) : "exited with code " + std::to_string(exit_code);
   return tool + ": compute-sanitizer did not run to its summary (it " + how + "), so this tool's findings are " +
          "unknown; its last output: " + (tail.empty() ? "(none)" : tail);
 }

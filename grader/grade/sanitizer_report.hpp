@@ -15,9 +15,9 @@ struct SanitizerFinding {
   std::string kernel;   // the function it happened in, without parameters
   std::string file;     // the source file (base name) and line, when the build had -lineinfo
   int line = 0;
-  std::string where;    // "thread (255,0,0) in block (3,0,0)" where given
-  std::string detail;   // e.g. "Address 0x... is out of bounds", "and Read access at ..."
-  int count = 1;        // identical findings (same tool, headline, kernel, line) collapsed
+  std::string where;   // "thread (255,0,0) in block (3,0,0)" where given
+  std::string detail;  // e.g. "Address 0x... is out of bounds", "and Read access at ..."
+  int count = 1;       // identical findings (same tool, headline, kernel, line) collapsed
 };
 
 std::vector<SanitizerFinding> parse_sanitizer_output(const std::string& tool, const std::string& text);

@@ -24,7 +24,7 @@ toolchain::BuildResult build_harness_program(const LabSpec& lab, const std::file
                                              const GradeOptions& options, const SubmissionRunner& runner);
 // The harness build and, where it compiled, on the emulator with options.race_check, the
 // race-checking build (its failure is left to the cases: they run the plain build).
-SubmissionBuild build_submission(const LabSpec& lab, const std::filesystem::path& source,
-                                 const GradeOptions& options, const SubmissionRunner& runner);
+SubmissionBuild build_submission(const LabSpec& lab, const std::filesystem::path& source, const GradeOptions& options,
+                                 const SubmissionRunner& runner);
 
 }  // namespace gpulab::grade

@@ -66,7 +66,8 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
       for (const fs::path& f : job.reads) {
         struct stat st {};
         if (stat(f.c_str(), &st) == 0 && S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH)) {
-          throw std::runtime_error("'" + f.string() + "' is not readable by other users, and the sandbox runs as "
+          throw std::runtime_error("'" + f.string() +
+                                   "' is not readable by other users, and the sandbox runs as "
                                    "'nobody' because gpulab runs as root: make it readable (chmod o+r) or grade as "
                                    "an ordinary user");
         }
@@ -90,9 +91,9 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
 }
 
 process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const std::vector<std::string>& args,
-                                       const fs::path& work_dir, const std::vector<fs::path>& inputs,
-                                       const std::map<std::string, std::string>& env,
-                                       const sandbox::ResolvedLimits& limits) const {
+                                                  const fs::path& work_dir, const std::vector<fs::path>& inputs,
+                                                  const std::map<std::string, std::string>& env,
+                                                  const sandbox::ResolvedLimits& limits) const {
   // The program is started (and bound in the sandbox) at its real path: bubblewrap cannot bind a
   // file whose path goes through a symbolic link inside a folder that is already bound
   // (/usr/local/cuda/bin/compute-sanitizer, where /usr/local/cuda links to cuda-13.0): it resolves
@@ -109,9 +110,11 @@ process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const
     p.command = command;
     for (const auto& [k, v] : env) p.env[k] = v;
     process::ProcessResult r = box_->run(p, limits, limits.wall_s, true);
-    if (!r.started()) throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.spawn_error);
+    if (!r.started())
+      throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.spawn_error);
     if (box_->refused(r)) {
-      throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " + r.output.substr(0, 2000));
+      throw files::GraderError("the sandbox could not start a run of " + program.string() + ": " +
+                               r.output.substr(0, 2000));
     }
     return r;
   }
@@ -126,22 +129,23 @@ process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const
     message = "cannot set the resource limits of the run";
     return false;
   };
-  std::map<std::string, std::string> full_env = {{"PATH", "/usr/local/bin:/usr/bin:/bin"},
-                                                 {"HOME", work_dir.string()}, {"TMPDIR", "/tmp"}};
+  std::map<std::string, std::string> full_env = {
+      {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", work_dir.string()}, {"TMPDIR", "/tmp"}};
   for (const char* k : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "GPULAB_EMU_WORKERS"}) {
     if (const char* v = std::getenv(k)) full_env[k] = v;
   }
   for (const auto& [k, v] : env) full_env[k] = v;
   o.env = full_env;
   const process::ProcessResult r = process::run(command, o);
-  if (!r.started()) throw files::GraderError("a run of " + program.string() + " could not be started: " + r.spawn_error);
+  if (!r.started())
+    throw files::GraderError("a run of " + program.string() + " could not be started: " + r.spawn_error);
   return r;
 }
 
 namespace {
 bool out_of_memory(const process::ProcessResult& r) {
-  const bool said = r.output.find("std::bad_alloc") != std::string::npos ||
-                    r.output.find("cannot reserve") != std::string::npos;
+  const bool said =
+      r.output.find("std::bad_alloc") != std::string::npos || r.output.find("cannot reserve") != std::string::npos;
   return said && (r.signal == SIGABRT || r.signal == SIGSEGV || r.exit_code != 0);
 }
 }  // namespace
@@ -156,19 +160,23 @@ StopReason limit_reason(const process::ProcessResult& r) {
 
 std::string limit_feedback(const process::ProcessResult& r, const sandbox::ResolvedLimits& l) {
   if (r.output_exceeded) {
-    return "printed more than " + number(l.output_kb) + " KiB to stdout/stderr (the output limit) and was stopped: "
-           "remove debugging output, especially printf in kernels and loops. It began with:\n" + r.output.substr(0, 400);
+    return "printed more than " + number(l.output_kb) +
+           " KiB to stdout/stderr (the output limit) and was stopped: "
+           "remove debugging output, especially printf in kernels and loops. It began with:\n" +
+           r.output.substr(0, 400);
   }
   if (r.signal == SIGXCPU) {
-    return "used more than " + number(l.cpu_s) + " s of CPU time (the CPU time limit) and was stopped: an endless "
+    return "used more than " + number(l.cpu_s) +
+           " s of CPU time (the CPU time limit) and was stopped: an endless "
            "loop, or far too much work";
   }
   if (r.signal == SIGXFSZ) {
     return "tried to write a file larger than " + number(l.file_size_mb) + " MiB (the file size limit) and was stopped";
   }
   if (r.memory_exceeded) {
-    return "held more than " + number(static_cast<double>(l.resident_limit_mb)) + " MiB of memory (the memory limit: " +
-           number(l.memory_mb) + " MiB for the program, the rest for the CUDA runtime) and was stopped: free what "
+    return "held more than " + number(static_cast<double>(l.resident_limit_mb)) +
+           " MiB of memory (the memory limit: " + number(l.memory_mb) +
+           " MiB for the program, the rest for the CUDA runtime) and was stopped: free what "
            "you allocate, and do not keep copies of whole inputs on the host";
   }
   if (out_of_memory(r)) {

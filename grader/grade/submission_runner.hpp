@@ -37,8 +37,10 @@ class SubmissionRunner {
   // Throws files::GraderError when the run cannot be started (a spawn error, or the sandbox failing
   // before the program ran): never the submission's fault.
   process::ProcessResult run_case(const std::filesystem::path& program, const std::vector<std::string>& args,
-                       const std::filesystem::path& work_dir, const std::vector<std::filesystem::path>& inputs,
-                       const std::map<std::string, std::string>& env, const sandbox::ResolvedLimits& limits) const;
+                                  const std::filesystem::path& work_dir,
+                                  const std::vector<std::filesystem::path>& inputs,
+                                  const std::map<std::string, std::string>& env,
+                                  const sandbox::ResolvedLimits& limits) const;
 
   bool sandboxed() const { return box_ != nullptr; }
   // The isolation in words, for the results.

@@ -52,8 +52,8 @@ SubmissionSource choose_submission_source(const fs::path& folder, const std::vec
   } else if (cu.empty()) {
     s.problem = "no .cu file was handed in (expected " + source_name + ")";
   } else {
-    s.problem = "several .cu files (" + list(cu) + ") and none named " + source_name +
-                ": rename the one to grade to " + source_name;
+    s.problem = "several .cu files (" + list(cu) + ") and none named " + source_name + ": rename the one to grade to " +
+                source_name;
   }
   return s;
 }

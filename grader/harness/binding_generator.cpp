@@ -36,15 +36,19 @@ std::string generate_binding(const LabSpec& lab) {
     s += "  {" + c_string(p.name) + ", " + c_string(p.signature()) + ",\n   [] { return &" + p.function +
          " != nullptr; },\n   [](const Call& c) {\n     " + call_from_binding(p) + ";\n   }},\n";
   }
-  s += "};\nconst size_t part_binding_count = " + std::to_string(lab.parts.size()) + ";\n}  // namespace gpulab::harness\n";
+  s += "};\nconst size_t part_binding_count = " + std::to_string(lab.parts.size()) +
+       ";\n}  // namespace gpulab::harness\n";
   return s;
 }
 
 std::string generate_contract_header(const LabSpec& lab) {
-  std::string s = "// " + lab.title + ": the host functions your .cu file must define (generated from lab.json).\n"
+  std::string s = "// " + lab.title +
+                  ": the host functions your .cu file must define (generated from lab.json).\n"
                   "// Every pointer is a device pointer; the grader allocates, copies and checks.\n#pragma once\n"
                   "#include <cstddef>\n\n";
-  for (const PartSpec& p : lab.parts) s += "// part '" + p.name + "' (" + std::to_string(static_cast<int>(p.points)) + " points)\n" + p.signature() + ";\n";
+  for (const PartSpec& p : lab.parts)
+    s += "// part '" + p.name + "' (" + std::to_string(static_cast<int>(p.points)) + " points)\n" + p.signature() +
+         ";\n";
   return s;
 }
 

@@ -17,9 +17,7 @@ constexpr size_t kGuardBytes = 64 * 1024;
 // past its input gets values that spoil its result instead of harmless near-zeros.
 unsigned char guard_byte(const DeviceBuffer& b) { return b.role == "input" ? 0xFF : 0xA5; }
 
-std::string cuda_message(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
-}
+std::string cuda_message(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
 }  // namespace
 
 std::string allocate_buffer(DeviceBuffer& b, bool guard_zones) {

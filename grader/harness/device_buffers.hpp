@@ -20,14 +20,14 @@ struct DeviceBuffer {
   unsigned char* base = nullptr;  // allocation start (guard zone first)
   unsigned char* data = nullptr;  // what the submission gets
   size_t bytes = 0;
-  size_t guard = 0;               // bytes of guard zone on each side
-  NdArray host;                   // input values, or output shape/dtype (then the output values)
+  size_t guard = 0;  // bytes of guard zone on each side
+  NdArray host;      // input values, or output shape/dtype (then the output values)
 };
 
 // Allocates and fills the buffer for one pointer parameter of the request; empty string on success.
 // Without guard zones (under compute-sanitizer, whose memcheck must see the allocation's real end).
 std::string allocate_buffer(DeviceBuffer& b, bool guard_zones = true);
-void reset_output(const DeviceBuffer& b);                 // poison or zero again
+void reset_output(const DeviceBuffer& b);                   // poison or zero again
 std::string upload_input(DeviceBuffer& b, NdArray values);  // replace an input's values (same shape)
 // After a call: copies outputs into b.host, reports modified inputs and guard overruns into `result`.
 void inspect_after_call(std::vector<DeviceBuffer>& buffers, nlohmann::json& result);

@@ -21,8 +21,7 @@ struct Counters {
   unsigned int worst_bits;  // a non-negative float's bits order like the float
 };
 
-template <class T>
-__global__ void exact_kernel(const T* got, const T* want, size_t count, Counters* c) {
+template <class T> __global__ void exact_kernel(const T* got, const T* want, size_t count, Counters* c) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     if (got[i] != want[i]) {
@@ -32,8 +31,8 @@ __global__ void exact_kernel(const T* got, const T* want, size_t count, Counters
   }
 }
 
-__global__ void bounded_kernel(const float* got, const float* want, const float* scale, size_t count,
-                               double tolerance, Counters* c) {
+__global__ void bounded_kernel(const float* got, const float* want, const float* scale, size_t count, double tolerance,
+                               Counters* c) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     const double diff = fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
@@ -73,8 +72,7 @@ __global__ void checksum_kernel(const unsigned char* data, size_t bytes, unsigne
   atomicAdd(out, h);
 }
 
-template <class T>
-__global__ void mix_kernel(T* dst, const T* a, const T* b, size_t count, uint64_t seed) {
+template <class T> __global__ void mix_kernel(T* dst, const T* a, const T* b, size_t count, uint64_t seed) {
   for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<size_t>(gridDim.x) * blockDim.x) {
     dst[i] = (mix_hash(seed ^ i) & 1) ? b[i] : a[i];
@@ -110,9 +108,18 @@ DeviceComparison compare_exact(const void* got, const void* want, size_t count, 
   Counters* c = start();
   if (!c) return {};
   switch (element_size) {
-    case 1: exact_kernel<<<kBlocks, kThreads>>>(static_cast<const uint8_t*>(got), static_cast<const uint8_t*>(want), count, c); break;
-    case 8: exact_kernel<<<kBlocks, kThreads>>>(static_cast<const uint64_t*>(got), static_cast<const uint64_t*>(want), count, c); break;
-    default: exact_kernel<<<kBlocks, kThreads>>>(static_cast<const uint32_t*>(got), static_cast<const uint32_t*>(want), count, c); break;
+    case 1:
+      exact_kernel<<<kBlocks, kThreads>>>(static_cast<const uint8_t*>(got), static_cast<const uint8_t*>(want), count,
+                                          c);
+      break;
+    case 8:
+      exact_kernel<<<kBlocks, kThreads>>>(static_cast<const uint64_t*>(got), static_cast<const uint64_t*>(want), count,
+                                          c);
+      break;
+    default:
+      exact_kernel<<<kBlocks, kThreads>>>(static_cast<const uint32_t*>(got), static_cast<const uint32_t*>(want), count,
+                                          c);
+      break;
   }
   return finish(c);
 }
@@ -136,16 +143,26 @@ unsigned long long device_checksum(const void* data, size_t bytes) {
   cudaMemset(out, 0, sizeof *out);
   checksum_kernel<<<kBlocks, kThreads>>>(static_cast<const unsigned char*>(data), bytes, out);
   unsigned long long h = 0;
-  if (cudaDeviceSynchronize() != cudaSuccess || cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) h = 0;
+  if (cudaDeviceSynchronize() != cudaSuccess || cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess)
+    h = 0;
   cudaFree(out);
   return h;
 }
 
 bool mix_inputs(void* dst, const void* a, const void* b, size_t count, size_t element_size, uint64_t seed) {
   switch (element_size) {
-    case 1: mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(a), static_cast<const uint8_t*>(b), count, seed); break;
-    case 8: mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(a), static_cast<const uint64_t*>(b), count, seed); break;
-    case 4: mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(a), static_cast<const uint32_t*>(b), count, seed); break;
+    case 1:
+      mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(a),
+                                        static_cast<const uint8_t*>(b), count, seed);
+      break;
+    case 8:
+      mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(a),
+                                        static_cast<const uint64_t*>(b), count, seed);
+      break;
+    case 4:
+      mix_kernel<<<kBlocks, kThreads>>>(static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(a),
+                                        static_cast<const uint32_t*>(b), count, seed);
+      break;
     default: return false;
   }
   return cudaGetLastError() == cudaSuccess;

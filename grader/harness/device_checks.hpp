@@ -12,10 +12,10 @@
 namespace gpulab::harness {
 
 struct DeviceComparison {
-  unsigned long long bad = 0;         // elements that differ (or break the bound, or are NaN)
-  unsigned long long first_bad = 0;   // index of the first one (valid when bad > 0)
-  double worst = 0;                   // float: max |got - want| / (tolerance * scale) over the elements
-  bool ok = false;                    // the comparison itself ran (no CUDA error)
+  unsigned long long bad = 0;        // elements that differ (or break the bound, or are NaN)
+  unsigned long long first_bad = 0;  // index of the first one (valid when bad > 0)
+  double worst = 0;                  // float: max |got - want| / (tolerance * scale) over the elements
+  bool ok = false;                   // the comparison itself ran (no CUDA error)
 };
 
 // Element-wise equality of two device arrays of `count` elements of `element_size` bytes (1, 4 or 8).
@@ -40,7 +40,8 @@ bool mix_inputs(void* dst, const void* a, const void* b, size_t count, size_t el
 #if defined(__CUDACC__)
 __host__ __device__
 #endif
-inline uint64_t mix_hash(uint64_t x) {
+    inline uint64_t
+    mix_hash(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;

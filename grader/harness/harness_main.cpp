@@ -27,14 +27,14 @@
 #include "harness/timed_runs.hpp"
 
 namespace {
-using nlohmann::json;
 using gpulab::harness::DeviceBuffer;
+using nlohmann::json;
 
-std::string cuda_message(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+std::string cuda_message(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+
+void write_result(const std::string& path, const json& result) {
+  std::ofstream(path) << result.dump(1, ' ', false, json::error_handler_t::replace) << "\n";
 }
-
-void write_result(const std::string& path, const json& result) { std::ofstream(path) << result.dump(1, ' ', false, json::error_handler_t::replace) << "\n"; }
 
 int fail(json& result, const std::string& path, const std::string& status, const std::string& message) {
   result["status"] = status;
@@ -167,7 +167,8 @@ int main(int argc, char** argv) {
   // The performance case: timed runs on inputs that change from call to call, each call checked.
   if (request.contains("timing")) {
     result["device"] = device_identity();
-    const gpulab::harness::TimedCaseOutcome t = gpulab::harness::run_timed_case(*binding, call, buffers, request.at("timing"));
+    const gpulab::harness::TimedCaseOutcome t =
+        gpulab::harness::run_timed_case(*binding, call, buffers, request.at("timing"));
     result["timing"] = t.timing;
     result["verification"] = t.verification;
     if (!t.status.empty()) {

@@ -30,19 +30,25 @@ cudaError_t __real_cudaLaunchCooperativeKernel_ptsz(const void*, dim3, dim3, voi
 cudaError_t __real_cudaGraphLaunch(cudaGraphExec_t, cudaStream_t);
 cudaError_t __real_cudaGraphLaunch_ptsz(cudaGraphExec_t, cudaStream_t);
 
-#define GPULAB_COUNTED(name, params, args)  \
-  cudaError_t __wrap_##name params {        \
-    launches.fetch_add(1);                  \
-    return __real_##name args;              \
+#define GPULAB_COUNTED(name, params, args) \
+  cudaError_t __wrap_##name params {       \
+    launches.fetch_add(1);                 \
+    return __real_##name args;             \
   }
-GPULAB_COUNTED(__cudaLaunchKernel, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st), (f, g, b, a, s, st))
-GPULAB_COUNTED(__cudaLaunchKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st), (f, g, b, a, s, st))
-GPULAB_COUNTED(cudaLaunchKernel, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st), (f, g, b, a, s, st))
-GPULAB_COUNTED(cudaLaunchKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st), (f, g, b, a, s, st))
+GPULAB_COUNTED(__cudaLaunchKernel, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
+               (f, g, b, a, s, st))
+GPULAB_COUNTED(__cudaLaunchKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
+               (f, g, b, a, s, st))
+GPULAB_COUNTED(cudaLaunchKernel, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
+               (f, g, b, a, s, st))
+GPULAB_COUNTED(cudaLaunchKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
+               (f, g, b, a, s, st))
 GPULAB_COUNTED(cudaLaunchKernelExC, (const cudaLaunchConfig_t* c, const void* f, void** a), (c, f, a))
 GPULAB_COUNTED(cudaLaunchKernelExC_ptsz, (const cudaLaunchConfig_t* c, const void* f, void** a), (c, f, a))
-GPULAB_COUNTED(cudaLaunchCooperativeKernel, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st), (f, g, b, a, s, st))
-GPULAB_COUNTED(cudaLaunchCooperativeKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st), (f, g, b, a, s, st))
+GPULAB_COUNTED(cudaLaunchCooperativeKernel, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
+               (f, g, b, a, s, st))
+GPULAB_COUNTED(cudaLaunchCooperativeKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
+               (f, g, b, a, s, st))
 GPULAB_COUNTED(cudaGraphLaunch, (cudaGraphExec_t e, cudaStream_t st), (e, st))
 GPULAB_COUNTED(cudaGraphLaunch_ptsz, (cudaGraphExec_t e, cudaStream_t st), (e, st))
 #undef GPULAB_COUNTED

@@ -61,8 +61,8 @@ struct CheckedOutput {
 std::string element_text(const void* device_array, size_t index, DType dtype) {
   unsigned char bytes[8] = {};
   const size_t size = dtype_size(dtype);
-  if (cudaMemcpy(bytes, static_cast<const unsigned char*>(device_array) + index * size, size,
-                 cudaMemcpyDeviceToHost) != cudaSuccess) {
+  if (cudaMemcpy(bytes, static_cast<const unsigned char*>(device_array) + index * size, size, cudaMemcpyDeviceToHost) !=
+      cudaSuccess) {
     cudaGetLastError();
     return "?";
   }
@@ -244,11 +244,10 @@ TimedCaseOutcome run_timed_case(const PartBinding& binding, const Call& call, st
     }
     for (const CheckedOutput& o : outputs) {
       const DeviceBuffer& b = *o.buffer;
-      const DeviceComparison c =
-          exact ? compare_exact(b.data, o.want, o.elements, dtype_size(b.host.dtype()))
-                : compare_bounded(static_cast<const float*>(static_cast<const void*>(b.data)),
-                                  static_cast<const float*>(o.want), static_cast<const float*>(o.scale), o.elements,
-                                  tolerance);
+      const DeviceComparison c = exact ? compare_exact(b.data, o.want, o.elements, dtype_size(b.host.dtype()))
+                                       : compare_bounded(static_cast<const float*>(static_cast<const void*>(b.data)),
+                                                         static_cast<const float*>(o.want),
+                                                         static_cast<const float*>(o.scale), o.elements, tolerance);
       if (!c.ok) {
         checker_failed = true;
         return "the comparison of timed call " + std::to_string(index + 1) + " failed with a CUDA error";
@@ -271,9 +270,14 @@ TimedCaseOutcome run_timed_case(const PartBinding& binding, const Call& call, st
   };
 
   const TimingResult t = time_runs([&] { binding.call(call); }, hooks, options_from(timing));
-  out.timing = {{"median_s", t.median_s}, {"min_s", t.min_s},     {"max_s", t.max_s},
-                {"spread", t.spread},     {"runs", t.runs},       {"calls", t.calls},
-                {"l2_flush_bytes", t.l2_flush_bytes},             {"l2_persisting_reset", t.l2_persisting_reset},
+  out.timing = {{"median_s", t.median_s},
+                {"min_s", t.min_s},
+                {"max_s", t.max_s},
+                {"spread", t.spread},
+                {"runs", t.runs},
+                {"calls", t.calls},
+                {"l2_flush_bytes", t.l2_flush_bytes},
+                {"l2_persisting_reset", t.l2_persisting_reset},
                 {"samples_s", t.samples_s}};
   out.verification = checker ? json{{"status", "checked"}, {"calls_checked", checked}}
                              : json{{"status", checker_tampered() ? "tampered" : "unavailable"},

@@ -31,14 +31,14 @@ struct TimingOptions {
 
 struct TimingResult {
   bool ok = false;
-  std::string error;          // a CUDA error during the runs, or `verify`'s message, in words
-  int failed_call = -1;       // the call `verify` rejected (counting warm-up calls from 0), or -1
-  int calls = 0;              // calls made, warm-up included
+  std::string error;                 // a CUDA error during the runs, or `verify`'s message, in words
+  int failed_call = -1;              // the call `verify` rejected (counting warm-up calls from 0), or -1
+  int calls = 0;                     // calls made, warm-up included
   bool l2_persisting_reset = false;  // the device has persisting L2 lines, and they were reset before each call
   double median_s = 0;
   double min_s = 0;
   double max_s = 0;
-  double spread = 0;          // (third quartile - first quartile) / median
+  double spread = 0;  // (third quartile - first quartile) / median
   int runs = 0;
   size_t l2_flush_bytes = 0;  // 0 when the cache was not flushed
   std::vector<double> samples_s;

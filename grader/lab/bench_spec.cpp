@@ -63,9 +63,10 @@ BenchSpec read_bench_spec(const LabSpec& lab, const JsonReader& b) {
     s.checker = Implementation{"checker", lab.checker_file, {}};  // the lab's own checker (lab.json "checker")
   }
   if (!s.baseline_computes_output && !s.checker) {
-    baseline.at("computes_output", "").fail(
-        "the baseline computes no output, so 'check_with' (or the lab's \"checker\") must name an implementation "
-        "whose output the others are checked against: add one");
+    baseline.at("computes_output", "")
+        .fail(
+            "the baseline computes no output, so 'check_with' (or the lab's \"checker\") must name an implementation "
+            "whose output the others are checked against: add one");
   }
   if (auto prog = b.find("progression")) {
     for (const JsonReader& p : prog->elements("implementations {\"name\", \"file\"}", 0)) {
@@ -80,7 +81,8 @@ BenchSpec read_bench_spec(const LabSpec& lab, const JsonReader& b) {
   for (const PartSpec& part : lab.parts) {  // in the order of lab.json's "parts" (a JSON object has no order)
     const auto pj = parts.find(part.name);
     if (!pj) continue;
-    pj->expect_object({"flops", "error_depth", "cases"}, "an object {\"cases\": [...], \"flops\": ..., \"error_depth\": ...}");
+    pj->expect_object({"flops", "error_depth", "cases"},
+                      "an object {\"cases\": [...], \"flops\": ..., \"error_depth\": ...}");
     BenchPartSpec bp;
     bp.part = part.name;
     if (auto f = pj->find("flops")) {
@@ -94,8 +96,9 @@ BenchSpec read_bench_spec(const LabSpec& lab, const JsonReader& b) {
       bp.error_depth = part.performance->error_depth;  // checked with the part's "performance"
     }
     if (part.check.kind == "float_bound" && bp.error_depth.empty()) {
-      pj->fail("float outputs need 'error_depth' (the depth of the error bound, e.g. \"log2(n)\" or \"k\"), here or in "
-               "the part's \"performance\": add it");
+      pj->fail(
+          "float outputs need 'error_depth' (the depth of the error bound, e.g. \"log2(n)\" or \"k\"), here or in "
+          "the part's \"performance\": add it");
     }
     for (const JsonReader& c : pj->at("cases", "a list of benchmark cases").elements("cases")) {
       bp.cases.push_back(parse_case(c, part));
@@ -135,7 +138,8 @@ std::map<std::string, long long> parse_size_override(const std::string& text) {
       used = 0;
     }
     if (eq == std::string::npos || eq == 0 || used == 0 || used != item.size() - eq - 1 || value < 1) {
-      throw std::invalid_argument("--sizes '" + text + "': write NAME=VALUE pairs separated by commas, e.g. "
+      throw std::invalid_argument("--sizes '" + text +
+                                  "': write NAME=VALUE pairs separated by commas, e.g. "
                                   "--sizes n=1048576 or --sizes m=4096,n=4096,k=4096 (positive integers)");
     }
     out[item.substr(0, eq)] = value;
@@ -145,7 +149,8 @@ std::map<std::string, long long> parse_size_override(const std::string& text) {
   return out;
 }
 
-std::vector<ResolvedCase> resolve_cases(const LabSpec& lab, const BenchSpec& spec, const std::vector<std::string>& parts,
+std::vector<ResolvedCase> resolve_cases(const LabSpec& lab, const BenchSpec& spec,
+                                        const std::vector<std::string>& parts,
                                         const std::vector<std::map<std::string, long long>>& size_overrides) {
   std::vector<ResolvedCase> out;
   std::vector<bool> override_used(size_overrides.size(), false);

@@ -22,8 +22,8 @@ struct Implementation {
 };
 
 struct BenchCaseSpec {
-  std::string label;                           // e.g. "uniform bytes"
-  std::map<std::string, long long> sizes;      // every size parameter of the part
+  std::string label;                             // e.g. "uniform bytes"
+  std::map<std::string, long long> sizes;        // every size parameter of the part
   std::map<std::string, nlohmann::json> inputs;  // input name -> distribution (as in "datasets")
 };
 
@@ -36,7 +36,7 @@ struct BenchPartSpec {
 
 struct BenchSpec {
   Implementation baseline;
-  bool baseline_computes_output = true;  // false: the baseline only moves the same bytes (memcpy)
+  bool baseline_computes_output = true;   // false: the baseline only moves the same bytes (memcpy)
   std::optional<Implementation> checker;  // whose output the others are checked against (default: the baseline)
   std::vector<Implementation> progression;
   std::vector<BenchPartSpec> parts;
@@ -53,11 +53,11 @@ struct ResolvedCase {
   std::string part;
   std::string label;
   std::map<std::string, long long> sizes;
-  double bytes = 0;          // inputs read + outputs written
-  double flops = 0;          // 0 when the part reports bandwidth
-  bool exact = true;         // integer outputs: exact; float outputs: bounded
-  double tolerance = 0;      // float: |got - want| <= tolerance * (the checker's result on |inputs|)
-  nlohmann::json params;     // for the bench program: resolved shapes, dtypes, distributions, size values
+  double bytes = 0;       // inputs read + outputs written
+  double flops = 0;       // 0 when the part reports bandwidth
+  bool exact = true;      // integer outputs: exact; float outputs: bounded
+  double tolerance = 0;   // float: |got - want| <= tolerance * (the checker's result on |inputs|)
+  nlohmann::json params;  // for the bench program: resolved shapes, dtypes, distributions, size values
 };
 
 // "n=1048576" or "m=4096,n=4096,k=4096": throws std::invalid_argument with an example.
@@ -66,7 +66,8 @@ std::map<std::string, long long> parse_size_override(const std::string& text);
 // The cases of the chosen parts (all when `parts` is empty). Each size override
 // replaces the sizes it names in every case of every part that has all those
 // sizes; a size override that fits no chosen part is an error.
-std::vector<ResolvedCase> resolve_cases(const LabSpec& lab, const BenchSpec& spec, const std::vector<std::string>& parts,
+std::vector<ResolvedCase> resolve_cases(const LabSpec& lab, const BenchSpec& spec,
+                                        const std::vector<std::string>& parts,
                                         const std::vector<std::map<std::string, long long>>& size_overrides);
 
 }  // namespace gpulab::bench

@@ -24,7 +24,8 @@ NumberRange holdable(DType t) {
 }
 
 // "min" and "max" of a distribution (`fallback` when optional and absent), checked in `range`, min <= max.
-std::pair<double, double> read_bounds(const JsonReader& r, const NumberRange& range, std::optional<std::pair<double, double>> fallback) {
+std::pair<double, double> read_bounds(const JsonReader& r, const NumberRange& range,
+                                      std::optional<std::pair<double, double>> fallback) {
   auto one = [&](const std::string& key, double dflt) {
     if (!fallback || r.has(key)) return r.number(key, range);
     return dflt;
@@ -47,8 +48,8 @@ std::map<std::string, long long> read_sizes(const JsonReader& r, const PartSpec&
                                                   word_list(names, ", ") + "), e.g. {\"" + names[0] + "\": 1000}";
   r.expect_object(names, example);
   std::map<std::string, long long> sizes;
-  for (const std::string& n : names) sizes[n] = r.at(n, "a whole number >= 1, the value of size param '" + n + "'")
-                                                    .whole(NumberRange::at_least(1));
+  for (const std::string& n : names)
+    sizes[n] = r.at(n, "a whole number >= 1, the value of size param '" + n + "'").whole(NumberRange::at_least(1));
   return sizes;
 }
 
@@ -61,8 +62,9 @@ std::map<std::string, json> read_inputs(const JsonReader& r, const PartSpec& par
   std::map<std::string, json> inputs;
   for (const ParamSpec& p : part.params) {
     if (p.role != ParamRole::input) continue;
-    inputs[p.name] = read_distribution(r.at(p.name, "its value distribution, e.g. {\"dist\": \"uniform_int\", \"min\": 0, "
-                                                    "\"max\": 9}"),
+    inputs[p.name] = read_distribution(r.at(p.name,
+                                            "its value distribution, e.g. {\"dist\": \"uniform_int\", \"min\": 0, "
+                                            "\"max\": 9}"),
                                        p);
   }
   return inputs;

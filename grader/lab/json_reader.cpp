@@ -17,7 +17,8 @@ std::string format_number(double v) { return fmt::format("{:.15g}", v); }
 
 bool is_identifier(const std::string& key) {
   if (key.empty() || std::isdigit(static_cast<unsigned char>(key[0]))) return false;
-  return std::all_of(key.begin(), key.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(key.begin(), key.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 // A plausible suggestion for `word` among `candidates`, as "; did you mean 'x'?" or "".
@@ -101,7 +102,8 @@ const JsonReader& JsonReader::expect_object(const std::vector<std::string>& allo
     if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
     const std::string near = nearest_word(it.key(), allowed);
     if (!near.empty()) {
-      child(it.key()).fail("unknown key: did you mean '" + near + "'? (the keys allowed here: " + word_list(allowed, ", ") + ")");
+      child(it.key()).fail("unknown key: did you mean '" + near +
+                           "'? (the keys allowed here: " + word_list(allowed, ", ") + ")");
     }
     child(it.key()).fail(allowed.empty() ? "unknown key: this object takes no keys; remove it"
                                          : "unknown key: remove it or use one of the keys allowed here: " +
@@ -160,8 +162,9 @@ double JsonReader::number(const NumberRange& range) const {
 
 long long JsonReader::whole(const NumberRange& range) const {
   const NumberRange r = range.whole_numbers();
-  const bool fits = value_->is_number_integer() && !(value_->is_number_unsigned() && value_->get<unsigned long long>() >
-                                                                                       static_cast<unsigned long long>(LLONG_MAX));
+  const bool fits =
+      value_->is_number_integer() &&
+      !(value_->is_number_unsigned() && value_->get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX));
   if (!fits || !r.contains(static_cast<double>(value_->get<long long>()))) {
     fail("must be " + r.describe() + ", not " + describe(*value_));
   }

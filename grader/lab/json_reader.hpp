@@ -81,7 +81,8 @@ class JsonReader {
   double number_or(const std::string& key, double fallback, const NumberRange& range) const;
   bool boolean_or(const std::string& key, bool fallback) const;
   std::string one_of(const std::string& key, const std::vector<std::string>& allowed) const;
-  std::string one_of_or(const std::string& key, const std::string& fallback, const std::vector<std::string>& allowed) const;
+  std::string one_of_or(const std::string& key, const std::string& fallback,
+                        const std::vector<std::string>& allowed) const;
 
   // How a JSON value reads in a message: 3, -1.5, the string "x", a list, an object, null.
   static std::string describe(const nlohmann::json& v);

@@ -44,16 +44,19 @@ ParamSpec parse_param(const JsonReader& param) {
   if (p.role == ParamRole::size) {
     for (const char* key : {"dtype", "shape", "initial"}) {
       if (pr.has(key)) {
-        pr.at(key, "").fail(std::string("a size param has no '") + key + "': remove it (a size is a scalar whose C type is "
+        pr.at(key, "").fail(std::string("a size param has no '") + key +
+                            "': remove it (a size is a scalar whose C type is "
                             "'ctype', int or size_t)");
       }
     }
     p.ctype = pr.one_of_or("ctype", "int", {"int", "size_t"});
     return p;
   }
-  if (pr.has("ctype")) pr.at("ctype", "").fail("only size params have a 'ctype': remove it (this param's type is its 'dtype')");
+  if (pr.has("ctype"))
+    pr.at("ctype", "").fail("only size params have a 'ctype': remove it (this param's type is its 'dtype')");
   p.dtype = parse_dtype(pr.one_of("dtype", kDtypes));
-  for (const JsonReader& d : pr.at("shape", "a list of size names or numbers, e.g. [\"n\"]").elements("size names or numbers")) {
+  for (const JsonReader& d :
+       pr.at("shape", "a list of size names or numbers, e.g. [\"n\"]").elements("size names or numbers")) {
     if (d.value().is_string()) p.shape.push_back(d.text());
     else p.shape.push_back(std::to_string(d.whole(NumberRange::at_least(1))));
   }
@@ -103,8 +106,9 @@ sandbox::ResourceLimits parse_limits(const JsonReader& r, const sandbox::Resourc
 
 PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_limits) {
   const JsonReader r = part.named_by("name", "part");
-  r.expect_object({"name", "points", "function", "time_limit_s", "limits", "params", "check", "datasets", "performance"},
-                  "a part such as {\"name\": \"int\", \"points\": 50, \"function\": ..., \"params\": [...], ...}");
+  r.expect_object(
+      {"name", "points", "function", "time_limit_s", "limits", "params", "check", "datasets", "performance"},
+      "a part such as {\"name\": \"int\", \"points\": 50, \"function\": ..., \"params\": [...], ...}");
   PartSpec p;
   p.name = r.text("name");
   const JsonReader& pr = r;
@@ -119,7 +123,8 @@ PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_l
   std::set<std::string> names;
   for (const JsonReader& pj : param_readers) {
     p.params.push_back(parse_param(pj));
-    if (!names.insert(p.params.back().name).second) pj.fail("two params are named '" + p.params.back().name + "': rename one");
+    if (!names.insert(p.params.back().name).second)
+      pj.fail("two params are named '" + p.params.back().name + "': rename one");
   }
   // Shapes may name size params listed after them, so they are checked once all params are read.
   for (size_t i = 0; i < p.params.size(); ++i) {
@@ -139,7 +144,8 @@ PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_l
   if (p.check.kind == "float_bound") {
     p.check.factor = check.number("factor", NumberRange::positive());
   } else if (check.has("factor")) {
-    check.at("factor", "").fail("'factor' belongs to kind 'float_bound' only: remove it, or make the kind 'float_bound'");
+    check.at("factor", "")
+        .fail("'factor' belongs to kind 'float_bound' only: remove it, or make the kind 'float_bound'");
   }
   std::set<std::string> families;
   for (const JsonReader& f : pr.at("datasets", "a list of dataset families").elements("dataset families")) {
@@ -154,8 +160,9 @@ PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_l
 
 LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   const JsonReader r(j, origin);
-  r.expect_object({"lab", "title", "version", "public_seed", "time_limit_s", "limits", "hidden", "checker", "parts", "bench"},
-                  "an object such as {\"lab\": \"reduction\", \"parts\": [...]} (see docs/lab-format.md)");
+  r.expect_object(
+      {"lab", "title", "version", "public_seed", "time_limit_s", "limits", "hidden", "checker", "parts", "bench"},
+      "an object such as {\"lab\": \"reduction\", \"parts\": [...]} (see docs/lab-format.md)");
   LabSpec lab;
   lab.lab = r.text("lab");
   lab.title = r.text_or("title", lab.lab);
@@ -172,18 +179,22 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
     lab.hidden_visibility = h->one_of_or("visibility", lab.hidden_visibility, gradescope_visibilities());
   }
   if (auto ch = r.find("checker")) {
-    const std::string what = "an object {\"file\": \"reference/<lab>/...cu\"} naming the implementation every timed call's "
-                             "output is checked against";
+    const std::string what =
+        "an object {\"file\": \"reference/<lab>/...cu\"} naming the implementation every timed call's "
+        "output is checked against";
     ch->expect_object({"file"}, what);
-    lab.checker_file = ch->at("file", "the CUDA file from the project root, e.g. \"reference/<lab>/progression/<kernel>.cu\"").text();
+    lab.checker_file =
+        ch->at("file", "the CUDA file from the project root, e.g. \"reference/<lab>/progression/<kernel>.cu\"").text();
   }
   std::set<std::string> names, functions;
   for (const JsonReader& p : r.at("parts", "the list of the lab's parts").elements("parts")) {
     lab.parts.push_back(parse_part(p, lab.limits));
-    if (!names.insert(lab.parts.back().name).second) p.fail("two parts are named '" + lab.parts.back().name + "': rename one");
+    if (!names.insert(lab.parts.back().name).second)
+      p.fail("two parts are named '" + lab.parts.back().name + "': rename one");
     if (!functions.insert(lab.parts.back().function).second) {
-      p.at("function", "").fail("two parts name the host function '" + lab.parts.back().function +
-                                "': each part needs its own function");
+      p.at("function", "")
+          .fail("two parts name the host function '" + lab.parts.back().function +
+                "': each part needs its own function");
     }
   }
   if (lab.total_points() <= 0) {

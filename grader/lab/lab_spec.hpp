@@ -28,10 +28,10 @@ enum class ParamRole { input, output, size };
 struct ParamSpec {
   std::string name;
   ParamRole role = ParamRole::input;
-  DType dtype = DType::float32;          // input/output
-  std::vector<std::string> shape;        // size names or decimal numbers
-  bool initially_zero = false;           // output: arrives zeroed instead of poisoned
-  std::string ctype = "int";             // size: "int" or "size_t"
+  DType dtype = DType::float32;    // input/output
+  std::vector<std::string> shape;  // size names or decimal numbers
+  bool initially_zero = false;     // output: arrives zeroed instead of poisoned
+  std::string ctype = "int";       // size: "int" or "size_t"
 
   // The shape with size names replaced by the case's values.
   std::vector<size_t> resolve_shape(const std::map<std::string, long long>& sizes) const;
@@ -58,12 +58,12 @@ struct ScorePoint {
 
 // How a part's speed is scored on a GPU (see docs/lab-format.md, "performance").
 struct PerformanceSpec {
-  double points = 0;                        // a share of the part's points
-  std::map<std::string, long long> sizes;   // the timed case
+  double points = 0;                       // a share of the part's points
+  std::map<std::string, long long> sizes;  // the timed case
   std::map<std::string, nlohmann::json> inputs;
-  std::string work = "bytes";               // "bytes": inputs read + outputs written; "flops": product below
-  std::vector<std::string> flops;           // factors: numbers or size names, e.g. 2 m n k
-  std::vector<ScorePoint> thresholds;       // x = t_reference / t_submission
+  std::string work = "bytes";                    // "bytes": inputs read + outputs written; "flops": product below
+  std::vector<std::string> flops;                // factors: numbers or size names, e.g. 2 m n k
+  std::vector<ScorePoint> thresholds;            // x = t_reference / t_submission
   std::vector<ScorePoint> bandwidth_thresholds;  // x = achieved / copy bandwidth, when no reference is shipped
   // Float outputs: the depth of the error bound over the sizes ("log2(n)", "k"), so that every
   // timed call's output can be checked against the lab's checker within the part's float bound.
@@ -82,8 +82,8 @@ struct PartSpec {
   std::vector<ParamSpec> params;
   CheckSpec check;
   std::vector<FamilySpec> datasets;
-  double time_limit_s = 0;          // the wall-clock limit of one run (= limits.wall_s)
-  sandbox::ResourceLimits limits;   // the lab's "limits" with this part's own on top
+  double time_limit_s = 0;         // the wall-clock limit of one run (= limits.wall_s)
+  sandbox::ResourceLimits limits;  // the lab's "limits" with this part's own on top
   std::optional<PerformanceSpec> performance;
 
   double correctness_points() const { return points - (performance ? performance->points : 0); }

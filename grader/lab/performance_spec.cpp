@@ -71,10 +71,14 @@ PerformanceSpec parse_performance(const JsonReader& r, const PartSpec& part) {
   for (const auto& [name, d] : p.inputs) {
     // Every timed call gets inputs mixed element by element from two sets drawn from this
     // distribution; a distribution with one value would give every call the same inputs.
-    const bool one_value = d.at("dist") == "constant" || (d.contains("min") && d.contains("max") && d.at("min") == d.at("max"));
+    const bool one_value =
+        d.at("dist") == "constant" || (d.contains("min") && d.contains("max") && d.at("min") == d.at("max"));
     if (one_value) {
-      r.at("inputs", "").at(name, "").fail("a distribution with a single value: every timed call would see the same inputs "
-                                           "(and a submission could reuse its results); give it a range");
+      r.at("inputs", "")
+          .at(name, "")
+          .fail(
+              "a distribution with a single value: every timed call would see the same inputs "
+              "(and a submission could reuse its results); give it a range");
     }
   }
   p.work = r.one_of_or("work", "bytes", {"bytes", "flops"});
@@ -83,7 +87,8 @@ PerformanceSpec parse_performance(const JsonReader& r, const PartSpec& part) {
                                    .elements("factors (whole numbers or size names)")) {
       if (f.value().is_string()) {
         const std::string name = f.text();
-        if (!p.sizes.count(name)) f.fail("'" + name + "' is not a size of the timed case: use a size name or a whole number");
+        if (!p.sizes.count(name))
+          f.fail("'" + name + "' is not a size of the timed case: use a size name or a whole number");
         p.flops.push_back(name);
       } else {
         p.flops.push_back(std::to_string(f.whole(NumberRange::at_least(1))));
@@ -105,9 +110,10 @@ PerformanceSpec parse_performance(const JsonReader& r, const PartSpec& part) {
       depth->fail(e.what());
     }
   } else if (part.check.kind == "float_bound") {
-    r.fail("float outputs need 'error_depth', the depth of the error bound over the sizes (e.g. \"log2(n)\" for a sum, "
-           "\"k\" for a dot product of length k), so that every timed call's output can be checked against the lab's "
-           "checker: add it");
+    r.fail(
+        "float outputs need 'error_depth', the depth of the error bound over the sizes (e.g. \"log2(n)\" for a sum, "
+        "\"k\" for a dot product of length k), so that every timed call's output can be checked against the lab's "
+        "checker: add it");
   }
   return p;
 }

@@ -18,7 +18,9 @@ std::string join(const std::vector<std::string>& names, size_t limit = 12) {
   return s;
 }
 
-std::string plural(size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string plural(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 std::string number(double x) { return fmt::format("{:g}", std::round(x * 100.0) / 100.0); }
 
@@ -81,7 +83,8 @@ ClassLateness assess_class(const Course& course, const batch::ClassResults& c) {
     if (row.time.at) row.submitted_at = format_in_zone(course.zone, *row.time.at);
     if (row.time.source == kFromFileTime) from_files.push_back(r.student);
     if (!row.time.at) without_time.push_back(r.student);
-    if (!row.time.note.empty()) out.warnings.push_back(r.student + ": " + row.time.note + "; the file time is used instead");
+    if (!row.time.note.empty())
+      out.warnings.push_back(r.student + ": " + row.time.note + "; the file time is used instead");
     if (batch::is_scored(r.status)) row.on_time_score = r.score;
     const int left = course.late_days ? days_left_for(course, r, used_keys, row.budget_from) : 0;
     row.lateness = assess_lateness(course, out.deadline, row.time.at, row.on_time_score, left);
@@ -89,13 +92,15 @@ ClassLateness assess_class(const Course& course, const batch::ClassResults& c) {
   }
   if (!from_files.empty()) {
     out.warnings.push_back("the submission time of " + plural(from_files.size(), "student", "students") + " (" +
-                           join(from_files) + ") is the newest file time in their folder, which copying or "
+                           join(from_files) +
+                           ") is the newest file time in their folder, which copying or "
                            "unzipping can change: check these by hand, or grade Gradescope's export, whose "
                            "submission_metadata.yml holds the real times (time_source file_time in gradebook.csv)");
   }
   if (!without_time.empty()) {
     out.warnings.push_back("no submission time for " + plural(without_time.size(), "student", "students") + " (" +
-                           join(without_time) + "): no file in the folder and no Gradescope time; late_status "
+                           join(without_time) +
+                           "): no file in the folder and no Gradescope time; late_status "
                            "unknown_time, final left empty for you to decide");
   }
   if (course.late_days) {
@@ -127,18 +132,19 @@ std::string policy_summary(const Course& course, const LabDeadline& d) {
   if (course.grace_minutes) s += ", with " + plural(course.grace_minutes, "minute", "minutes") + " of grace";
   s += ". ";
   if (course.penalty) {
-    s += "Late work loses " + number(course.penalty->percent_per_day) + "% of its score per day started late, at most " +
-         number(course.penalty->max_percent) + "%. ";
+    s += "Late work loses " + number(course.penalty->percent_per_day) +
+         "% of its score per day started late, at most " + number(course.penalty->max_percent) + "%. ";
   } else {
-    s += "Each student has " + plural(course.late_days->budget, "late day", "late days") +
-         " for the course (" + plural(course.late_days->students.size(), "student", "students") +
+    s += "Each student has " + plural(course.late_days->budget, "late day", "late days") + " for the course (" +
+         plural(course.late_days->students.size(), "student", "students") +
          " with their own budget or days used before); a submission later than the days left scores 0 and is "
          "charged nothing. ";
   }
   if (d.late_due) {
     s += "Not accepted after " + date::format("%F %R", *d.late_due_local) + " (score 0). ";
   }
-  s += "Days late are counted on the calendar of " + course.time_zone + ": a day is from the due time to the same "
+  s += "Days late are counted on the calendar of " + course.time_zone +
+       ": a day is from the due time to the same "
        "time the next day.";
   return s;
 }

@@ -44,7 +44,8 @@ struct Reader {
   int whole(const json& v, const std::string& key, int lo, int hi) const {
     if (!v.is_number_integer()) fail(key, "expected a whole number, got " + v.dump());
     const long long x = v.get<long long>();
-    if (x < lo || x > hi) fail(key, v.dump() + " is out of range: expected " + std::to_string(lo) + " to " + std::to_string(hi));
+    if (x < lo || x > hi)
+      fail(key, v.dump() + " is out of range: expected " + std::to_string(lo) + " to " + std::to_string(hi));
     return static_cast<int>(x);
   }
 
@@ -73,7 +74,8 @@ struct Reader {
 
 PenaltyPolicy read_penalty(const Reader& r, const json& p) {
   r.only_keys(p, "penalty", {"percent_per_day", "max_percent"});
-  if (!p.contains("percent_per_day")) r.fail("penalty", "missing percent_per_day (the percent of the score taken per day late)");
+  if (!p.contains("percent_per_day"))
+    r.fail("penalty", "missing percent_per_day (the percent of the score taken per day late)");
   PenaltyPolicy out;
   out.percent_per_day = r.number(p["percent_per_day"], "penalty.percent_per_day", 0, 100);
   if (p.contains("max_percent")) out.max_percent = r.number(p["max_percent"], "penalty.max_percent", 0, 100);
@@ -87,7 +89,8 @@ LateDayPolicy read_late_days(const Reader& r, const json& p) {
   out.budget = r.whole(p["budget"], "late_days.budget", 0, 365);
   if (!p.contains("students")) return out;
   const json& students = p["students"];
-  if (!students.is_object()) r.fail("late_days.students", "expected an object of students, e.g. {\"ada@example.edu\": {\"used_before\": 1}}");
+  if (!students.is_object())
+    r.fail("late_days.students", "expected an object of students, e.g. {\"ada@example.edu\": {\"used_before\": 1}}");
   for (const auto& [who, entry] : students.items()) {
     const std::string key = "late_days.students." + who;
     if (who.empty()) r.fail("late_days.students", "a student key is empty: use the student's label, email or sid");
@@ -113,8 +116,8 @@ const LabDeadline& Course::deadlines(const std::string& lab) const {
   if (it != labs.end()) return it->second;
   std::string list;
   for (const auto& [name, d] : labs) list += (list.empty() ? "" : ", ") + name;
-  throw std::runtime_error(origin + ": labs: no entry for lab '" + lab + "' (the file lists: " + list +
-                           "); add \"" + lab + "\": {\"due\": \"YYYY-MM-DD HH:MM\"}");
+  throw std::runtime_error(origin + ": labs: no entry for lab '" + lab + "' (the file lists: " + list + "); add \"" +
+                           lab + "\": {\"due\": \"YYYY-MM-DD HH:MM\"}");
 }
 
 Course parse_course_file(const std::string& text, const std::string& origin) {
@@ -139,12 +142,14 @@ Course parse_course_file(const std::string& text, const std::string& origin) {
   }
   if (j.contains("grace_minutes")) c.grace_minutes = r.whole(j["grace_minutes"], "grace_minutes", 0, 24 * 60 - 1);
   if (j.contains("penalty") == j.contains("late_days")) {
-    r.fail("", "give exactly one late policy: \"penalty\" (percent per day late) or \"late_days\" (a budget of days "
-               "per student)");
+    r.fail("",
+           "give exactly one late policy: \"penalty\" (percent per day late) or \"late_days\" (a budget of days "
+           "per student)");
   }
   if (j.contains("penalty")) c.penalty = read_penalty(r, j["penalty"]);
   if (j.contains("late_days")) c.late_days = read_late_days(r, j["late_days"]);
-  if (!j.contains("labs")) r.fail("labs", "missing: list each lab's deadlines, e.g. {\"histogram\": {\"due\": \"2026-11-20 23:59\"}}");
+  if (!j.contains("labs"))
+    r.fail("labs", "missing: list each lab's deadlines, e.g. {\"histogram\": {\"due\": \"2026-11-20 23:59\"}}");
   const json& labs = j["labs"];
   if (!labs.is_object() || labs.empty()) {
     r.fail("labs", "expected an object with one entry per lab, e.g. {\"histogram\": {\"due\": \"2026-11-20 23:59\"}}");
@@ -152,7 +157,8 @@ Course parse_course_file(const std::string& text, const std::string& origin) {
   for (const auto& [name, entry] : labs.items()) {
     const std::string key = "labs." + name;
     r.only_keys(entry, key, {"due", "late_due"});
-    if (!entry.contains("due")) r.fail(key, "missing due (\"YYYY-MM-DD HH:MM\", wall-clock time in " + c.time_zone + ")");
+    if (!entry.contains("due"))
+      r.fail(key, "missing due (\"YYYY-MM-DD HH:MM\", wall-clock time in " + c.time_zone + ")");
     LabDeadline d;
     d.lab = name;
     d.due_local = r.local_time(entry["due"], key + ".due");
@@ -160,7 +166,8 @@ Course parse_course_file(const std::string& text, const std::string& origin) {
     if (entry.contains("late_due")) {
       d.late_due_local = r.local_time(entry["late_due"], key + ".late_due");
       d.late_due = r.instant(c.zone, *d.late_due_local, key + ".late_due");
-      if (*d.late_due <= d.due) r.fail(key + ".late_due", "must be after due (" + entry["due"].get<std::string>() + ")");
+      if (*d.late_due <= d.due)
+        r.fail(key + ".late_due", "must be after due (" + entry["due"].get<std::string>() + ")");
     }
     c.labs[name] = d;
   }

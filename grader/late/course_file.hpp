@@ -17,7 +17,7 @@ namespace gpulab::late {
 
 struct LabDeadline {
   std::string lab;
-  LocalTime due_local;                     // as written, in the course's time zone
+  LocalTime due_local;  // as written, in the course's time zone
   Instant due;
   std::optional<LocalTime> late_due_local;  // after it: not accepted
   std::optional<Instant> late_due;
@@ -34,7 +34,7 @@ struct StudentDays {
 };
 
 struct LateDayPolicy {
-  int budget = 0;                              // late days per student, for the whole course
+  int budget = 0;                               // late days per student, for the whole course
   std::map<std::string, StudentDays> students;  // by student label, email or sid
 };
 
@@ -44,7 +44,7 @@ struct Course {
   const date::time_zone* zone = nullptr;
   int grace_minutes = 0;
   std::map<std::string, LabDeadline> labs;
-  std::optional<PenaltyPolicy> penalty;     // exactly one of these two
+  std::optional<PenaltyPolicy> penalty;  // exactly one of these two
   std::optional<LateDayPolicy> late_days;
 
   // The deadlines of `lab`; throws std::runtime_error naming the file and the labs it lists.

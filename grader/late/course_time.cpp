@@ -24,11 +24,13 @@ LocalTime parse_local_time(const std::string& text) {
   static const std::regex with_offset(R"(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?(\.\d+)? ?(Z|[+-]\d{2}:?\d{2}))");
   std::smatch m;
   if (std::regex_match(text, with_offset)) {
-    throw std::runtime_error("'" + text + "' has an offset or 'Z': write the wall-clock time in the course's "
+    throw std::runtime_error("'" + text +
+                             "' has an offset or 'Z': write the wall-clock time in the course's "
                              "time_zone, e.g. \"2026-11-20 23:59\"");
   }
   if (!std::regex_match(text, m, form)) {
-    throw std::runtime_error("'" + text + "' is not a date and time: expected \"YYYY-MM-DD HH:MM\" or "
+    throw std::runtime_error("'" + text +
+                             "' is not a date and time: expected \"YYYY-MM-DD HH:MM\" or "
                              "\"YYYY-MM-DD HH:MM:SS\" (wall-clock time in the course's time_zone)");
   }
   const std::string normal = m[1].str() + " " + m[2].str() + (m[3].matched ? m[3].str() : ":00");
@@ -55,9 +57,7 @@ Instant to_instant(const date::time_zone* zone, LocalTime t) {
   }
 }
 
-Instant to_instant_lenient(const date::time_zone* zone, LocalTime t) {
-  return zone->to_sys(t, date::choose::latest);
-}
+Instant to_instant_lenient(const date::time_zone* zone, LocalTime t) { return zone->to_sys(t, date::choose::latest); }
 
 std::string format_in_zone(const date::time_zone* zone, Instant t) {
   return date::format("%FT%T%Ez", date::zoned_time<seconds>(zone, t));

@@ -15,8 +15,8 @@
 
 namespace gpulab::late {
 
-using Instant = std::chrono::sys_seconds;        // a point in time (UTC)
-using LocalTime = date::local_seconds;           // wall-clock time, no zone
+using Instant = std::chrono::sys_seconds;  // a point in time (UTC)
+using LocalTime = date::local_seconds;     // wall-clock time, no zone
 
 // The zone named `name` ("America/New_York"); throws std::runtime_error saying so when the
 // system's tzdata does not know it.

@@ -14,20 +14,20 @@ namespace gpulab::late {
 
 // late_status values.
 inline constexpr const char* kOnTime = "on_time";
-inline constexpr const char* kWithinGrace = "grace";            // after due, within the grace period: no penalty
-inline constexpr const char* kLate = "late";                    // penalised, or late days charged
-inline constexpr const char* kNotAccepted = "not_accepted";     // after the late due date: score 0
+inline constexpr const char* kWithinGrace = "grace";         // after due, within the grace period: no penalty
+inline constexpr const char* kLate = "late";                 // penalised, or late days charged
+inline constexpr const char* kNotAccepted = "not_accepted";  // after the late due date: score 0
 inline constexpr const char* kBudgetExhausted = "late_days_exhausted";  // more days late than left: score 0
-inline constexpr const char* kUnknownTime = "unknown_time";     // no time to judge by: decided by hand
+inline constexpr const char* kUnknownTime = "unknown_time";             // no time to judge by: decided by hand
 
 struct Lateness {
   std::string status;
   double hours_late = 0;  // real hours after due (0 when on time)
   int days_late = 0;      // days started after due plus grace, 0 within grace
   int late_days_charged = 0;
-  int late_days_left = 0;           // after this lab (late-day policy only)
-  double penalty_percent = 0;       // of the on-time score
-  std::optional<double> penalty;    // points taken; absent without an on-time score or a time
+  int late_days_left = 0;         // after this lab (late-day policy only)
+  double penalty_percent = 0;     // of the on-time score
+  std::optional<double> penalty;  // points taken; absent without an on-time score or a time
   std::optional<double> final_score;
 };
 

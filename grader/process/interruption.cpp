@@ -3,7 +3,6 @@
 
 #include <signal.h>
 
-
 namespace gpulab::process {
 namespace {
 volatile sig_atomic_t arrived = 0;

@@ -66,7 +66,8 @@ size_t tree_resident_bytes(pid_t root) {
     const pid_t pid = todo.back();
     todo.pop_back();
     if (auto it = all.find(pid); it != all.end()) total += static_cast<size_t>(it->second.resident_pages) * page;
-    if (auto it = children.find(pid); it != children.end()) todo.insert(todo.end(), it->second.begin(), it->second.end());
+    if (auto it = children.find(pid); it != children.end())
+      todo.insert(todo.end(), it->second.begin(), it->second.end());
   }
   return total;
 }

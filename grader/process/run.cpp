@@ -131,8 +131,7 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
   close(err[0]);
   int status = 0;
   if (!r.spawn_error.empty()) {
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (out[0] >= 0) close(out[0]);
     if (o.sandbox_info_fd >= 0) close(o.sandbox_info_fd);
     return r;

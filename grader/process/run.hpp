@@ -15,15 +15,15 @@
 namespace gpulab::process {
 
 struct ProcessOptions {
-  double time_limit_s = 0;           // wall clock; 0: none
-  size_t output_cap = 0;             // bytes of stdout + stderr kept; 0: all
+  double time_limit_s = 0;  // wall clock; 0: none
+  size_t output_cap = 0;    // bytes of stdout + stderr kept; 0: all
   // Resident memory of the process and its descendants (resident_memory.hpp), sampled about
   // ten times a second; above it the group is killed. 0: not watched.
   size_t resident_limit_bytes = 0;
-  bool stop_at_output_cap = false;   // kill the process when it prints more than the cap
-  bool capture_output = true;        // false: it writes to gpulab's own stdout and stderr
-  bool search_path = false;          // look argv[0] up on PATH
-  bool clear_environment = false;    // the child gets `env` only
+  bool stop_at_output_cap = false;         // kill the process when it prints more than the cap
+  bool capture_output = true;              // false: it writes to gpulab's own stdout and stderr
+  bool search_path = false;                // look argv[0] up on PATH
+  bool clear_environment = false;          // the child gets `env` only
   std::map<std::string, std::string> env;  // set in the child
   // Descriptors handed to the child: left open across its exec, closed in the parent after the fork.
   std::vector<int> hand_over_fds;
@@ -37,15 +37,15 @@ struct ProcessOptions {
 };
 
 struct ProcessResult {
-  std::string spawn_error;   // why it could not be started; then nothing below means anything
-  int exit_code = -1;        // when it exited
-  int signal = 0;            // the signal that ended it, 0 if it exited
+  std::string spawn_error;  // why it could not be started; then nothing below means anything
+  int exit_code = -1;       // when it exited
+  int signal = 0;           // the signal that ended it, 0 if it exited
   bool timed_out = false;
-  bool output_exceeded = false;  // printed more than the cap and was stopped (stop_at_output_cap)
-  bool memory_exceeded = false;  // held more than resident_limit_bytes and was stopped
+  bool output_exceeded = false;    // printed more than the cap and was stopped (stop_at_output_cap)
+  bool memory_exceeded = false;    // held more than resident_limit_bytes and was stopped
   size_t peak_resident_bytes = 0;  // the most seen while watching (resident_limit_bytes set)
   double seconds = 0;
-  std::string output;        // stdout and stderr together, cut at the cap with a note
+  std::string output;  // stdout and stderr together, cut at the cap with a note
 
   bool started() const { return spawn_error.empty(); }
   // The shell's view: the exit code, or 128 + the signal.

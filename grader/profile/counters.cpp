@@ -46,9 +46,8 @@ const std::vector<std::string>& counter_metrics() {
   // that counts a warp whose lanes are all predicated off (`if (threadIdx.x < 7) s[...] = 0` is
   // one instruction in each of a block's warps), while a warp with no active lane makes no request.
   static const std::vector<std::string> m = {
-      kGlobalLoadRequests,    kGlobalLoadSectors,   kGlobalStoreRequests, kGlobalStoreSectors,
-      kSharedLoadWavefronts,  kSharedLoadConflicts, kSharedStoreWavefronts, kSharedStoreConflicts,
-      kGlobalAtom,            kGlobalRed};
+      kGlobalLoadRequests,  kGlobalLoadSectors,     kGlobalStoreRequests,  kGlobalStoreSectors, kSharedLoadWavefronts,
+      kSharedLoadConflicts, kSharedStoreWavefronts, kSharedStoreConflicts, kGlobalAtom,         kGlobalRed};
   return m;
 }
 
@@ -72,11 +71,8 @@ KernelCounters counters_of(const ProfileReport& report) {
         case AccessSiteKind::shared_store:
           c[kSharedStoreWavefronts] += s.wavefronts, c[kSharedStoreConflicts] += s.wavefronts - s.ideal_wavefronts;
           break;
-        case AccessSiteKind::global_atomic:
-          c[kGlobalAtomics] += s.requests;
-          break;
-        case AccessSiteKind::shared_atomic:
-          break;
+        case AccessSiteKind::global_atomic: c[kGlobalAtomics] += s.requests; break;
+        case AccessSiteKind::shared_atomic: break;
       }
     }
   }
@@ -148,7 +144,9 @@ std::string counters_table(const std::string& label, const KernelCounters& emula
       std::string diff = "not measured";
       if (gv >= 0) {
         const double d = gv == 0 ? (ev == 0 ? 0 : INFINITY) : 100.0 * (ev - gv) / gv;
-        diff = std::isinf(d) ? "**GPU: 0**" : std::fabs(d) > 10 ? fmt::format("**{:+.1f}%**", d) : fmt::format("{:+.1f}%", d);
+        diff = std::isinf(d)       ? "**GPU: 0**"
+               : std::fabs(d) > 10 ? fmt::format("**{:+.1f}%**", d)
+                                   : fmt::format("{:+.1f}%", d);
       }
       out += fmt::format("| {} | {} | {} | {:.0f} | {} | {} |\n", label, kernel, m, ev,
                          gv >= 0 ? fmt::format("{:.0f}", gv) : std::string("-"), diff);

@@ -59,8 +59,16 @@ std::map<std::string, int> kernel_registers(const std::string& source, const std
                                             const std::vector<std::string>& defines) {
   const std::string nvcc = toolchain::nvcc_path();
   if (nvcc.empty() || !std::filesystem::exists(nvcc)) return {};
-  std::vector<std::string> argv{nvcc, "-std=c++20", "-O2", "-arch=" + arch, "--resource-usage", "-c", "-o", "/dev/null",
-                                "-I", std::filesystem::path(source).parent_path().string()};
+  std::vector<std::string> argv{nvcc,
+                                "-std=c++20",
+                                "-O2",
+                                "-arch=" + arch,
+                                "--resource-usage",
+                                "-c",
+                                "-o",
+                                "/dev/null",
+                                "-I",
+                                std::filesystem::path(source).parent_path().string()};
   for (const std::string& dir : include_dirs) argv.insert(argv.end(), {"-I", dir});
   for (const std::string& d : defines) argv.push_back("-D" + d);
   argv.push_back(source);

@@ -9,9 +9,11 @@ std::optional<ArchLimits> arch_limits(const std::string& arch) {
   ArchLimits l;
   l.arch = arch;
   if (arch == "sm_90" || arch == "sm_90a") {  // H100, H200
-    l.max_warps_per_sm = 64, l.max_blocks_per_sm = 32, l.shared_per_sm = 228 * 1024, l.max_shared_per_block = 227 * 1024;
+    l.max_warps_per_sm = 64, l.max_blocks_per_sm = 32, l.shared_per_sm = 228 * 1024,
+    l.max_shared_per_block = 227 * 1024;
   } else if (arch == "sm_80") {  // A100
-    l.max_warps_per_sm = 64, l.max_blocks_per_sm = 32, l.shared_per_sm = 164 * 1024, l.max_shared_per_block = 163 * 1024;
+    l.max_warps_per_sm = 64, l.max_blocks_per_sm = 32, l.shared_per_sm = 164 * 1024,
+    l.max_shared_per_block = 163 * 1024;
   } else if (arch == "sm_86") {
     l.max_warps_per_sm = 48, l.max_blocks_per_sm = 16, l.shared_per_sm = 100 * 1024, l.max_shared_per_block = 99 * 1024;
   } else if (arch == "sm_89") {
@@ -47,8 +49,8 @@ Occupancy occupancy(const ArchLimits& l, unsigned threads_per_block, size_t shar
   }
   if (registers > 0) {
     o.registers_known = true;
-    const unsigned per_warp = (registers * 32 + l.register_granularity - 1) / l.register_granularity *
-                              l.register_granularity;
+    const unsigned per_warp =
+        (registers * 32 + l.register_granularity - 1) / l.register_granularity * l.register_granularity;
     limit(registers > 255 ? 0 : (l.registers_per_sm / per_warp) / warps, "registers");
   }
   o.blocks_per_sm = blocks;

@@ -11,7 +11,7 @@
 namespace gpulab::profile {
 
 struct ArchLimits {
-  std::string arch;                 // "sm_90"
+  std::string arch;  // "sm_90"
   unsigned max_warps_per_sm = 0;
   unsigned max_blocks_per_sm = 0;
   size_t shared_per_sm = 0;         // bytes usable by blocks
@@ -28,8 +28,8 @@ std::optional<ArchLimits> arch_limits(const std::string& arch);
 struct Occupancy {
   unsigned blocks_per_sm = 0;
   unsigned active_warps = 0;
-  double fraction = 0;          // active warps / the SM's maximum
-  std::string limited_by;       // "warps", "blocks", "shared memory", "registers"
+  double fraction = 0;     // active warps / the SM's maximum
+  std::string limited_by;  // "warps", "blocks", "shared memory", "registers"
   bool registers_known = false;
 };
 

@@ -41,14 +41,15 @@ std::string stride_cause(const emu::SiteCounts& c, const char* reads) {
   const long long stride = std::llabs(c.lane_stride);
   const unsigned width = std::max(1u, c.width);
   if (stride == width) {
-    return fmt::format("consecutive threads {} consecutive elements, but a warp spans several rows of the block "
-                       "(a block narrower than 32 threads) or starts in the middle of a sector; blocks 32 threads "
-                       "wide (blockDim.x = 32) keep a warp on one row",
-                       reads);
+    return fmt::format(
+        "consecutive threads {} consecutive elements, but a warp spans several rows of the block "
+        "(a block narrower than 32 threads) or starts in the middle of a sector; blocks 32 threads "
+        "wide (blockDim.x = 32) keep a warp on one row",
+        reads);
   }
   if (stride % width == 0) {
-    return fmt::format("consecutive threads {} addresses {} bytes apart (one {}-byte element in every {})", reads, stride,
-                       width, stride / width);
+    return fmt::format("consecutive threads {} addresses {} bytes apart (one {}-byte element in every {})", reads,
+                       stride, width, stride / width);
   }
   return fmt::format("consecutive threads {} addresses {} bytes apart", reads, stride);
 }
@@ -84,9 +85,10 @@ void bank_conflicts(const KernelReport& k, const LineProfile& l, std::vector<Fin
   f.excess = static_cast<double>(c.wavefronts - c.ideal_wavefronts);
   std::string cause = "several lanes of a warp hit different words of the same bank";
   if (c.multi_lane_requests && c.uniform_stride && c.lane_stride != 0 && std::llabs(c.lane_stride) % 128 == 0) {
-    cause = fmt::format("consecutive threads are {} bytes apart, a multiple of 128 (32 banks of 4 bytes), so "
-                        "they all fall in the same bank",
-                        std::llabs(c.lane_stride));
+    cause = fmt::format(
+        "consecutive threads are {} bytes apart, a multiple of 128 (32 banks of 4 bytes), so "
+        "they all fall in the same bank",
+        std::llabs(c.lane_stride));
   } else if (c.multi_lane_requests && c.uniform_stride && c.lane_stride != 0) {
     cause = fmt::format("consecutive threads are {} bytes apart, so several of them fall in the same bank",
                         std::llabs(c.lane_stride));
@@ -121,9 +123,9 @@ void contention(const KernelReport& k, const LineProfile& l, std::vector<Finding
 
 void divergence(const KernelReport& k, const LineProfile& l, uint64_t kernel_requests, std::vector<Finding>& out) {
   const emu::SiteCounts& c = l.counts;
-  if (!c.requests || c.lanes * 2 >= c.lane_slots) return;         // at least half the lanes work
-  if (c.lanes * 2 <= c.requests * 3) return;                      // one lane on purpose (1.5 or fewer)
-  if (c.requests * 20 < kernel_requests) return;                  // under 5% of the kernel's requests
+  if (!c.requests || c.lanes * 2 >= c.lane_slots) return;  // at least half the lanes work
+  if (c.lanes * 2 <= c.requests * 3) return;               // one lane on purpose (1.5 or fewer)
+  if (c.requests * 20 < kernel_requests) return;           // under 5% of the kernel's requests
   const double active = 32.0 * static_cast<double>(c.lanes) / static_cast<double>(c.lane_slots);
   Finding f;
   f.problem = Problem::divergence;

@@ -71,8 +71,7 @@ std::string per_request(const LineProfile& l) {
     case AccessSiteKind::shared_load:
     case AccessSiteKind::shared_store:
       return fmt::format("{:5.1f} bank passes (no conflict {:.0f})", c.wavefronts / n, c.ideal_wavefronts / n);
-    default:
-      return fmt::format("{:5.1f} lanes on one address", c.same_address_lanes / n);
+    default: return fmt::format("{:5.1f} lanes on one address", c.same_address_lanes / n);
   }
 }
 
@@ -107,8 +106,10 @@ std::string config_text(const LaunchProfile& p, int registers) {
 ProfileReport read_profile(const std::string& path, const std::string& arch,
                            const std::map<std::string, int>& registers, const std::string& program) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("no profile was written at " + path + " (the program ran no kernel, or "
-                                    "stopped before its first kernel finished)");
+  if (!in)
+    throw std::runtime_error("no profile was written at " + path +
+                             " (the program ran no kernel, or "
+                             "stopped before its first kernel finished)");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
@@ -166,7 +167,8 @@ ProfileReport merge_profiles(const std::vector<ProfileReport>& reports) {
     r.arch = p.arch;
     r.source += (r.source.empty() || p.source.empty() ? "" : ", ") + p.source;
     for (const KernelReport& k : p.kernels) {
-      auto it = std::find_if(r.kernels.begin(), r.kernels.end(), [&](const KernelReport& x) { return x.kernel == k.kernel; });
+      auto it =
+          std::find_if(r.kernels.begin(), r.kernels.end(), [&](const KernelReport& x) { return x.kernel == k.kernel; });
       if (it == r.kernels.end()) {
         r.kernels.push_back(k);
         continue;
@@ -199,7 +201,9 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
     // The configurations with the most launches (then the largest grids); a count for the rest.
     std::vector<LaunchProfile> configs = k.launches_by_config;
     std::stable_sort(configs.begin(), configs.end(), [](const LaunchProfile& a, const LaunchProfile& b) {
-      const auto blocks = [](const LaunchProfile& p) { return 1ull * p.config.grid[0] * p.config.grid[1] * p.config.grid[2]; };
+      const auto blocks = [](const LaunchProfile& p) {
+        return 1ull * p.config.grid[0] * p.config.grid[1] * p.config.grid[2];
+      };
       return std::make_pair(a.config.launches, blocks(a)) > std::make_pair(b.config.launches, blocks(b));
     });
     for (size_t i = 0; i < configs.size() && i < 3; ++i) out << "  " << config_text(configs[i], k.registers) << "\n";
@@ -216,9 +220,10 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
                          32.0 * l.counts.lanes / std::max<double>(1, l.counts.lane_slots));
     }
     if (k.unprofiled_accesses) {
-      out << fmt::format("  ({} accesses were not counted: one block logged more between two barriers than the "
-                         "profile's memory allows; GPULAB_PROFILE_MB raises it)\n",
-                         k.unprofiled_accesses);
+      out << fmt::format(
+          "  ({} accesses were not counted: one block logged more between two barriers than the "
+          "profile's memory allows; GPULAB_PROFILE_MB raises it)\n",
+          k.unprofiled_accesses);
     }
   }
   if (r.findings.empty()) {
@@ -228,9 +233,10 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
     out << "Worst lines:\n";
     for (size_t i = 0; i < r.findings.size() && i < max_findings; ++i) out << "  " << r.findings[i].sentence << "\n";
     if (r.findings.size() > max_findings) {
-      out << fmt::format("  ... and {} more (all are in the JSON: `gpulab run --profile-json`, `gpulab grade "
-                         "--format json`)\n",
-                         r.findings.size() - max_findings);
+      out << fmt::format(
+          "  ... and {} more (all are in the JSON: `gpulab run --profile-json`, `gpulab grade "
+          "--format json`)\n",
+          r.findings.size() - max_findings);
     }
   }
   return out.str();
@@ -261,7 +267,10 @@ nlohmann::json profile_json(const ProfileReport& r) {
     nlohmann::json lines = nlohmann::json::array();
     for (const LineProfile& l : k.lines) {
       // Base names: a results file must not depend on where the submission was staged.
-      lines.push_back({{"file", base_name(l.file)}, {"line", l.line}, {"function", l.function}, {"kind", l.kind},
+      lines.push_back({{"file", base_name(l.file)},
+                       {"line", l.line},
+                       {"function", l.function},
+                       {"kind", l.kind},
                        {"counts", l.counts}});
     }
     kernels.push_back({{"kernel", k.kernel},

@@ -36,7 +36,7 @@ struct KernelReport {
   uint64_t launches = 0;
   uint64_t unprofiled_accesses = 0;
   uint64_t blocks = 0, profiled_blocks = 0;  // sampled when profiled_blocks < blocks
-  int registers = 0;  // per thread, from nvcc; 0: not known
+  int registers = 0;                         // per thread, from nvcc; 0: not known
   std::vector<LaunchProfile> launches_by_config;
   std::vector<LineProfile> lines;  // source order
 };

@@ -33,9 +33,9 @@ std::map<uintptr_t, SourceLine> source_lines(const std::string& object, const st
   o.time_limit_s = 60;
   const process::ProcessResult r = process::run(argv, o);
   if (!r.started() || r.status() != 0) {
-    throw std::runtime_error("cannot map the profile's code addresses to source lines: addr2line " +
-                             (r.started() ? "failed: " + r.output : "did not start (" + r.spawn_error +
-                                                                        "); install binutils"));
+    throw std::runtime_error(
+        "cannot map the profile's code addresses to source lines: addr2line " +
+        (r.started() ? "failed: " + r.output : "did not start (" + r.spawn_error + "); install binutils"));
   }
   // Output: for each address "0x...", then (function, file:line) pairs from the innermost
   // inlined frame outwards.

@@ -18,7 +18,7 @@ struct CaseStat {
 
 struct PerformanceStat {
   std::string part;
-  std::string throughput_unit;  // "GB/s", "GFLOP/s" or ""
+  std::string throughput_unit;                         // "GB/s", "GFLOP/s" or ""
   std::vector<std::pair<std::string, double>> ratios;  // (student, t_reference / t_submission), ascending
   std::vector<double> throughputs;                     // same order as ratios, 0 where not given
   double min = 0, median = 0, max = 0;
@@ -35,9 +35,9 @@ struct ClassStatistics {
   size_t students = 0, scored = 0, graded = 0, compile_errors = 0, no_submission = 0, grader_errors = 0, missing = 0;
   size_t full_marks = 0;
   double max_total = 0, mean = 0, median = 0;
-  std::vector<int> histogram;       // 10 bins of the total as a percentage of max_total; 100% in the last
-  std::vector<double> part_means;   // per part column, over the scored students
-  std::vector<CaseStat> cases;      // in part order, public cases before hidden ones
+  std::vector<int> histogram;                // 10 bins of the total as a percentage of max_total; 100% in the last
+  std::vector<double> part_means;            // per part column, over the scored students
+  std::vector<CaseStat> cases;               // in part order, public cases before hidden ones
   std::vector<PerformanceStat> performance;  // one per part; ratios empty when not measured
   std::vector<FailureStat> failures;         // most common first
 };

@@ -44,11 +44,12 @@ std::string gradebook_csv(const batch::ClassResults& c, const late::ClassLatenes
       emails += (emails.empty() ? "" : "; ") + p.email;
       sids += (sids.empty() ? "" : "; ") + p.sid;
     }
-    s += "," + (scored ? number(r.score) : std::string()) + "," + number(max_total) + "," + csv_field(batch::to_string(r.status)) + "," +
+    s += "," + (scored ? number(r.score) : std::string()) + "," + number(max_total) + "," +
+         csv_field(batch::to_string(r.status)) + "," +
          csv_field(r.failure_class == grade::FailureKind::none ? "" : to_string(r.failure_class)) + "," +
-         csv_field(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "," + csv_field(names) + "," + csv_field(emails) + "," + csv_field(sids) + "," +
-         csv_field(r.submission_id) + "," + csv_field(r.source) +
-         (late ? late_cells(late->row(r.student)) : std::string()) + "\r\n";
+         csv_field(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "," +
+         csv_field(names) + "," + csv_field(emails) + "," + csv_field(sids) + "," + csv_field(r.submission_id) + "," +
+         csv_field(r.source) + (late ? late_cells(late->row(r.student)) : std::string()) + "\r\n";
   }
   return s;
 }

@@ -105,8 +105,9 @@ std::string case_rates(const ClassStatistics& s) {
 }
 
 std::string performance(const ClassStatistics& s) {
-  std::string h = "<h2>Performance ratios</h2><p class=\"sub\">Reference time divided by the submission's time on the "
-                  "same GPU (1 = as fast as the reference; higher is faster).</p>";
+  std::string h =
+      "<h2>Performance ratios</h2><p class=\"sub\">Reference time divided by the submission's time on the "
+      "same GPU (1 = as fast as the reference; higher is faster).</p>";
   for (const PerformanceStat& p : s.performance) {
     h += "<h3>part " + html_escape(p.part) + "</h3>";
     if (p.ratios.empty()) {
@@ -140,9 +141,10 @@ std::string performance(const ClassStatistics& s) {
 // Submissions the grader asks the instructor to look at: listed before anything else is read.
 std::string for_review(const std::vector<ReviewFlag>& flags) {
   if (flags.empty()) return "";
-  std::string h = "<h2>For review</h2><p class=\"sub\">Speeds no code can reach on this device: these parts earned no "
-                  "speed points, and the submission should be looked at by hand (a result kept from elsewhere, or "
-                  "tampered timing).</p><table><tr><th>student</th><th>part</th><th>why</th></tr>";
+  std::string h =
+      "<h2>For review</h2><p class=\"sub\">Speeds no code can reach on this device: these parts earned no "
+      "speed points, and the submission should be looked at by hand (a result kept from elsewhere, or "
+      "tampered timing).</p><table><tr><th>student</th><th>part</th><th>why</th></tr>";
   for (const ReviewFlag& f : flags) {
     h += "<tr class=\"review\"><td>" + html_escape(f.student) + "</td><td>" + html_escape(f.part) +
          "</td><td><div class=\"msg\">" + html_escape(f.reason) + "</div></td></tr>";
@@ -187,7 +189,8 @@ std::string students(const batch::ClassResults& c) {
     const std::string status = batch::to_string(r.status);
     h += "<td class=\"n\">" + (scored ? pts(r.score) : std::string("-")) + "</td><td class=\"status-" +
          html_escape(status) + "\">" + html_escape(status) + "</td><td>" +
-         html_escape(r.failure_class == grade::FailureKind::none ? "" : batch::failure_class_title(r.failure_class)) + "</td><td class=\"review\">" +
+         html_escape(r.failure_class == grade::FailureKind::none ? "" : batch::failure_class_title(r.failure_class)) +
+         "</td><td class=\"review\">" +
          html_escape(e.result ? review_cell(review_flags(r.student, *e.result)) : std::string()) + "</td></tr>";
   }
   return h + "</table>";
@@ -202,17 +205,17 @@ std::string html_report(const batch::ClassResults& c, const std::string& generat
   for (const batch::StudentEntry& e : c.students)
     if (!e.record.backend.empty() && backends.find(e.record.backend) == std::string::npos)
       backends += (backends.empty() ? "" : ", ") + e.record.backend;
-  std::string h = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                  "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-                  "img-src data:\"><title>gpulab " +
-                  html_escape(c.lab) + ": class report</title><style>" + kStyle + "</style></head><body>";
+  std::string h =
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+      "img-src data:\"><title>gpulab " +
+      html_escape(c.lab) + ": class report</title><style>" + kStyle + "</style></head><body>";
   h += "<h1>" + html_escape(c.title.empty() ? c.lab : c.title) + "</h1><p class=\"sub\">lab " + html_escape(c.lab) +
        " &middot; backend " + html_escape(backends.empty() ? "-" : backends) + " &middot; generated " +
        html_escape(generated_at) + " by gpulab</p>";
   h += overview(c, s) + for_review(review_flags(c)) + (similarity ? similarity_section(*similarity) : std::string()) +
        (late ? late_section(*late) : std::string()) + distribution(s) + case_rates(s) + performance(s) +
-       (leaderboard ? leaderboard_section(*leaderboard) : std::string()) + failures(s) +
-       students(c);
+       (leaderboard ? leaderboard_section(*leaderboard) : std::string()) + failures(s) + students(c);
   h += "</body></html>\n";
   return h;
 }

@@ -15,18 +15,25 @@ std::string maybe(const std::optional<double>& x) { return x ? pts(*x) : std::st
 }  // namespace
 
 std::string late_section(const late::ClassLateness& l) {
-  std::string h = "<h2>Late submissions</h2><p class=\"sub\">" + html_escape(late::policy_summary(l.course, l.deadline)) +
+  std::string h = "<h2>Late submissions</h2><p class=\"sub\">" +
+                  html_escape(late::policy_summary(l.course, l.deadline)) +
                   " Course file: " + html_escape(l.course.origin) + ".</p>";
   for (const std::string& w : l.warnings) h += "<p class=\"review\">" + html_escape(w) + "</p>";
   size_t on_time = 0, grace = 0;
   std::string rows;
   for (const auto& [student, r] : l.rows) {
     const late::Lateness& x = r.lateness;
-    if (x.status == late::kOnTime) { ++on_time; continue; }
-    if (x.status == late::kWithinGrace) { ++grace; continue; }
-    rows += "<tr><td>" + html_escape(student) + "</td><td>" + html_escape(r.submitted_at.empty() ? "-" : r.submitted_at) +
-            "</td><td>" + html_escape(r.time.source) + "</td><td class=\"n\">" +
-            (r.time.at ? pts(x.hours_late) : "-") + "</td><td class=\"n\">" +
+    if (x.status == late::kOnTime) {
+      ++on_time;
+      continue;
+    }
+    if (x.status == late::kWithinGrace) {
+      ++grace;
+      continue;
+    }
+    rows += "<tr><td>" + html_escape(student) + "</td><td>" +
+            html_escape(r.submitted_at.empty() ? "-" : r.submitted_at) + "</td><td>" + html_escape(r.time.source) +
+            "</td><td class=\"n\">" + (r.time.at ? pts(x.hours_late) : "-") + "</td><td class=\"n\">" +
             (r.time.at ? std::to_string(x.days_late) : "-") + "</td>";
     if (l.course.late_days) {
       rows += "<td class=\"n\">" + std::to_string(x.late_days_charged) + "</td><td class=\"n\">" +

@@ -25,8 +25,10 @@ std::string leaderboard_salt(const fs::path& out_dir) {
   if (fs::exists(file)) {
     std::string salt = files::read_whole_file(file);
     while (!salt.empty() && (salt.back() == '\n' || salt.back() == '\r')) salt.pop_back();
-    if (salt.empty()) throw files::GraderError(file.string() + " is empty: delete it to make a new salt (the "
-                                               "leaderboard's pseudonyms then change)");
+    if (salt.empty())
+      throw files::GraderError(file.string() +
+                               " is empty: delete it to make a new salt (the "
+                               "leaderboard's pseudonyms then change)");
     return salt;
   }
   std::random_device entropy;

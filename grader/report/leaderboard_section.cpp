@@ -18,7 +18,7 @@ std::string fixed(double x, int decimals) { return fmt::format("{:.{}f}", x, dec
 std::string not_ranked_reason(const batch::StudentEntry& e, const grade::PartRecord* part) {
   if (!e.result) {
     return e.record.status == batch::GradingStatus::no_submission ? "no file to grade"
-                                                                   : "not graded (" + to_string(e.record.status) + ")";
+                                                                  : "not graded (" + to_string(e.record.status) + ")";
   }
   if (!e.result->compiled) return "did not compile";
   if (e.record.backend != "cuda") return "graded on the emulator";
@@ -72,7 +72,8 @@ ClassLeaderboard class_leaderboard(const batch::ClassResults& c) {
       row.ratio = p.ratio;
       row.device = p.device;
       part.rate_unit = p.rate_unit;
-      if (!row.device.empty() && std::find(board.devices.begin(), board.devices.end(), row.device) == board.devices.end())
+      if (!row.device.empty() &&
+          std::find(board.devices.begin(), board.devices.end(), row.device) == board.devices.end())
         board.devices.push_back(row.device);
       part.rows.push_back(row);
     }
@@ -95,8 +96,9 @@ void use_pseudonyms(ClassLeaderboard& board, const std::string& salt) {
 std::string leaderboard_section(const ClassLeaderboard& board) {
   std::string h = "<h2>Leaderboard</h2>";
   if (!board.measured) {
-    return h + "<p class=\"note\">No leaderboard: speed is measured on a GPU only, and no submission of this class "
-               "had its speed scored there (grade with --backend cuda to rank them).</p>";
+    return h +
+           "<p class=\"note\">No leaderboard: speed is measured on a GPU only, and no submission of this class "
+           "had its speed scored there (grade with --backend cuda to rank them).</p>";
   }
   h += "<p class=\"sub\">Per part, the submissions whose speed was scored, by the median time of one call on the "
        "timed case (lower is better; throughput ranks the same way). A part that failed a case, did not compile, "

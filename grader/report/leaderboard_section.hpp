@@ -27,13 +27,13 @@ struct LeaderboardRow {
 
 struct PartLeaderboard {
   std::string part;
-  std::string rate_unit;                   // "GB/s" or "GFLOP/s"; empty when nobody ranked
-  std::vector<LeaderboardRow> rows;        // ranked, fastest first
-  std::map<std::string, int> not_ranked;   // why (in words) -> how many students
+  std::string rate_unit;                  // "GB/s" or "GFLOP/s"; empty when nobody ranked
+  std::vector<LeaderboardRow> rows;       // ranked, fastest first
+  std::map<std::string, int> not_ranked;  // why (in words) -> how many students
 };
 
 struct ClassLeaderboard {
-  bool measured = false;   // some submission was graded on a GPU with speed scored
+  bool measured = false;  // some submission was graded on a GPU with speed scored
   bool pseudonyms = false;
   std::vector<PartLeaderboard> parts;  // in lab.json's order, the parts whose speed was scored
   std::vector<std::string> devices;    // the GPUs the ranked times were measured on

@@ -25,12 +25,13 @@ std::optional<json> read_similarity_summary(const std::filesystem::path& out_dir
 std::string similarity_section(const json& s) {
   std::string h = "<h2>Similar submissions</h2>";
   if (s.contains("damaged")) {
-    return h + "<p class=\"note\">The similarity summary could not be read (" +
-           html_escape(s.value("damaged", "")) + "); run gpulab similarity again.</p>";
+    return h + "<p class=\"note\">The similarity summary could not be read (" + html_escape(s.value("damaged", "")) +
+           "); run gpulab similarity again.</p>";
   }
   const double threshold = s.value("threshold", 0.0);
   h += "<p class=\"sub\">Code similarity of the submissions (" + std::to_string(s.value("submissions", 0)) +
-       " compared, " + html_escape(s.value("generated_at", "")) + "), with comments, layout, names and literals set "
+       " compared, " + html_escape(s.value("generated_at", "")) +
+       "), with comments, layout, names and literals set "
        "aside and the skeleton and the class's common code left out. A score is evidence for a person to review, "
        "not proof: read both files. <a href=\"similarity/index.html\">All pairs</a>, similarity/similarity.csv.</p>";
   const json top = s.value("top", json::array());

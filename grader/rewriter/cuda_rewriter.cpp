@@ -22,19 +22,19 @@ RewriteError::RewriteError(std::string_view file, int line_, int column_, const 
       description(description_) {}
 
 std::string rewrite_cuda_source(std::string_view source, std::string_view file_name) {
-    // A UTF-8 byte order mark is only allowed at the very start of a file, which is now the #line.
-    if (source.substr(0, 3) == "\xEF\xBB\xBF") source.remove_prefix(3);
+  // A UTF-8 byte order mark is only allowed at the very start of a file, which is now the #line.
+  if (source.substr(0, 3) == "\xEF\xBB\xBF") source.remove_prefix(3);
 
-    const CodeTokens tokens(source, file_name);
-    std::vector<SourceEdit> edits;
-    collect_kernel_launches(tokens, edits);
-    const std::vector<bool> in_function = function_scope_map(tokens);
-    collect_shared_declarations(tokens, in_function, edits);
-    collect_inline_asm(tokens, in_function, edits);
+  const CodeTokens tokens(source, file_name);
+  std::vector<SourceEdit> edits;
+  collect_kernel_launches(tokens, edits);
+  const std::vector<bool> in_function = function_scope_map(tokens);
+  collect_shared_declarations(tokens, in_function, edits);
+  collect_inline_asm(tokens, in_function, edits);
 
-    std::string out = "#line 1 \"" + escape_string_literal(file_name) + "\"\n";
-    out += apply_edits(source, std::move(edits));
-    return out;
+  std::string out = "#line 1 \"" + escape_string_literal(file_name) + "\"\n";
+  out += apply_edits(source, std::move(edits));
+  return out;
 }
 
 }  // namespace gpulab::rewriter

@@ -12,12 +12,12 @@ namespace gpulab::rewriter {
 // Thrown when the source cannot be rewritten (an unbalanced launch, an initialised __shared__ variable,
 // ...). what() reads "<file>:<line>:<column>: error: <description>", like a compiler diagnostic.
 struct RewriteError : std::runtime_error {
-    RewriteError(std::string_view file_name, int line, int column, const std::string& description);
+  RewriteError(std::string_view file_name, int line, int column, const std::string& description);
 
-    std::string file_name;
-    int line;    // 1-based line in the original source
-    int column;  // 1-based column (in bytes) in the original source
-    std::string description;  // what is wrong and what to do, without the location prefix
+  std::string file_name;
+  int line;                 // 1-based line in the original source
+  int column;               // 1-based column (in bytes) in the original source
+  std::string description;  // what is wrong and what to do, without the location prefix
 };
 
 // Returns the rewritten source. Its first line is `#line 1 "<file_name>"` (file_name escaped for a C

@@ -13,33 +13,33 @@ constexpr const char* message =
     "or run this file on a GPU (gpulab run --backend cuda)";
 
 bool is_asm_keyword(const CodeTokens& t, std::size_t i) {
-    return t.is_identifier(i, "asm") || t.is_identifier(i, "__asm__") || t.is_identifier(i, "__asm");
+  return t.is_identifier(i, "asm") || t.is_identifier(i, "__asm__") || t.is_identifier(i, "__asm");
 }
 bool is_asm_qualifier(const CodeTokens& t, std::size_t i) {
-    return t.is_identifier(i, "volatile") || t.is_identifier(i, "__volatile__") || t.is_identifier(i, "__volatile") ||
-           t.is_identifier(i, "inline") || t.is_identifier(i, "goto");
+  return t.is_identifier(i, "volatile") || t.is_identifier(i, "__volatile__") || t.is_identifier(i, "__volatile") ||
+         t.is_identifier(i, "inline") || t.is_identifier(i, "goto");
 }
 
 }  // namespace
 
 void collect_inline_asm(const CodeTokens& t, const std::vector<bool>& in_function, std::vector<SourceEdit>& edits) {
-    for (std::size_t i = 0; i < t.size(); ++i) {
-        if (!is_asm_keyword(t, i)) continue;
-        const bool in_define = t.directive_name(i) == "define";
-        if (!in_function[i] && !in_define) continue;  // asm labels and top-level asm belong to the host
-        std::size_t open = i + 1;
-        while (open < t.size() && t.directive(open) == t.directive(i) && is_asm_qualifier(t, open)) ++open;
-        if (open >= t.size() || t.directive(open) != t.directive(i) || !t.is_punct(open, '(')) continue;
-        const std::optional<std::size_t> close = t.match_forward(open);
-        if (!close) continue;  // unbalanced: left for the compiler to report
-        SourceEdit edit;
-        edit.begin = t[i].begin;
-        edit.end = t[*close].end;
-        edit.parts.push_back(EditPart::literal("static_assert(false, \"" + std::string(message) + "\")" +
-                                               t.layout_of(edit.begin, edit.end, in_define)));
-        edits.push_back(std::move(edit));
-        i = *close;
-    }
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!is_asm_keyword(t, i)) continue;
+    const bool in_define = t.directive_name(i) == "define";
+    if (!in_function[i] && !in_define) continue;  // asm labels and top-level asm belong to the host
+    std::size_t open = i + 1;
+    while (open < t.size() && t.directive(open) == t.directive(i) && is_asm_qualifier(t, open)) ++open;
+    if (open >= t.size() || t.directive(open) != t.directive(i) || !t.is_punct(open, '(')) continue;
+    const std::optional<std::size_t> close = t.match_forward(open);
+    if (!close) continue;  // unbalanced: left for the compiler to report
+    SourceEdit edit;
+    edit.begin = t[i].begin;
+    edit.end = t[*close].end;
+    edit.parts.push_back(EditPart::literal("static_assert(false, \"" + std::string(message) + "\")" +
+                                           t.layout_of(edit.begin, edit.end, in_define)));
+    edits.push_back(std::move(edit));
+    i = *close;
+  }
 }
 
 }  // namespace gpulab::rewriter

@@ -11,19 +11,19 @@
 namespace gpulab::rewriter {
 
 struct EditPart {
-    bool from_source = false;
-    std::string text;       // used when !from_source
-    std::size_t begin = 0;  // source byte range, used when from_source
-    std::size_t end = 0;
+  bool from_source = false;
+  std::string text;       // used when !from_source
+  std::size_t begin = 0;  // source byte range, used when from_source
+  std::size_t end = 0;
 
-    static EditPart literal(std::string text) { return EditPart{false, std::move(text), 0, 0}; }
-    static EditPart source(std::size_t begin, std::size_t end) { return EditPart{true, {}, begin, end}; }
+  static EditPart literal(std::string text) { return EditPart{false, std::move(text), 0, 0}; }
+  static EditPart source(std::size_t begin, std::size_t end) { return EditPart{true, {}, begin, end}; }
 };
 
 struct SourceEdit {
-    std::size_t begin = 0;  // source byte range that is replaced
-    std::size_t end = 0;
-    std::vector<EditPart> parts;
+  std::size_t begin = 0;  // source byte range that is replaced
+  std::size_t end = 0;
+  std::vector<EditPart> parts;
 };
 
 // Applies the edits to source. Edits must either nest (lie inside a from_source part of another edit)

@@ -79,8 +79,9 @@ std::unique_ptr<BwrapSandbox> BwrapSandbox::open() {
   box->bwrap_ = find_bwrap();
   if (box->bwrap_.empty()) {
     throw SandboxUnavailable(std::string("the sandbox cannot start: ") +
-                             (named && *named ? "GPULAB_BWRAP names '" + std::string(named) + "', which is not an executable"
-                                              : std::string("bubblewrap (`bwrap`) is not installed (not found on PATH)")) +
+                             (named && *named
+                                  ? "GPULAB_BWRAP names '" + std::string(named) + "', which is not an executable"
+                                  : std::string("bubblewrap (`bwrap`) is not installed (not found on PATH)")) +
                              ".\n" + kHowToProceed);
   }
   for (const char* p : {"/usr/bin/prlimit", "/bin/prlimit"}) {
@@ -90,8 +91,8 @@ std::unique_ptr<BwrapSandbox> BwrapSandbox::open() {
     }
   }
   if (box->prlimit_.empty()) {
-    throw SandboxUnavailable(std::string("the sandbox cannot set its limits: `prlimit` (util-linux) is not in /usr/bin.\n") +
-                             kHowToProceed);
+    throw SandboxUnavailable(
+        std::string("the sandbox cannot set its limits: `prlimit` (util-linux) is not in /usr/bin.\n") + kHowToProceed);
   }
   box->system_ = SystemView::of_this_machine();
   box->disable_userns_ = bwrap_at_least_0_8(box->bwrap_);
@@ -124,9 +125,10 @@ std::unique_ptr<BwrapSandbox> BwrapSandbox::open() {
                                            : "");
     }
     while (!said.empty() && said.back() == '\n') said.pop_back();
-    throw SandboxUnavailable("the sandbox cannot start here: " + box->bwrap_ + " " +
-                             (r.timed_out ? "did not finish within 30 s" : "exited with status " + std::to_string(r.exit_code)) +
-                             " and said: " + said + "\n" + kHowToProceed);
+    throw SandboxUnavailable(
+        "the sandbox cannot start here: " + box->bwrap_ + " " +
+        (r.timed_out ? "did not finish within 30 s" : "exited with status " + std::to_string(r.exit_code)) +
+        " and said: " + said + "\n" + kHowToProceed);
   }
   return box;
 }
@@ -210,7 +212,8 @@ process::ProcessResult BwrapSandbox::run(SandboxPolicy policy, const ResolvedLim
     return true;
   };
   process::ProcessResult r = process::run(bwrap_command(bwrap_, policy, info[1]), o);
-  if (r.started() && !r.timed_out && !r.output_exceeded && r.signal == 0 && r.exit_code > 128 && r.exit_code <= 128 + 64) {
+  if (r.started() && !r.timed_out && !r.output_exceeded && r.signal == 0 && r.exit_code > 128 &&
+      r.exit_code <= 128 + 64) {
     r.signal = r.exit_code - 128;
     r.exit_code = -1;
   }
@@ -218,8 +221,10 @@ process::ProcessResult BwrapSandbox::run(SandboxPolicy policy, const ResolvedLim
 }
 
 std::string BwrapSandbox::description() const {
-  return std::string("bubblewrap sandbox (namespaces: no network, its own processes and /tmp, only the files of "
-                     "the run") + (switch_user_ ? ", as the user 'nobody'" : "") + ")";
+  return std::string(
+             "bubblewrap sandbox (namespaces: no network, its own processes and /tmp, only the files of "
+             "the run") +
+         (switch_user_ ? ", as the user 'nobody'" : "") + ")";
 }
 
 bool BwrapSandbox::refused(const process::ProcessResult& r) const {

@@ -44,7 +44,8 @@ ResolvedLimits resolve(const ResourceLimits& l, bool cuda_backend, unsigned core
   r.limit_address_space = !cuda_backend;
   r.resident_limit_mb = cuda_backend ? static_cast<long>(r.memory_mb) + kResidentMarginMb : 0;
   // Code, libraries and the harness's own buffers come on top of what the submission may use.
-  r.address_space_mb = static_cast<long>(r.memory_mb) + 512 + static_cast<long>(workers) * emulator_reserved_mb_per_worker();
+  r.address_space_mb =
+      static_cast<long>(r.memory_mb) + 512 + static_cast<long>(workers) * emulator_reserved_mb_per_worker();
   return r;
 }
 
@@ -65,10 +66,8 @@ bool apply_rlimits(const ResolvedLimits& l, bool with_processes) {
 
 std::vector<std::string> prlimit_prefix(const std::string& prlimit, const ResolvedLimits& l) {
   const auto cpu = static_cast<unsigned long long>(std::ceil(l.cpu_s));
-  std::vector<std::string> v = {prlimit,
-                                "--cpu=" + std::to_string(cpu) + ":" + std::to_string(cpu + 1),
-                                "--fsize=" + std::to_string(bytes(l.file_size_mb)),
-                                "--core=0",
+  std::vector<std::string> v = {prlimit, "--cpu=" + std::to_string(cpu) + ":" + std::to_string(cpu + 1),
+                                "--fsize=" + std::to_string(bytes(l.file_size_mb)), "--core=0",
                                 "--nproc=" + std::to_string(l.processes)};
   if (l.limit_address_space) v.push_back("--as=" + std::to_string(bytes(l.address_space_mb)));
   v.push_back("--");

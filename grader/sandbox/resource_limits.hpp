@@ -9,14 +9,14 @@ namespace gpulab::sandbox {
 
 // 0 means "the default", worked out by resolve() for the machine and backend.
 struct ResourceLimits {
-  double wall_s = 0;         // wall clock per run; the whole process tree is killed (default 30)
-  double cpu_s = 0;          // CPU time per process (default wall_s x CPU cores: the emulator uses them all)
-  double memory_mb = 0;      // memory a run may use (default 4096): address space per process on the
-                             // emulator; resident memory of the whole run on the cuda backend
-  double file_size_mb = 0;   // largest file a process may write (default 1024)
-  double processes = 0;      // processes and threads in the sandbox (default 256, more on many-core machines)
-  double output_kb = 0;      // stdout+stderr together; a run that prints more is stopped (default 1024)
-  double compile_s = 0;      // wall clock of the compile (lab-wide only; default 300)
+  double wall_s = 0;        // wall clock per run; the whole process tree is killed (default 30)
+  double cpu_s = 0;         // CPU time per process (default wall_s x CPU cores: the emulator uses them all)
+  double memory_mb = 0;     // memory a run may use (default 4096): address space per process on the
+                            // emulator; resident memory of the whole run on the cuda backend
+  double file_size_mb = 0;  // largest file a process may write (default 1024)
+  double processes = 0;     // processes and threads in the sandbox (default 256, more on many-core machines)
+  double output_kb = 0;     // stdout+stderr together; a run that prints more is stopped (default 1024)
+  double compile_s = 0;     // wall clock of the compile (lab-wide only; default 300)
 };
 
 // The fields of lab.json's "limits" object, each a positive number (read by lab/lab_spec.cpp).

@@ -33,8 +33,8 @@ std::unique_ptr<Sandbox> Sandbox::open(Mode mode, const std::vector<PrivatePath>
     try {
       return UserSandbox::open(private_paths);
     } catch (const SandboxUnavailable& user_refused) {
-      throw SandboxUnavailable(std::string(user_refused.what()) + "\n(--sandbox auto tried bubblewrap first: " +
-                               why.substr(0, why.find('\n')) + ")");
+      throw SandboxUnavailable(std::string(user_refused.what()) +
+                               "\n(--sandbox auto tried bubblewrap first: " + why.substr(0, why.find('\n')) + ")");
     }
   }
 }

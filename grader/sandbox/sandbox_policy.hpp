@@ -21,12 +21,12 @@ struct Bind {
 
 // The parts of this machine a sandbox is built from, found once (tests make their own).
 struct SystemView {
-  std::vector<std::string> system_dirs;                           // read-only as they are: /usr, and /lib... where real folders
+  std::vector<std::string> system_dirs;  // read-only as they are: /usr, and /lib... where real folders
   std::vector<std::pair<std::string, std::string>> system_links;  // top-level symlinks recreated: {"/lib", "usr/lib"}
-  std::vector<std::string> etc_entries;     // what loaders and compilers read in /etc (never /etc as a whole)
-  std::vector<std::string> gpu_devices;     // /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia-caps, ...
-  std::vector<std::string> cuda_dirs;       // the CUDA toolkit where it lies outside /usr
-  std::vector<std::string> library_dirs;    // LD_LIBRARY_PATH folders outside /usr (a GPU driver's libraries)
+  std::vector<std::string> etc_entries;   // what loaders and compilers read in /etc (never /etc as a whole)
+  std::vector<std::string> gpu_devices;   // /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm, /dev/nvidia-caps, ...
+  std::vector<std::string> cuda_dirs;     // the CUDA toolkit where it lies outside /usr
+  std::vector<std::string> library_dirs;  // LD_LIBRARY_PATH folders outside /usr (a GPU driver's libraries)
   std::map<std::string, std::string> passed_env;  // grader variables a run keeps (CUDA_VISIBLE_DEVICES, ...)
 
   static SystemView of_this_machine();
@@ -34,12 +34,12 @@ struct SystemView {
 
 struct SandboxPolicy {
   std::vector<std::pair<std::string, std::string>> symlinks;  // {target, link}: /lib -> usr/lib as on the host
-  std::vector<Bind> binds;                  // in order: system folders, devices, then the job's own files
-  unsigned long long tmp_bytes = 0;         // size of the private /tmp and /dev/shm (memory-backed)
-  std::map<std::string, std::string> env;   // the whole environment inside
+  std::vector<Bind> binds;                 // in order: system folders, devices, then the job's own files
+  unsigned long long tmp_bytes = 0;        // size of the private /tmp and /dev/shm (memory-backed)
+  std::map<std::string, std::string> env;  // the whole environment inside
   std::filesystem::path working_dir;
-  std::vector<std::string> command;         // what runs inside, limits prefix included
-  bool no_nested_namespaces = true;         // bwrap --disable-userns (bubblewrap 0.8 and later)
+  std::vector<std::string> command;  // what runs inside, limits prefix included
+  bool no_nested_namespaces = true;  // bwrap --disable-userns (bubblewrap 0.8 and later)
 };
 
 // A harness run: it may write `work_dir` only; it reads the program and the input files.

@@ -25,8 +25,8 @@ SystemView SystemView::of_this_machine() {
     if (fs::is_symlink(st)) v.system_links.emplace_back(fs::read_symlink(d, ec).string(), d);
     else if (fs::is_directory(st)) v.system_dirs.push_back(d);
   }
-  for (const char* e : {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-                        "/etc/localtime"}) {
+  for (const char* e :
+       {"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/localtime"}) {
     if (fs::exists(e, ec)) v.etc_entries.push_back(e);
   }
   for (const auto& entry : fs::directory_iterator("/dev", ec)) {
@@ -46,8 +46,8 @@ SystemView SystemView::of_this_machine() {
       start = end + 1;
     }
   }
-  for (const char* k : {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "GPULAB_EMU_WORKERS", "LANG", "LC_ALL",
-                        "LC_MESSAGES"}) {
+  for (const char* k :
+       {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "GPULAB_EMU_WORKERS", "LANG", "LC_ALL", "LC_MESSAGES"}) {
     if (const char* val = std::getenv(k)) v.passed_env[k] = val;
   }
   return v;

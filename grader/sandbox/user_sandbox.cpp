@@ -98,21 +98,28 @@ std::unique_ptr<UserSandbox> UserSandbox::open(const std::vector<PrivatePath>& p
   }
   const passwd* pw = getpwnam(box->user_.c_str());
   if (!pw) {
-    throw SandboxUnavailable(intro + "the user '" + box->user_ + "', which submissions run as, does not exist. "
+    throw SandboxUnavailable(intro + "the user '" + box->user_ +
+                             "', which submissions run as, does not exist. "
                              "Create it: `useradd --system --user-group --no-create-home --shell /usr/sbin/nologin " +
-                             box->user_ + "` (the Gradescope bundle's setup.sh does), or name another user that "
-                             "runs nothing else in GPULAB_SANDBOX_USER.\n" + kHowToProceed);
+                             box->user_ +
+                             "` (the Gradescope bundle's setup.sh does), or name another user that "
+                             "runs nothing else in GPULAB_SANDBOX_USER.\n" +
+                             kHowToProceed);
   }
   box->uid_ = pw->pw_uid;
   box->gid_ = pw->pw_gid;
   if (box->uid_ == 0 || box->gid_ == 0) {
-    throw SandboxUnavailable(intro + "the user '" + box->user_ + "' has user or group ID 0 (root's); name an "
-                             "unprivileged user in GPULAB_SANDBOX_USER.\n" + kHowToProceed);
+    throw SandboxUnavailable(intro + "the user '" + box->user_ +
+                             "' has user or group ID 0 (root's); name an "
+                             "unprivileged user in GPULAB_SANDBOX_USER.\n" +
+                             kHowToProceed);
   }
   const fs::path locks = lock_folder();
   if (locks.empty()) {
-    throw SandboxUnavailable(intro + "neither /run/gpulab nor /var/lib/gpulab can be made a folder only root may "
-                             "write (for the lock that keeps the user's runs apart).\n" + kHowToProceed);
+    throw SandboxUnavailable(intro +
+                             "neither /run/gpulab nor /var/lib/gpulab can be made a folder only root may "
+                             "write (for the lock that keeps the user's runs apart).\n" +
+                             kHowToProceed);
   }
   box->lock_ = locks / ("sandbox-user-" + std::to_string(box->uid_) + ".lock");
   // The runs' orphans come back to gpulab, which reaps them (other_user.hpp: reap_orphans_of).
@@ -130,7 +137,8 @@ std::unique_ptr<UserSandbox> UserSandbox::open(const std::vector<PrivatePath>& p
         if (o == p) list += "  - " + p.string() + " (" + what + ")\n";
     }
     throw SandboxUnavailable(intro + "the user '" + box->user_ + "' can reach what a submission must not see:\n" +
-                             list + "Make each private to root, e.g. `chmod 700` on the folder that holds it (the "
+                             list +
+                             "Make each private to root, e.g. `chmod 700` on the folder that holds it (the "
                              "Gradescope bundle's scripts do `chmod 700 /autograder`); a folder of links must also "
                              "have private targets.");
   }

@@ -25,8 +25,7 @@ std::vector<std::uint64_t> symbols_of(const std::string& source) {
 }
 
 // Runs f(i) for i in [0, n) on the machine's cores.
-template <typename F>
-void parallel_for(std::size_t n, F f) {
+template <typename F> void parallel_for(std::size_t n, F f) {
   const std::size_t workers = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), n);
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> pool;

@@ -31,12 +31,12 @@ struct PairScore {
 };
 
 struct ClassComparison {
-  std::vector<std::size_t> fingerprints;  // per document: distinct fingerprints counted (after exclusions)
-  std::vector<PairScore> pairs;           // every pair with similarity > 0, most similar first
-  std::size_t skeleton_kgrams = 0;        // distinct k-grams of the skeleton
-  std::size_t skeleton_excluded = 0;      // distinct class fingerprints dropped as skeleton code
-  std::size_t common_excluded = 0;        // distinct class fingerprints dropped as common to the class
-  std::size_t common_limit = 0;           // a fingerprint held by more submissions than this is common
+  std::vector<std::size_t> fingerprints;       // per document: distinct fingerprints counted (after exclusions)
+  std::vector<PairScore> pairs;                // every pair with similarity > 0, most similar first
+  std::size_t skeleton_kgrams = 0;             // distinct k-grams of the skeleton
+  std::size_t skeleton_excluded = 0;           // distinct class fingerprints dropped as skeleton code
+  std::size_t common_excluded = 0;             // distinct class fingerprints dropped as common to the class
+  std::size_t common_limit = 0;                // a fingerprint held by more submissions than this is common
   std::unordered_set<std::uint64_t> excluded;  // the class's fingerprints left out (skeleton and common)
 };
 

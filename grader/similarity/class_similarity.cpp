@@ -14,8 +14,8 @@ namespace {
 std::string read_limited(const fs::path& file, const std::string& who, std::vector<std::string>& warnings) {
   std::string bytes = files::read_whole_file(file);
   if (bytes.size() > kMaxSourceBytes) {
-    warnings.push_back(who + ": " + file.string() + " is " + std::to_string(bytes.size()) +
-                       " bytes; only its first " + std::to_string(kMaxSourceBytes) + " were compared");
+    warnings.push_back(who + ": " + file.string() + " is " + std::to_string(bytes.size()) + " bytes; only its first " +
+                       std::to_string(kMaxSourceBytes) + " were compared");
     bytes.resize(kMaxSourceBytes);
   }
   return bytes;

@@ -74,8 +74,8 @@ std::vector<Region> matching_regions(const std::string& a, const std::string& b,
   std::vector<Region> regions;
   for (const Run& r : kept) {
     const NormalisedToken &a0 = ta[r.a], &a1 = ta[r.a + r.length - 1], &b0 = tb[r.b], &b1 = tb[r.b + r.length - 1];
-    regions.push_back({a0.begin, a1.end, b0.begin, b1.end, a0.line, a1.line, b0.line, b1.line,
-                       static_cast<std::uint32_t>(r.length)});
+    regions.push_back(
+        {a0.begin, a1.end, b0.begin, b1.end, a0.line, a1.line, b0.line, b1.line, static_cast<std::uint32_t>(r.length)});
   }
   return regions;
 }

@@ -17,7 +17,7 @@ struct Region {
   std::uint32_t b_begin, b_end;  // byte range in b's source
   std::int32_t a_first_line, a_last_line;
   std::int32_t b_first_line, b_last_line;
-  std::uint32_t tokens;          // length of the run in tokens
+  std::uint32_t tokens;  // length of the run in tokens
 };
 
 // Regions in the order they appear in a. Fingerprints in `excluded` (skeleton and common code) are

@@ -23,14 +23,66 @@ std::uint64_t fnv1a(std::string_view text, std::uint64_t salt) {
 constexpr std::uint64_t kName = 1, kNumber = 2, kString = 3, kChar = 4, kText = 5;
 
 // Names CUDA, its runtime and the C++ library give; a student uses them but does not choose them.
-constexpr std::string_view kCudaNames[] = {
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "atomicAdd", "atomicSub", "atomicMax",
-    "atomicMin", "atomicExch", "atomicCAS", "atomicInc", "atomicDec", "atomicAnd", "atomicOr", "atomicXor",
-    "size_t", "uint32_t", "uint64_t", "int32_t", "int64_t", "uint8_t", "printf", "min", "max", "std", "sqrtf",
-    "fminf", "fmaxf", "fabsf", "expf", "logf", "floorf", "ceilf", "float2", "float4", "int2", "int4", "uint2",
-    "uint4", "make_float2", "make_float4", "make_int2", "make_int4", "memcpy", "memset", "assert", "NAN",
-    "INFINITY", "INT_MIN", "INT_MAX", "FLT_MAX", "UINT_MAX", "cooperative_groups", "thread_block",
-    "this_thread_block", "tiled_partition", "sync", "thread_rank"};
+constexpr std::string_view kCudaNames[] = {"threadIdx",
+                                           "blockIdx",
+                                           "blockDim",
+                                           "gridDim",
+                                           "warpSize",
+                                           "dim3",
+                                           "atomicAdd",
+                                           "atomicSub",
+                                           "atomicMax",
+                                           "atomicMin",
+                                           "atomicExch",
+                                           "atomicCAS",
+                                           "atomicInc",
+                                           "atomicDec",
+                                           "atomicAnd",
+                                           "atomicOr",
+                                           "atomicXor",
+                                           "size_t",
+                                           "uint32_t",
+                                           "uint64_t",
+                                           "int32_t",
+                                           "int64_t",
+                                           "uint8_t",
+                                           "printf",
+                                           "min",
+                                           "max",
+                                           "std",
+                                           "sqrtf",
+                                           "fminf",
+                                           "fmaxf",
+                                           "fabsf",
+                                           "expf",
+                                           "logf",
+                                           "floorf",
+                                           "ceilf",
+                                           "float2",
+                                           "float4",
+                                           "int2",
+                                           "int4",
+                                           "uint2",
+                                           "uint4",
+                                           "make_float2",
+                                           "make_float4",
+                                           "make_int2",
+                                           "make_int4",
+                                           "memcpy",
+                                           "memset",
+                                           "assert",
+                                           "NAN",
+                                           "INFINITY",
+                                           "INT_MIN",
+                                           "INT_MAX",
+                                           "FLT_MAX",
+                                           "UINT_MAX",
+                                           "cooperative_groups",
+                                           "thread_block",
+                                           "this_thread_block",
+                                           "tiled_partition",
+                                           "sync",
+                                           "thread_rank"};
 
 }  // namespace
 
@@ -53,7 +105,8 @@ std::vector<NormalisedToken> normalise(std::string_view source) {
       case TokenKind::Identifier: {
         // .x/.y/.z/.w of threadIdx, dim3 and vector types are fixed too.
         const bool member = previous && previous->kind == TokenKind::Punct && source[previous->begin] == '.';
-        const bool component = member && text.size() == 1 && std::string_view("xyzw").find(text[0]) != std::string_view::npos;
+        const bool component =
+            member && text.size() == 1 && std::string_view("xyzw").find(text[0]) != std::string_view::npos;
         symbol = is_fixed_name(text) || component ? fnv1a(text, kText) : fnv1a("", kName);
         break;
       }

@@ -16,7 +16,7 @@ struct NormalisedToken {
   std::uint64_t symbol;  // hash of the normalised text: equal for tokens a renaming can turn into each other
   std::uint32_t begin;   // byte range of the token in the source, for highlighting
   std::uint32_t end;
-  std::int32_t line;     // 1-based line of the token's first byte
+  std::int32_t line;  // 1-based line of the token's first byte
 };
 
 // Never fails: any bytes (invalid UTF-8, unterminated literals, binary data) give some token stream.

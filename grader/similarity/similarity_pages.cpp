@@ -109,24 +109,25 @@ std::string pair_page(const SimilarityReport& r, std::size_t rank, const std::ve
   std::string h = kHead;
   h += "<title>" + esc(a.name) + " and " + esc(b.name) + ": similarity " + score(p.similarity) + "</title><style>" +
        kStyle + "</style></head><body>";
-  h += "<p class=\"sub\"><a href=\"../index.html\">&larr; all pairs</a> &middot; lab " + esc(r.lab) + " &middot; pair " +
-       std::to_string(rank + 1) + " of " + std::to_string(r.comparison.pairs.size()) + "</p>";
+  h += "<p class=\"sub\"><a href=\"../index.html\">&larr; all pairs</a> &middot; lab " + esc(r.lab) +
+       " &middot; pair " + std::to_string(rank + 1) + " of " + std::to_string(r.comparison.pairs.size()) + "</p>";
   h += "<h1>" + esc(a.name) + " &harr; " + esc(b.name) + ": similarity " + score(p.similarity) + "</h1>";
-  h += fmt::format("<p class=\"sub\">{} fingerprints in common; {} has {}, {} has {} (after leaving out the skeleton "
-                   "and the class's common code). Matching regions are highlighted in the same colour on both sides; "
-                   "click one to jump to its counterpart. Identifiers and literals may differ inside a region: they "
-                   "are compared as placeholders.</p>",
-                   p.shared, esc(a.name), r.comparison.fingerprints[p.a], esc(b.name), r.comparison.fingerprints[p.b]);
+  h += fmt::format(
+      "<p class=\"sub\">{} fingerprints in common; {} has {}, {} has {} (after leaving out the skeleton "
+      "and the class's common code). Matching regions are highlighted in the same colour on both sides; "
+      "click one to jump to its counterpart. Identifiers and literals may differ inside a region: they "
+      "are compared as placeholders.</p>",
+      p.shared, esc(a.name), r.comparison.fingerprints[p.a], esc(b.name), r.comparison.fingerprints[p.b]);
   if (regions.empty()) {
     h += "<p class=\"note\">No region to highlight.</p>";
   } else {
     h += "<table><tr><th>region</th><th>" + esc(a.name) + "</th><th>" + esc(b.name) + "</th><th>tokens</th></tr>";
     for (std::size_t i = 0; i < regions.size(); ++i) {
       const Region& g = regions[i];
-      h += fmt::format("<tr><td><span class=\"m{}\">&nbsp;{}&nbsp;</span></td><td><a href=\"#a{}\">lines {}&ndash;{}"
-                       "</a></td><td><a href=\"#b{}\">lines {}&ndash;{}</a></td><td class=\"n\">{}</td></tr>",
-                       i % 6, i + 1, i + 1, g.a_first_line, g.a_last_line, i + 1, g.b_first_line, g.b_last_line,
-                       g.tokens);
+      h += fmt::format(
+          "<tr><td><span class=\"m{}\">&nbsp;{}&nbsp;</span></td><td><a href=\"#a{}\">lines {}&ndash;{}"
+          "</a></td><td><a href=\"#b{}\">lines {}&ndash;{}</a></td><td class=\"n\">{}</td></tr>",
+          i % 6, i + 1, i + 1, g.a_first_line, g.a_last_line, i + 1, g.b_first_line, g.b_last_line, g.tokens);
     }
     h += "</table>";
   }
@@ -161,9 +162,9 @@ std::string index_page(const SimilarityReport& r, std::size_t pages) {
     const PairScore& p = pairs[i];
     const std::string s = score(p.similarity);
     return "<tr><td class=\"n\">" + std::to_string(i + 1) + "</td><td>" + esc(r.documents[p.a].name) + "</td><td>" +
-           esc(r.documents[p.b].name) + "</td><td class=\"n\">" + s + "</td><td><div class=\"bar\"><span style=\"width:" +
-           fmt::format("{:.0f}", p.similarity * 100) + "%\"></span></div></td><td class=\"n\">" +
-           std::to_string(p.shared) + "</td><td>" +
+           esc(r.documents[p.b].name) + "</td><td class=\"n\">" + s +
+           "</td><td><div class=\"bar\"><span style=\"width:" + fmt::format("{:.0f}", p.similarity * 100) +
+           "%\"></span></div></td><td class=\"n\">" + std::to_string(p.shared) + "</td><td>" +
            (linked ? "<a href=\"" + pair_page_name(i) + "\">side by side</a>" : std::string("-")) + "</td></tr>";
   };
   const std::string head =
@@ -196,8 +197,7 @@ std::string index_page(const SimilarityReport& r, std::size_t pages) {
     h += "</table>";
   }
   h += "<h2>Left out</h2><ul>";
-  h += "<li>Skeleton: " +
-       (r.skeleton_files.empty() ? std::string("none found") : esc([&] {
+  h += "<li>Skeleton: " + (r.skeleton_files.empty() ? std::string("none found") : esc([&] {
          std::string s;
          for (const std::string& f : r.skeleton_files) s += (s.empty() ? "" : ", ") + f;
          return s;

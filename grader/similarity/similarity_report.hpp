@@ -11,9 +11,9 @@ namespace gpulab::similarity {
 
 struct SimilarityReport {
   std::string lab;
-  std::string generated_at;             // UTC, ISO 8601
+  std::string generated_at;  // UTC, ISO 8601
   SimilarityOptions options;
-  std::vector<Document> documents;      // the submissions compared
+  std::vector<Document> documents;  // the submissions compared
   ClassComparison comparison;
   std::vector<std::string> skeleton_files;  // excluded as the lab's own code
   std::vector<std::string> not_compared;    // "student: why", e.g. no .cu file handed in

@@ -48,19 +48,28 @@ std::string grade_array_script(const SlurmRequest& r) {
   for (const std::string& a : r.grade_args) args += " " + shell_quote(a);
   const std::string logs = (r.out / "slurm" / "logs").string();
   return "#!/bin/bash\n"
-         "# One task of the job array grading lab " + r.lab + ": shard $SLURM_ARRAY_TASK_ID of " +
-         std::to_string(r.shards) + " (written by `gpulab batch --slurm`).\n"
-         "#SBATCH --job-name=gpulab-" + r.lab + "\n"
-         "#SBATCH --array=0-" + std::to_string(r.shards - 1) + "\n"
-         "#SBATCH --cpus-per-task=" + std::to_string(r.jobs) + "\n"
-         "#SBATCH --output=" + logs + "/grade-%A_%a.out\n" +
-         (r.gres.empty() ? std::string() : "#SBATCH --gres=" + r.gres + "\n") + common_directives(r) +
+         "# One task of the job array grading lab " +
+         r.lab + ": shard $SLURM_ARRAY_TASK_ID of " + std::to_string(r.shards) +
+         " (written by `gpulab batch --slurm`).\n"
+         "#SBATCH --job-name=gpulab-" +
+         r.lab +
+         "\n"
+         "#SBATCH --array=0-" +
+         std::to_string(r.shards - 1) +
+         "\n"
+         "#SBATCH --cpus-per-task=" +
+         std::to_string(r.jobs) +
+         "\n"
+         "#SBATCH --output=" +
+         logs + "/grade-%A_%a.out\n" + (r.gres.empty() ? std::string() : "#SBATCH --gres=" + r.gres + "\n") +
+         common_directives(r) +
          "set -u\n"
          "# A cache of its own per task, on the node: builds and generated datasets are never shared half-written.\n"
          "export GPULAB_CACHE=\"${TMPDIR:-/tmp}/gpulab-cache-${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}\"\n" +
          shell_quote(r.gpulab.string()) + " batch " + shell_quote(r.lab) + " " + shell_quote(r.submissions.string()) +
          " --out " + shell_quote(r.out.string()) + " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(r.shards) +
-         "\" --jobs " + std::to_string(r.jobs) + args + "\n"
+         "\" --jobs " + std::to_string(r.jobs) + args +
+         "\n"
          "status=$?\n"
          "rm -rf \"$GPULAB_CACHE\"\n"
          "exit $status\n";
@@ -72,10 +81,13 @@ std::string merge_script(const SlurmRequest& r) {
   for (const std::string& a : r.merge_args) merge_args += " " + shell_quote(a);
   return "#!/bin/bash\n"
          "# Runs when every task of the grading array has ended: one gradebook and report for the class.\n"
-         "#SBATCH --job-name=gpulab-" + r.lab + "-merge\n"
+         "#SBATCH --job-name=gpulab-" +
+         r.lab +
+         "-merge\n"
          "#SBATCH --cpus-per-task=1\n"
-         "#SBATCH --output=" + logs + "/merge-%j.out\n" + common_directives(r) +
-         "exec " + shell_quote(r.gpulab.string()) + " merge " + shell_quote(r.out.string()) + merge_args + "\n";
+         "#SBATCH --output=" +
+         logs + "/merge-%j.out\n" + common_directives(r) + "exec " + shell_quote(r.gpulab.string()) + " merge " +
+         shell_quote(r.out.string()) + merge_args + "\n";
 }
 
 SlurmSubmission submit_to_slurm(const SlurmRequest& r) {
@@ -93,7 +105,8 @@ SlurmSubmission submit_to_slurm(const SlurmRequest& r) {
   files::write_file_atomically(dir / "merge.sbatch", merge_script(r));
   SlurmSubmission s;
   s.grade_job = run_sbatch({"sbatch", "--parsable", (dir / "grade.sbatch").string()});
-  s.merge_job = run_sbatch({"sbatch", "--parsable", "--dependency=afterany:" + s.grade_job, (dir / "merge.sbatch").string()});
+  s.merge_job =
+      run_sbatch({"sbatch", "--parsable", "--dependency=afterany:" + s.grade_job, (dir / "merge.sbatch").string()});
   return s;
 }
 

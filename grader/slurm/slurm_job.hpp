@@ -16,10 +16,10 @@ struct SlurmRequest {
   std::filesystem::path submissions;  // absolute, on a file system the nodes share
   std::filesystem::path out;          // absolute, likewise
   unsigned shards = 4;
-  unsigned jobs = 2;                  // --jobs of each task, and its --cpus-per-task
-  std::string partition;              // empty: the cluster's default
-  std::string gres;                   // e.g. "gpu:1"; empty: none
-  std::string time_limit;             // e.g. "02:00:00"; empty: the partition's default
+  unsigned jobs = 2;                    // --jobs of each task, and its --cpus-per-task
+  std::string partition;                // empty: the cluster's default
+  std::string gres;                     // e.g. "gpu:1"; empty: none
+  std::string time_limit;               // e.g. "02:00:00"; empty: the partition's default
   std::vector<std::string> grade_args;  // passed on to every task: --backend, --no-large, --part, ...
   std::vector<std::string> students;    // the class, for the plan
   std::vector<std::string> merge_args;  // passed on to the merge job: --course FILE

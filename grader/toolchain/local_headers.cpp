@@ -77,7 +77,8 @@ fs::path resolve(const Include& inc, const fs::path& from, const HeaderSearch& s
 fs::path mirror_of(const fs::path& root, const fs::path& original) { return root / original.relative_path(); }
 }  // namespace
 
-std::vector<fs::path> include_folders(const std::vector<std::string>& include_dirs, const std::vector<fs::path>& sources) {
+std::vector<fs::path> include_folders(const std::vector<std::string>& include_dirs,
+                                      const std::vector<fs::path>& sources) {
   std::vector<fs::path> folders;
   auto add = [&folders](const fs::path& dir) {
     const fs::path normal = fs::absolute(dir).lexically_normal();
@@ -119,7 +120,8 @@ std::vector<LocalHeader> find_local_headers(const std::vector<fs::path>& sources
       if (!outside) headers.push_back({header, read_text(header)});
     }
   };
-  for (size_t i = 0; i < sources.size() && i < texts.size(); ++i) scan(fs::absolute(sources[i]).lexically_normal(), texts[i]);
+  for (size_t i = 0; i < sources.size() && i < texts.size(); ++i)
+    scan(fs::absolute(sources[i]).lexically_normal(), texts[i]);
   for (size_t k = 0; k < headers.size(); ++k) {
     const LocalHeader h = headers[k];  // a copy: scan() appends to headers
     scan(h.path, h.text);
@@ -137,15 +139,16 @@ std::vector<LocalHeader> headers_inside(const std::vector<LocalHeader>& headers,
   for (const LocalHeader& h : headers) {
     const fs::path real = fs::weakly_canonical(h.path, ec);
     if (ec) continue;
-    if (std::any_of(real_folders.begin(), real_folders.end(), [&real](const fs::path& f) { return is_under(real, f); })) {
+    if (std::any_of(real_folders.begin(), real_folders.end(),
+                    [&real](const fs::path& f) { return is_under(real, f); })) {
       inside.push_back(h);
     }
   }
   return inside;
 }
 
-std::vector<std::string> rewritten_header_flags(const std::vector<LocalHeader>& headers, const std::vector<fs::path>& dirs,
-                                                const fs::path& root) {
+std::vector<std::string> rewritten_header_flags(const std::vector<LocalHeader>& headers,
+                                                const std::vector<fs::path>& dirs, const fs::path& root) {
   std::vector<std::string> rewritten;
   bool changed = false;
   for (const LocalHeader& h : headers) {

@@ -135,7 +135,8 @@ constexpr const char* kStamp = "complete.json";
 std::optional<BuildResult> read_cache_entry(const fs::path& entry, const std::string& artifact) {
   std::error_code ec;
   const fs::path program = entry / artifact;
-  if (!fs::is_regular_file(entry / kStamp, ec) || !fs::is_regular_file(program, ec) || fs::file_size(program, ec) == 0) {
+  if (!fs::is_regular_file(entry / kStamp, ec) || !fs::is_regular_file(program, ec) ||
+      fs::file_size(program, ec) == 0) {
     return std::nullopt;
   }
   try {
@@ -173,7 +174,8 @@ files::TempFolder staging_folder() {
 // path there. Another gpulab may have finished the same build first: then its entry is used.
 fs::path commit_cache_entry(files::TempFolder staging, const fs::path& entry, const std::string& artifact,
                             const BuildResult& built) {
-  files::write_json_atomically(staging / kStamp, {{"compiler_output", built.compiler_output}, {"command", built.command}});
+  files::write_json_atomically(staging / kStamp,
+                               {{"compiler_output", built.compiler_output}, {"command", built.command}});
   std::error_code ec;
   fs::rename(staging.path(), entry, ec);
   if (ec && !read_cache_entry(entry, artifact)) {
@@ -230,12 +232,12 @@ void check_installation() {
   for (const char* needed : {"grader", "assignments"}) {
     std::error_code ec;
     if (fs::is_directory(root / needed, ec)) continue;
-    throw files::GraderError(
-        (from_env ? "GPULAB_HOME=" + root.string() : "gpulab's source folder " + root.string()) + " has no " + needed +
-        "/ folder, so it is not a gpulab installation: " +
-        (from_env ? "point GPULAB_HOME at the folder that holds grader/, assignments/ and datasets/ "
-                    "(or unset it)"
-                  : "rebuild gpulab from its source tree, or set GPULAB_HOME to an installation"));
+    throw files::GraderError((from_env ? "GPULAB_HOME=" + root.string() : "gpulab's source folder " + root.string()) +
+                             " has no " + needed + "/ folder, so it is not a gpulab installation: " +
+                             (from_env
+                                  ? "point GPULAB_HOME at the folder that holds grader/, assignments/ and datasets/ "
+                                    "(or unset it)"
+                                  : "rebuild gpulab from its source tree, or set GPULAB_HOME to an installation"));
   }
 }
 
@@ -320,8 +322,7 @@ std::vector<std::string> emulator_command(const BuildSources& s, const BuildOpti
   std::vector<std::string> argv = {
       GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
       // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
-      "-fstack-clash-protection",
-      "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
+      "-fstack-clash-protection", "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
   // has: no loop vectorisation, no loops turned into memset/memcpy calls, and no splitting of a
   // float4 copy into four scalar loads (the profiler counts requests; the race checker would
@@ -352,8 +353,10 @@ std::vector<std::string> emulator_command(const BuildSources& s, const BuildOpti
 std::vector<std::string> nvcc_command(const BuildSources& s, const BuildOptions& options, const fs::path& artifact) {
   const std::string arch = options.cuda_arch.rfind("sm_", 0) == 0 ? options.cuda_arch.substr(3) : options.cuda_arch;
   const bool dynamic = options.shared_library || !options.libraries.empty();
-  std::vector<std::string> argv = {GPULAB_NVCC, "-std=c++20", "-O2", "-lineinfo", "-cudart", dynamic ? "shared" : "static",
-                                   "-gencode", "arch=compute_" + arch + ",code=sm_" + arch};
+  std::vector<std::string> argv = {GPULAB_NVCC, "-std=c++20",
+                                   "-O2",       "-lineinfo",
+                                   "-cudart",   dynamic ? "shared" : "static",
+                                   "-gencode",  "arch=compute_" + arch + ",code=sm_" + arch};
   if (options.shared_library) argv.insert(argv.end(), {"-shared", "-Xcompiler", "-fPIC", "-Xlinker", "-Bsymbolic"});
   if (dynamic) {
     // The CUDA libraries next to nvcc, found at run time without LD_LIBRARY_PATH.
@@ -423,7 +426,8 @@ std::optional<std::string> rewrite_sources(const BuildSources& s, const fs::path
     if (s.paths[i].extension() != ".cu") continue;
     ++rewrites;
     try {
-      write_file(rewritten_path(dir, i, s.paths[i]), gpulab::rewriter::rewrite_cuda_source(s.texts[i], s.paths[i].string()));
+      write_file(rewritten_path(dir, i, s.paths[i]),
+                 gpulab::rewriter::rewrite_cuda_source(s.texts[i], s.paths[i].string()));
     } catch (const gpulab::rewriter::RewriteError& e) {
       return std::string(e.what()) + "\n";
     }
@@ -499,13 +503,15 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
   }
   const std::vector<std::string> argv = compile_command(s, options, staging.path(), include_flags);
   result.command += quote_for_display(argv);
-  const process::ProcessResult p = options.run_compiler ? options.run_compiler(compile_job(argv, staging.path(), s, options))
-                                                        : process::run(argv, {});
+  const process::ProcessResult p = options.run_compiler
+                                       ? options.run_compiler(compile_job(argv, staging.path(), s, options))
+                                       : process::run(argv, {});
   if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
   result.compiler_output += p.output;
   std::error_code ec;
   // A plain file the compiler wrote: a symbolic link left in the build folder is never followed.
-  result.ok = p.status() == 0 && fs::is_regular_file(fs::symlink_status(result.executable, ec)) && fs::file_size(result.executable, ec) > 0;
+  result.ok = p.status() == 0 && fs::is_regular_file(fs::symlink_status(result.executable, ec)) &&
+              fs::file_size(result.executable, ec) > 0;
   if (!result.ok) return result;  // a failed build is not cached: the staging folder goes
   result.executable = commit_cache_entry(std::move(staging), entry, artifact_name(options), result);
   return result;

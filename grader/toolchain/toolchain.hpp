@@ -22,25 +22,25 @@ bool race_check_available();    // this build has the emulator's checking runtim
 // One compiler run, with what it touches, so that a caller can run it in a sandbox.
 struct CompileJob {
   std::vector<std::string> argv;
-  std::filesystem::path build_dir;             // the only folder the compiler writes
-  std::vector<std::filesystem::path> reads;    // the files and folders it reads, besides the system's
+  std::filesystem::path build_dir;           // the only folder the compiler writes
+  std::vector<std::filesystem::path> reads;  // the files and folders it reads, besides the system's
 };
 using CompileRunner = std::function<process::ProcessResult(const CompileJob&)>;
 
 struct BuildOptions {
   Backend backend = Backend::emu;
-  bool race_check = false;             // emu only: the checking build (races, exact out-of-bounds reads)
-  std::string cuda_arch = "sm_90";     // cuda only
+  bool race_check = false;          // emu only: the checking build (races, exact out-of-bounds reads)
+  std::string cuda_arch = "sm_90";  // cuda only
   // Compiled and linked with the main source: .cu as CUDA (rewritten for the emulator), .c as C,
   // anything else (.cpp, .cc, .cxx) as host C++.
   std::vector<std::filesystem::path> extra_sources;
   std::vector<std::string> include_dirs;  // -I, in this order, before each source's own folder
   std::vector<std::string> defines;       // NAME or NAME=VALUE: -D for every source
-  std::vector<std::string> link_inputs;  // prebuilt archives/objects linked before the emulator runtime
+  std::vector<std::string> link_inputs;   // prebuilt archives/objects linked before the emulator runtime
   // Archives linked whole (every member, after link_inputs), so that a program defining one of
   // their symbols fails to link instead of silently replacing it.
   std::vector<std::string> whole_archives;
-  std::vector<std::string> link_flags;   // passed to the compiler driver when linking (e.g. -Xlinker ...)
+  std::vector<std::string> link_flags;  // passed to the compiler driver when linking (e.g. -Xlinker ...)
   bool use_cache = true;
   CompileRunner run_compiler;  // unset: the compiler runs directly
   // cuda only: build a shared library (for dlopen) instead of a program, and the
@@ -77,8 +77,8 @@ void sweep_cache_leftovers();
 // Throws files::GraderError when project_root() is not a gpulab installation (a GPULAB_HOME
 // without grader/ or assignments/): a setup mistake must stop grading, not score everyone 0.
 void check_installation();
-std::string harness_emu_library();        // the grader's harness, prebuilt for the emulator
-std::string nvcc_path();                  // the nvcc this gpulab was built with; empty without CUDA
-std::string emu_include_dir();            // the emulator's CUDA headers (gpulab/emu/...)
+std::string harness_emu_library();  // the grader's harness, prebuilt for the emulator
+std::string nvcc_path();            // the nvcc this gpulab was built with; empty without CUDA
+std::string emu_include_dir();      // the emulator's CUDA headers (gpulab/emu/...)
 
 }  // namespace gpulab::toolchain

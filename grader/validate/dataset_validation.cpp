@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 namespace {
 // "" when equal; else where they first differ.
 std::string difference(const NdArray& want, const NdArray& got) {
-  if (want.dtype() != got.dtype()) return std::string("dtype ") + dtype_name(got.dtype()) + ", expected " + dtype_name(want.dtype());
+  if (want.dtype() != got.dtype())
+    return std::string("dtype ") + dtype_name(got.dtype()) + ", expected " + dtype_name(want.dtype());
   if (want.shape() != got.shape()) return "shape " + got.shape_text() + ", expected " + want.shape_text();
   const size_t es = dtype_size(want.dtype());
   for (size_t i = 0; i < want.size(); ++i) {
@@ -144,14 +145,16 @@ void check_with_reference(const LabSpec& lab, const fs::path& dir, toolchain::Ba
   }
   const files::TempFolder home_folder("validate");  // removed on every path, Ctrl-C included
   const fs::path& home = home_folder.path();
-  for (const char* entry : {"assignments", "grader", "reference"}) fs::create_directory_symlink(project / entry, home / entry);
+  for (const char* entry : {"assignments", "grader", "reference"})
+    fs::create_directory_symlink(project / entry, home / entry);
   fs::create_directories(home / "datasets");
   fs::create_directory_symlink(fs::absolute(dir), home / "datasets" / lab.lab);
 
   grade::GradeOptions o;
   o.backend = backend;
   for (const DatasetCase& c : read_manifest(dir, false).cases)  // a folder may hold only some parts (--part)
-    if (std::find(o.only_parts.begin(), o.only_parts.end(), c.part) == o.only_parts.end()) o.only_parts.push_back(c.part);
+    if (std::find(o.only_parts.begin(), o.only_parts.end(), c.part) == o.only_parts.end())
+      o.only_parts.push_back(c.part);
   o.include_large = false;
   o.include_hidden = false;
   grade::GradeResult g;

@@ -15,8 +15,8 @@ namespace gpulab::validate {
 
 struct ValidationReport {
   size_t cases = 0;
-  size_t gold_checked = 0;              // cases whose outputs were recomputed
-  std::vector<std::string> problems;    // manifest and gold problems, one sentence each
+  size_t gold_checked = 0;            // cases whose outputs were recomputed
+  std::vector<std::string> problems;  // manifest and gold problems, one sentence each
   bool reference_ran = false;
   size_t reference_passed = 0, reference_cases = 0;
   std::vector<std::string> reference_failures;  // "case id: feedback"

@@ -64,7 +64,7 @@ void convolution_1d(const gpulab::gold::Case& cs, gpulab::gold::Expected& out) {
     long long terms = 0;
     for (long long j = 0; j < mw; ++j) {
       const long long k = i + j - r;
-      if (k < 0 || k >= width) continue;  // ghost cell: 0
+      if (k < 0 || k >= width) continue;                                           // ghost cell: 0
       const double p = static_cast<double>(in[k]) * static_cast<double>(mask[j]);  // exact in double
       sum += p;
       abs_sum += std::fabs(p);

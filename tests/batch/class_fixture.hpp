@@ -8,10 +8,19 @@
 
 namespace gpulab_test {
 
-inline gpulab::grade::CaseRecord made_up_case(const std::string& id, const std::string& label, bool passed,
-                                              const std::string& feedback = "", bool hidden = false,
-                                              gpulab::grade::FailureKind kind = gpulab::grade::FailureKind::wrong_answer) {
-  return {id, label, "tiny", hidden, passed, passed ? 25.0 : 0.0, 25.0, 0.1, feedback, {},
+inline gpulab::grade::CaseRecord made_up_case(
+    const std::string& id, const std::string& label, bool passed, const std::string& feedback = "", bool hidden = false,
+    gpulab::grade::FailureKind kind = gpulab::grade::FailureKind::wrong_answer) {
+  return {id,
+          label,
+          "tiny",
+          hidden,
+          passed,
+          passed ? 25.0 : 0.0,
+          25.0,
+          0.1,
+          feedback,
+          {},
           passed ? gpulab::grade::FailureKind::none : kind};
 }
 
@@ -27,9 +36,9 @@ inline gpulab::grade::PartRecord made_up_part(const std::string& name, double sc
 }
 
 // A speed part as the cuda backend records it: scored unless `status` says otherwise.
-inline gpulab::grade::PerformanceResult made_up_speed(double ratio, double seconds, double gbps, double score,
-                                                      gpulab::grade::PerformanceStatus status =
-                                                          gpulab::grade::PerformanceStatus::scored) {
+inline gpulab::grade::PerformanceResult made_up_speed(
+    double ratio, double seconds, double gbps, double score,
+    gpulab::grade::PerformanceStatus status = gpulab::grade::PerformanceStatus::scored) {
   gpulab::grade::PerformanceResult r;
   r.status = status;
   r.counted = true;
@@ -85,9 +94,10 @@ inline gpulab::batch::ClassResults made_up_class(bool with_performance) {
                    {made_up_case("exclusive-tiny-1", "dataset 1 (n=1)", true),
                     made_up_case("exclusive-tiny-2", "dataset 2 (n=33)", true)})};
   std::vector<gpulab::grade::PartRecord> half = {
-      made_up_part("inclusive", 25.0,
-                   {made_up_case("inclusive-tiny-1", "dataset 1 (n=1)", true),
-                    made_up_case("inclusive-tiny-2", "dataset 2 (n=33)", false, "out[32] = NaN, expected 1; 1 of 33 wrong")}),
+      made_up_part(
+          "inclusive", 25.0,
+          {made_up_case("inclusive-tiny-1", "dataset 1 (n=1)", true),
+           made_up_case("inclusive-tiny-2", "dataset 2 (n=33)", false, "out[32] = NaN, expected 1; 1 of 33 wrong")}),
       made_up_part("exclusive", 25.0,
                    {made_up_case("exclusive-tiny-1", "dataset 1 (n=1)", true),
                     made_up_case("exclusive-tiny-2", "dataset 2 (n=33)", false, "timed out after 30 s", false,
@@ -101,9 +111,10 @@ inline gpulab::batch::ClassResults made_up_class(bool with_performance) {
     half[1].performance->review = "the fastest timed call moved 9000 GB/s, 300% of the copy bandwidth <sic>";
   }
   c.students.push_back(made_up_student("ada", GradingStatus::graded, 100, full, {}));
-  c.students.push_back(made_up_student("bob, jr.", GradingStatus::graded, 50, half,
-                                       {{FailureKind::timeout, "exclusive: dataset 2 (n=33): timed out after 30 s"},
-                                        {FailureKind::wrong_answer, "inclusive: dataset 2 (n=33): out[32] = NaN, expected 1"}}));
+  c.students.push_back(
+      made_up_student("bob, jr.", GradingStatus::graded, 50, half,
+                      {{FailureKind::timeout, "exclusive: dataset 2 (n=33): timed out after 30 s"},
+                       {FailureKind::wrong_answer, "inclusive: dataset 2 (n=33): out[32] = NaN, expected 1"}}));
   c.students.push_back(made_up_student("<carol>", GradingStatus::compile_error, 0, {},
                                        {{FailureKind::compile_error, "carol.cu:3:1: error: expected ';' <here>"}}));
   c.students.push_back(made_up_student("dave", GradingStatus::no_submission, 0, {},

@@ -45,7 +45,8 @@ int check_gradescope(const json& j) {
     hidden += t["visibility"] != "visible";
     sum += t["score"].get<double>();
   }
-  if (j.contains("visibility") && !visibilities.count(j["visibility"].get<std::string>())) return fail("top visibility");
+  if (j.contains("visibility") && !visibilities.count(j["visibility"].get<std::string>()))
+    return fail("top visibility");
   if (j["tests"].size() && std::abs(sum - j["score"].get<double>()) > 0.05 * j["tests"].size() + 1e-9)
     return fail("the tests' scores do not add up to the score");
   std::printf("score=%g tests=%zu hidden=%d\n", j["score"].get<double>(), j["tests"].size(), hidden);

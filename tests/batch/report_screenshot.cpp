@@ -60,10 +60,10 @@ Stats measure(const gpulab_test::Image& img) {
 }
 
 bool screenshot(const std::string& browser, const fs::path& page, const fs::path& png, const fs::path& profile) {
-  const auto p = gpulab::process::run({browser, "--headless", "--no-sandbox", "--disable-gpu",
-                                                 "--hide-scrollbars", "--no-first-run", "--user-data-dir=" + profile.string(),
-                                                 "--window-size=1000,1400", "--screenshot=" + png.string(),
-                                                 "file://" + page.string()});
+  const auto p =
+      gpulab::process::run({browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                            "--no-first-run", "--user-data-dir=" + profile.string(), "--window-size=1000,1400",
+                            "--screenshot=" + png.string(), "file://" + page.string()});
   if (p.exit_code != 0 || !fs::exists(png)) {
     std::fprintf(stderr, "%s failed (exit %d):\n%s\n", browser.c_str(), p.exit_code, p.output.c_str());
     return false;

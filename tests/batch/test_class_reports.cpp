@@ -78,8 +78,8 @@ TEST_CASE("statistics: distribution, pass rates, performance, failures", "[batch
 TEST_CASE("report.html: self-contained, every section, escaped", "[batch][report]") {
   const std::string html = gpulab::report::html_report(made_up_class(false), "2026-11-23T10:00:00Z");
   CHECK_THAT(html, Catch::StartsWith("<!DOCTYPE html>"));
-  for (const char* section : {"Score distribution", "Pass rate per test case", "Performance ratios",
-                              "Most common failures", "Students"}) {
+  for (const char* section :
+       {"Score distribution", "Pass rate per test case", "Performance ratios", "Most common failures", "Students"}) {
     CHECK_THAT(html, Catch::Contains(section));
   }
   CHECK_THAT(html, Catch::Contains("<svg"));

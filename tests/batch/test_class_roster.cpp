@@ -41,7 +41,7 @@ TEST_CASE("roster: folders and .cu files, the file to grade", "[batch][roster]")
   const auto r = discover_submissions(d.path(), "scan.cu");
   CHECK_FALSE(r.gradescope_export);
   REQUIRE(r.submissions.size() == 5);
-  CHECK(r.submissions[0].student == "alice");  // sorted
+  CHECK(r.submissions[0].student == "alice");                 // sorted
   CHECK(find(r, "alice").source == d / "alice/src/scan.cu");  // the only .cu file, in a sub-folder
   CHECK(find(r, "bob").source == d / "bob/scan.cu");          // the lab's file name wins
   CHECK(find(r, "carol").source.empty());

@@ -6,8 +6,8 @@
 
 #include "late/course_file.hpp"
 
-using gpulab::late::parse_course_file;
 using Catch::Contains;
+using gpulab::late::parse_course_file;
 
 namespace {
 const char* kPenaltyCourse = R"({
@@ -43,8 +43,8 @@ TEST_CASE("course file: a penalty course", "[batch][late]") {
   REQUIRE(h.late_due);
   CHECK(gpulab::late::format_utc(*h.late_due) == "2026-11-24T04:59:30Z");
   CHECK_FALSE(c.deadlines("scan").late_due);
-  CHECK_THROWS_WITH(c.deadlines("matmul"), Contains("course.json: labs: no entry for lab 'matmul'") &&
-                                               Contains("histogram, scan"));
+  CHECK_THROWS_WITH(c.deadlines("matmul"),
+                    Contains("course.json: labs: no entry for lab 'matmul'") && Contains("histogram, scan"));
 }
 
 TEST_CASE("course file: a late-day course with per-student budgets", "[batch][late]") {
@@ -69,7 +69,8 @@ TEST_CASE("course file: unknown keys are errors naming the file and the key", "[
   CHECK_THROWS_WITH(parse_course_file(with("\"max_percent\"", "\"cap\""), "course.json"),
                     Contains("course.json: penalty.cap: unknown key"));
   CHECK_THROWS_WITH(parse_course_file(R"({"time_zone": "UTC", "labs": {"scan": {"due": "2026-03-01 12:00"}},
-      "late_days": {"budget": 2, "students": {"ada": {"used": 1}}}})", "c.json"),
+      "late_days": {"budget": 2, "students": {"ada": {"used": 1}}}})",
+                                      "c.json"),
                     Contains("c.json: late_days.students.ada.used: unknown key"));
 }
 
@@ -111,16 +112,18 @@ TEST_CASE("course file: numbers out of range and policies are checked", "[batch]
                                            "\"penalty\": {\"percent_per_day\": 10}, \"late_days\": {\"budget\": 3}"),
                                       "course.json"),
                     Contains("exactly one late policy"));
-  CHECK_THROWS_WITH(parse_course_file(with(",\n  \"penalty\": {\"percent_per_day\": 10, \"max_percent\": 30}", ""),
-                                      "course.json"),
-                    Contains("exactly one late policy"));
+  CHECK_THROWS_WITH(
+      parse_course_file(with(",\n  \"penalty\": {\"percent_per_day\": 10, \"max_percent\": 30}", ""), "course.json"),
+      Contains("exactly one late policy"));
   CHECK_THROWS_WITH(parse_course_file(with("\"percent_per_day\": 10, ", ""), "course.json"),
                     Contains("penalty: missing percent_per_day"));
   CHECK_THROWS_WITH(parse_course_file(R"({"time_zone": "UTC", "labs": {"scan": {"due": "2026-03-01 12:00"}},
-      "late_days": {"budget": -1}})", "c.json"),
+      "late_days": {"budget": -1}})",
+                                      "c.json"),
                     Contains("c.json: late_days.budget: -1 is out of range"));
   CHECK_THROWS_WITH(parse_course_file(R"({"time_zone": "UTC", "labs": {"scan": {"due": "2026-03-01 12:00"}},
-      "late_days": {"budget": 3, "students": {"ada": {"used_before": 4}}}})", "c.json"),
+      "late_days": {"budget": 3, "students": {"ada": {"used_before": 4}}}})",
+                                      "c.json"),
                     Contains("c.json: late_days.students.ada.used_before: 4 days used is more than the budget of 3"));
 }
 
@@ -129,11 +132,12 @@ TEST_CASE("course file: time zone, labs and JSON itself", "[batch][late]") {
                     Contains("course.json: time_zone: unknown time zone 'Mars/Olympus_Mons'") && Contains("IANA"));
   CHECK_THROWS_WITH(parse_course_file(with("\"time_zone\": \"America/New_York\",", ""), "course.json"),
                     Contains("course.json: time_zone: missing"));
-  CHECK_THROWS_WITH(parse_course_file(R"({"time_zone": "UTC", "labs": {}, "penalty": {"percent_per_day": 5}})", "c.json"),
-                    Contains("c.json: labs: expected an object with one entry per lab"));
-  CHECK_THROWS_WITH(parse_course_file(R"({"time_zone": "UTC", "labs": {"scan": {}}, "penalty": {"percent_per_day": 5}})",
-                                      "c.json"),
-                    Contains("c.json: labs.scan: missing due"));
+  CHECK_THROWS_WITH(
+      parse_course_file(R"({"time_zone": "UTC", "labs": {}, "penalty": {"percent_per_day": 5}})", "c.json"),
+      Contains("c.json: labs: expected an object with one entry per lab"));
+  CHECK_THROWS_WITH(
+      parse_course_file(R"({"time_zone": "UTC", "labs": {"scan": {}}, "penalty": {"percent_per_day": 5}})", "c.json"),
+      Contains("c.json: labs.scan: missing due"));
   CHECK_THROWS_WITH(parse_course_file("{\"time_zone\": \"UTC\",", "c.json"), Contains("c.json: not valid JSON"));
   CHECK_THROWS_WITH(parse_course_file("[1, 2]", "c.json"), Contains("c.json: expected an object"));
   CHECK_THROWS_WITH(gpulab::late::read_course_file("/nonexistent/course.json"),

@@ -83,10 +83,10 @@ TEST_CASE("failure class: the most frequent recorded kind wins, ties in class or
 
 TEST_CASE("failure class: the kind comes from the file, not from the feedback's words", "[batch][failures]") {
   // The same sentence under two kinds, and a reworded sentence under the kind it had: the kind decides.
-  const ResultsRecord reworded = graded(
-      {part("int", {failed("dataset 1 (n=1)", "your code took too long (limit 30 s)", FailureKind::timeout),
-                    failed("dataset 2 (n=2)", "timed out after 30 s", FailureKind::data_race),
-                    failed("dataset 3 (n=3)", "das Ergebnis ist falsch", FailureKind::data_race)})});
+  const ResultsRecord reworded =
+      graded({part("int", {failed("dataset 1 (n=1)", "your code took too long (limit 30 s)", FailureKind::timeout),
+                           failed("dataset 2 (n=2)", "timed out after 30 s", FailureKind::data_race),
+                           failed("dataset 3 (n=3)", "das Ergebnis ist falsch", FailureKind::data_race)})});
   // Through the file format too: the kind is written with each case and read back.
   const ResultsRecord back = gpulab::grade::results_from_json(gpulab::grade::to_json(reworded), "r.json");
   const auto s = summarize_failures(back);

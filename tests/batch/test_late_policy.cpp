@@ -95,7 +95,8 @@ TEST_CASE("lateness: the penalty's cap, and after the late due date", "[batch][l
 TEST_CASE("lateness: days late across daylight-saving changes follow the zone's calendar", "[batch][late]") {
   // New York: clocks go back an hour on 2026-11-01 and forward an hour on 2026-03-08.
   const Course fall = parse_course_file(R"({"time_zone": "America/New_York",
-      "labs": {"scan": {"due": "2026-10-31 12:00"}}, "penalty": {"percent_per_day": 10}})", "c.json");
+      "labs": {"scan": {"due": "2026-10-31 12:00"}}, "penalty": {"percent_per_day": 10}})",
+                                        "c.json");
   Lateness l = judge(fall, "2026-11-01 11:30");  // 24.5 hours later, but before noon the next day
   CHECK(l.hours_late == Approx(24.5));
   CHECK(l.days_late == 1);
@@ -105,7 +106,8 @@ TEST_CASE("lateness: days late across daylight-saving changes follow the zone's 
   CHECK(judge(fall, "2026-11-01 12:01").days_late == 2);
 
   const Course spring = parse_course_file(R"({"time_zone": "America/New_York",
-      "labs": {"scan": {"due": "2026-03-07 12:00"}}, "penalty": {"percent_per_day": 10}})", "c.json");
+      "labs": {"scan": {"due": "2026-03-07 12:00"}}, "penalty": {"percent_per_day": 10}})",
+                                          "c.json");
   l = judge(spring, "2026-03-08 12:30");  // only 23.5 hours later, but past noon the next day
   CHECK(l.hours_late == Approx(23.5));
   CHECK(l.days_late == 2);
@@ -113,7 +115,8 @@ TEST_CASE("lateness: days late across daylight-saving changes follow the zone's 
 
   // A due time the jump skips on a later day: that day's deadline is the moment of the jump.
   const Course skipped = parse_course_file(R"({"time_zone": "America/New_York",
-      "labs": {"scan": {"due": "2026-03-07 02:30"}}, "penalty": {"percent_per_day": 10}})", "c.json");
+      "labs": {"scan": {"due": "2026-03-07 02:30"}}, "penalty": {"percent_per_day": 10}})",
+                                           "c.json");
   CHECK(judge(skipped, "2026-03-08 01:59").days_late == 1);
   CHECK(judge(skipped, "2026-03-08 03:00").days_late == 1);  // 03:00 EDT is the jump itself
   CHECK(judge(skipped, "2026-03-08 03:01").days_late == 2);
@@ -155,7 +158,8 @@ TEST_CASE("lateness of a class: per-student budgets, groups, sources and warning
   gpulab::batch::ClassResults c;
   c.lab = "scan";
   // Due 2026-11-21T04:59:00Z. Two days late is 2026-11-22 10:00 EST = 15:00Z.
-  c.students.push_back(student("ada@example.edu", {{"Ada", "ada@example.edu", "1"}}, "2026-11-22 07:00:00.5 -08:00", ""));
+  c.students.push_back(
+      student("ada@example.edu", {{"Ada", "ada@example.edu", "1"}}, "2026-11-22 07:00:00.5 -08:00", ""));
   c.students.push_back(student("bob", {}, "", "2026-11-25T15:00:00Z"));  // 5 days late, file time
   c.students.push_back(student("carol@x.edu+dan@x.edu", {{"Carol", "carol@x.edu", "3"}, {"Dan", "dan@x.edu", "4"}},
                                "2026-11-22 10:00:00 -0500", ""));
@@ -189,8 +193,8 @@ TEST_CASE("lateness of a class: per-student budgets, groups, sources and warning
   CHECK_THAT(l.warnings[0], Contains("1 student (bob) is the newest file time"));
   CHECK_THAT(l.warnings[1], Contains("no submission time for 1 student (erin)"));
   CHECK_THAT(l.warnings[2], Contains("days.json: late_days.students: nobody@example.edu match no student"));
-  CHECK_THAT(policy_summary(l.course, l.deadline), Contains("Due 2026-11-20 23:59 (America/New_York, 2026-11-20T23:59:00-05:00)") &&
-                                                       Contains("3 late days"));
+  CHECK_THAT(policy_summary(l.course, l.deadline),
+             Contains("Due 2026-11-20 23:59 (America/New_York, 2026-11-20T23:59:00-05:00)") && Contains("3 late days"));
 
   // A group whose member has fewer days decides for the group.
   c.students[2].record.submitters[1].email = "ada@example.edu";
@@ -199,7 +203,8 @@ TEST_CASE("lateness of a class: per-student budgets, groups, sources and warning
   const Course twice = parse_course_file(R"({"time_zone": "UTC", "labs": {"scan": {"due": "2026-11-20 23:59"}},
       "late_days": {"budget": 3, "students": {"ada@example.edu": {"used_before": 1}, "1": {"used_before": 2}}}})",
                                          "twice.json");
-  CHECK_THROWS_WITH(assess_class(twice, c), Contains("twice.json: late_days.students: 'ada@example.edu' and '1' are the same student"));
+  CHECK_THROWS_WITH(assess_class(twice, c),
+                    Contains("twice.json: late_days.students: 'ada@example.edu' and '1' are the same student"));
 }
 
 TEST_CASE("submission time: Gradescope's created_at, else the file time, said which", "[batch][late]") {

@@ -92,8 +92,8 @@ TEST_CASE("leaderboard section: fastest first, ties share a rank, only scored sp
   CHECK(b.parts[0].rows[0].rate == Approx(2147.5));
   CHECK(shown(b.parts[1]) == std::vector<std::string>{"1 ada", "2 fay"});
   CHECK(b.parts[0].not_ranked == std::map<std::string, int>{{"did not compile", 1},
-                                                              {"no file to grade", 1},
-                                                              {"implausible speed (for review)", 1}});
+                                                            {"no file to grade", 1},
+                                                            {"implausible speed (for review)", 1}});
   CHECK(b.parts[1].not_ranked.at("failed (a correctness case, or a check of the timed calls)") == 1);
   CHECK(b.parts[1].not_ranked.at("not measured") == 1);
   CHECK(b.ranked_students() == 3);
@@ -163,6 +163,7 @@ TEST_CASE("leaderboard section: report.html, the folder's salt and the mapping b
   // --leaderboard-names: names in the section.
   TempDir named;
   gpulab::report::write_class_reports(named.path(), c, nullptr, true);
-  CHECK_THAT(gpulab::files::read_whole_file(named / "report.html"), Catch::Contains("<td class=\"n\">2</td><td>ada</td>"));
+  CHECK_THAT(gpulab::files::read_whole_file(named / "report.html"),
+             Catch::Contains("<td class=\"n\">2</td><td>ada</td>"));
   CHECK_FALSE(fs::exists(named / "leaderboard-pseudonyms.csv"));
 }

@@ -34,8 +34,7 @@ TEST_CASE("merge: shards into one folder, missing students named", "[batch][merg
   put_student(d / "b", "bob", "k-bob");
   put_student(d / "b", "ada", "k-ada", "scan", "2026-11-24T00:00:00Z");  // the same grading twice: fine
   fs::create_directories(d / "a/slurm");
-  gpulab_test::write_file(d / "a/slurm/plan.json",
-                          json{{"lab", "scan"}, {"students", {"ada", "bob", "carol"}}}.dump());
+  gpulab_test::write_file(d / "a/slurm/plan.json", json{{"lab", "scan"}, {"students", {"ada", "bob", "carol"}}}.dump());
   const auto m = gpulab::batch::merge_batches({d / "a", d / "b"}, d / "a");
   CHECK(m.lab == "scan");
   CHECK(m.students == std::vector<std::string>{"ada", "bob", "carol"});
@@ -100,8 +99,9 @@ TEST_CASE("slurm: the job array and merge scripts", "[batch][slurm]") {
   CHECK_THAT(m, Catch::Contains("#SBATCH --partition=gpu\n"));
   // `gpulab batch --slurm --course FILE`: the merge job writes the late columns with the same file.
   r.merge_args = {"--course", "/shared/course file.json"};
-  CHECK_THAT(gpulab::slurm::merge_script(r),
-             Catch::Contains("exec '/opt/gpulab/bin/gpulab' merge '/shared/out' '--course' '/shared/course file.json'\n"));
+  CHECK_THAT(
+      gpulab::slurm::merge_script(r),
+      Catch::Contains("exec '/opt/gpulab/bin/gpulab' merge '/shared/out' '--course' '/shared/course file.json'\n"));
 }
 
 TEST_CASE("progress: ETA and durations", "[batch]") {

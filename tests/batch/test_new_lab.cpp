@@ -47,8 +47,8 @@ TEST_CASE("a new lab is graded by the unchanged grader", "[batch][new-lab]") {
   CHECK_THAT(gpulab::harness::generate_contract_header(lab), Catch::Contains("void vector_add("));
 
   // `gpulab datagen vector_add --public`, then `gpulab validate vector_add datasets/vector_add`.
-  const gpulab::Manifest m =
-      gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small, home / "datasets/vector_add");
+  const gpulab::Manifest m = gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small,
+                                                       home / "datasets/vector_add");
   CHECK(m.cases.size() == 4);
   gpulab::validate::ValidationReport v = gpulab::validate::check_manifest_and_gold(lab, home / "datasets/vector_add");
   CHECK(v.problems.empty());

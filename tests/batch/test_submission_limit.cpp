@@ -102,8 +102,8 @@ TEST_CASE("submission limit: under the limit the submission is graded and told h
 
 TEST_CASE("submission limit: the last grading the limit allows says when the next one comes",
           "[batch][gradescope][limit]") {
-  const auto m = metadata(kNow, {{"2026-03-09T16:30:00.000000-07:00", graded(10)},
-                                 {"2026-03-10T09:00:00.000000-07:00", graded(20)}});
+  const auto m = metadata(
+      kNow, {{"2026-03-09T16:30:00.000000-07:00", graded(10)}, {"2026-03-10T09:00:00.000000-07:00", graded(20)}});
   const LimitDecision d = decide(m, 3);
   CHECK(d.grade);
   CHECK(d.graded_in_window == 2);
@@ -193,8 +193,8 @@ TEST_CASE("submission limit: carried-forward results never count, and results wi
   const json carried = carried_forward_results(first, over, 0);
 
   // Later, the carried-forward submission is itself listed; after 09:00 + 24 h the student is graded again.
-  const auto later = metadata("2026-03-11T09:30:00-07:00", {{"2026-03-10T09:00:00-07:00", graded(20)},
-                                                            {"2026-03-10T10:00:00-07:00", carried}});
+  const auto later = metadata("2026-03-11T09:30:00-07:00",
+                              {{"2026-03-10T09:00:00-07:00", graded(20)}, {"2026-03-10T10:00:00-07:00", carried}});
   const LimitDecision d = decide(later, 1);
   CHECK(d.grade);
   CHECK(d.graded_in_window == 0);
@@ -226,13 +226,13 @@ TEST_CASE("submission limit: carried-forward results never count, and results wi
   CHECK(decide(metadata(kNow, {{"2026-03-10T09:00:00-07:00", json::object()}}), 1).grade);
 }
 
-TEST_CASE("submission limit: the score comes from the entry when the results have none",
-          "[batch][gradescope][limit]") {
+TEST_CASE("submission limit: the score comes from the entry when the results have none", "[batch][gradescope][limit]") {
   json results = graded(15);
   results.erase("score");
-  json j = {{"created_at", kNow},
-            {"previous_submissions",
-             json::array({{{"submission_time", "2026-03-10T09:00:00-07:00"}, {"score", "15.0"}, {"results", results}}})}};
+  json j = {
+      {"created_at", kNow},
+      {"previous_submissions",
+       json::array({{{"submission_time", "2026-03-10T09:00:00-07:00"}, {"score", "15.0"}, {"results", results}}})}};
   const auto m = parse_submission_metadata(j.dump(), "submission_metadata.json");
   REQUIRE(m.previous.size() == 1);
   CHECK(m.previous[0].score == 15.0);
@@ -274,9 +274,8 @@ TEST_CASE("submission limit: metadata that cannot be used never costs a grading"
   // One earlier submission without a readable time is not counted (and said); an entry that is
   // not an object is skipped.
   json j = {{"created_at", kNow},
-            {"previous_submissions", json::array({{{"submission_time", "soon"}, {"results", graded(10)}},
-                                                  {{"results", graded(10)}},
-                                                  42})}};
+            {"previous_submissions",
+             json::array({{{"submission_time", "soon"}, {"results", graded(10)}}, {{"results", graded(10)}}, 42})}};
   const auto m = parse_submission_metadata(j.dump(), "m.json");
   const LimitDecision u = decide(m, 1);
   CHECK(u.grade);
@@ -288,8 +287,8 @@ TEST_CASE("submission limit: metadata that cannot be used never costs a grading"
 
 TEST_CASE("submission limit: times are shown in the metadata's offset", "[batch][gradescope][limit]") {
   // The same instants as "at the limit" above, written at +05:30: shown at +05:30.
-  const auto m = metadata("2026-03-11T03:30:00+05:30", {{"2026-03-10T05:00:00+05:30", graded(10)},
-                                                        {"2026-03-10T21:30:00+05:30", graded(20)}});
+  const auto m = metadata("2026-03-11T03:30:00+05:30",
+                          {{"2026-03-10T05:00:00+05:30", graded(10)}, {"2026-03-10T21:30:00+05:30", graded(20)}});
   const LimitDecision d = decide(m, 2);
   REQUIRE_FALSE(d.grade);
   const json r = carried_forward_results(m, d, 0);
@@ -299,12 +298,14 @@ TEST_CASE("submission limit: times are shown in the metadata's offset", "[batch]
   CHECK(r["extra_data"][kSubmissionLimitKey]["next_grading"] == "2026-03-11T05:00:00+05:30");
   // UTC metadata: "(UTC)".
   const auto z = metadata("2026-03-10T22:00:00Z", {{"2026-03-10T16:00:00Z", graded(10)}});
-  CHECK_THAT(submission_limit_note(decide(z, 1)), Catch::Contains("from Wednesday 11 March 2026, 16:00 (UTC), in 18 h."));
+  CHECK_THAT(submission_limit_note(decide(z, 1)),
+             Catch::Contains("from Wednesday 11 March 2026, 16:00 (UTC), in 18 h."));
 }
 
 TEST_CASE("submission limit: the note heads freshly graded results", "[batch][gradescope][limit]") {
   const LimitDecision d = decide(metadata(kNow, {}), 2);
-  json results = {{"score", 0}, {"output", "Your submission did not compile, so it scores 0."}, {"tests", json::array()}};
+  json results = {
+      {"score", 0}, {"output", "Your submission did not compile, so it scores 0."}, {"tests", json::array()}};
   add_submission_limit_note(results, d);
   CHECK(results["output"] ==
         "Submission limit: this is graded submission 1 of the 2 allowed in any 24 hours. 1 more submission can be "

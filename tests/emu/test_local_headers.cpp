@@ -36,7 +36,8 @@ std::vector<fs::path> paths(const std::vector<LocalHeader>& headers) {
 TEST_CASE("headers are found next to the including file, then in the -I folders, recursively") {
   const gpulab::files::TempFolder tmp("headers");
   const fs::path root = tmp.path();
-  write(root / "src/main.cu", "#include \"sub/a.cuh\"\n  #  include <b.h>\n#include <vector>\n#include \"missing.h\"\n");
+  write(root / "src/main.cu",
+        "#include \"sub/a.cuh\"\n  #  include <b.h>\n#include <vector>\n#include \"missing.h\"\n");
   write(root / "src/sub/a.cuh", "#include \"near.h\"\n#include \"b.h\"\n");
   write(root / "src/sub/near.h", "// next to a.cuh\n");
   write(root / "inc/b.h", "#include \"a.cuh\"\n");  // not next to b.h, nor in the -I folders

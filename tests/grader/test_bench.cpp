@@ -25,7 +25,9 @@ namespace {
 const fs::path kRoot = GPULAB_TEST_SOURCE_DIR;
 const char* const kLabs[] = {"convolution", "histogram", "matmul", "reduction", "scan"};
 
-gpulab::LabSpec lab(const std::string& name) { return gpulab::load_lab_spec(kRoot / "assignments" / name / "lab.json"); }
+gpulab::LabSpec lab(const std::string& name) {
+  return gpulab::load_lab_spec(kRoot / "assignments" / name / "lab.json");
+}
 }  // namespace
 
 TEST_CASE("size expressions evaluate products, sums and log2 over a case's sizes") {
@@ -36,7 +38,8 @@ TEST_CASE("size expressions evaluate products, sums and log2 over a case's sizes
   CHECK(evaluate_size_expression("log2(n)", s) == 13);
   CHECK(evaluate_size_expression("log2(m + 1)", s) == 13);  // ceil
   CHECK(evaluate_size_expression("log2(1)", s) == 1);       // at least 1, as the golds' depth
-  CHECK_THROWS_WITH(evaluate_size_expression("2*q", s), Catch::Contains("unknown size 'q'") && Catch::Contains("mask_width"));
+  CHECK_THROWS_WITH(evaluate_size_expression("2*q", s),
+                    Catch::Contains("unknown size 'q'") && Catch::Contains("mask_width"));
   CHECK_THROWS_WITH(evaluate_size_expression("2*(m", s), Catch::Contains("missing ')'"));
   CHECK_THROWS_WITH(evaluate_size_expression("m/0", s), Catch::Contains("division by zero"));
   CHECK_THROWS_WITH(evaluate_size_expression("m $ n", s), Catch::Contains("character 3"));
@@ -110,8 +113,8 @@ TEST_CASE("a size override (--sizes) replaces the sizes it names in the parts th
     CHECK(c.sizes.at("height") == 100);
   }
   const gpulab::LabSpec red = lab("reduction");
-  const auto two = resolve_cases(red, load_bench_spec(red), {"int"},
-                                 {parse_size_override("n=1000"), parse_size_override("n=2000")});
+  const auto two =
+      resolve_cases(red, load_bench_spec(red), {"int"}, {parse_size_override("n=1000"), parse_size_override("n=2000")});
   REQUIRE(two.size() == 2);
   CHECK(two[1].sizes.at("n") == 2000);
   CHECK_THROWS_WITH(resolve_cases(red, load_bench_spec(red), {}, {parse_size_override("m=5")}),
@@ -131,10 +134,12 @@ TEST_CASE("a lab.json bench object with a mistake is refused with the field name
                     Catch::Contains("bench.parts.float: float outputs need 'error_depth'"));
   json bad_size = j;
   bad_size["bench"]["parts"]["int"]["cases"][0]["sizes"] = {{"q", 4}};
-  CHECK_THROWS_WITH(parse_bench_spec(red, bad_size), Catch::Contains("bench.parts.int.cases[0].sizes.q (case 'uniform'): unknown key"));
+  CHECK_THROWS_WITH(parse_bench_spec(red, bad_size),
+                    Catch::Contains("bench.parts.int.cases[0].sizes.q (case 'uniform'): unknown key"));
   json no_input = j;
   no_input["bench"]["parts"]["int"]["cases"][0].erase("inputs");
-  CHECK_THROWS_WITH(parse_bench_spec(red, no_input), Catch::Contains("bench.parts.int.cases[0] (case 'uniform'): missing key 'inputs'"));
+  CHECK_THROWS_WITH(parse_bench_spec(red, no_input),
+                    Catch::Contains("bench.parts.int.cases[0] (case 'uniform'): missing key 'inputs'"));
   json no_checker = j;  // no check_with and no lab-wide checker to fall back on
   no_checker["bench"]["baseline"]["computes_output"] = false;
   gpulab::LabSpec red_without_checker = red;
@@ -148,8 +153,9 @@ TEST_CASE("a lab.json bench object with a mistake is refused with the field name
   // The bench object is checked when the lab loads, misspelt keys and part names included.
   json misspelt = j;
   misspelt["bench"]["parts"]["int"]["casess"] = misspelt["bench"]["parts"]["int"]["cases"];
-  CHECK_THROWS_WITH(gpulab::parse_lab_spec(misspelt, red.file.string()),
-                    Catch::StartsWith(red.file.string() + ": bench.parts.int.casess: unknown key: did you mean 'cases'?"));
+  CHECK_THROWS_WITH(
+      gpulab::parse_lab_spec(misspelt, red.file.string()),
+      Catch::StartsWith(red.file.string() + ": bench.parts.int.casess: unknown key: did you mean 'cases'?"));
   json wrong_part = j;
   wrong_part["bench"]["parts"]["flaot"] = wrong_part["bench"]["parts"]["float"];
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(wrong_part, red.file.string()),

@@ -48,8 +48,9 @@ TEST_CASE("binding: size_t sizes, byte types and quotes in names are generated c
   CHECK_THAT(b, Catch::Contains("__attribute__((weak)) void hist(const char* text, unsigned int* bins, "
                                 "const unsigned char* raw, size_t len);"));
   CHECK_THAT(b, Catch::Contains("{\"say \\\"hi\\\"\", "));
-  CHECK_THAT(b, Catch::Contains("hist(static_cast<const char*>(c.pointer(0)), static_cast<unsigned int*>(c.pointer(1)), "
-                                "static_cast<const unsigned char*>(c.pointer(2)), static_cast<size_t>(c.size(3)));"));
+  CHECK_THAT(b,
+             Catch::Contains("hist(static_cast<const char*>(c.pointer(0)), static_cast<unsigned int*>(c.pointer(1)), "
+                             "static_cast<const unsigned char*>(c.pointer(2)), static_cast<size_t>(c.size(3)));"));
 }
 
 TEST_CASE("binding: the contract header shows each part's signature and points", "[binding]") {

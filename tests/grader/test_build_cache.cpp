@@ -27,7 +27,8 @@ int main() {
 )";
 
 // One build; `rewrote` is how many sources it rewrote for the emulator.
-gpulab::toolchain::BuildResult build(const fs::path& source, const gpulab::toolchain::BuildOptions& o, size_t& rewrote) {
+gpulab::toolchain::BuildResult build(const fs::path& source, const gpulab::toolchain::BuildOptions& o,
+                                     size_t& rewrote) {
   const size_t before = gpulab::toolchain::emulator_rewrites();
   gpulab::toolchain::BuildResult r = gpulab::toolchain::build_program(source, o);
   rewrote = gpulab::toolchain::emulator_rewrites() - before;

@@ -56,8 +56,8 @@ TEST_CASE("compare: unsigned and byte outputs print as integers", "[compare]") {
 
 TEST_CASE("compare: untouched poison is reported as never written", "[compare]") {
   SECTION("int32, every element still -1") {
-    const auto r = compare_output(kExact, "out", NdArray::from(iota_ints(8)),
-                                  NdArray::from(std::vector<int32_t>(8, -1)), nullptr);
+    const auto r =
+        compare_output(kExact, "out", NdArray::from(iota_ints(8)), NdArray::from(std::vector<int32_t>(8, -1)), nullptr);
     CHECK(r.bad == 8);
     CHECK(r.message ==
           "out[0] = -1, expected 1; 8 of 8 wrong; every wrong element holds the poison value the grader wrote "
@@ -66,8 +66,8 @@ TEST_CASE("compare: untouched poison is reported as never written", "[compare]")
   }
   SECTION("float32, every element still NaN") {
     const std::vector<float> nan(4, std::numeric_limits<float>::quiet_NaN());
-    const auto r = compare_output(bound(4), "c", NdArray::from(std::vector<float>{1, 2, 3, 4}), NdArray::from(nan),
-                                  nullptr);
+    const auto r =
+        compare_output(bound(4), "c", NdArray::from(std::vector<float>{1, 2, 3, 4}), NdArray::from(nan), nullptr);
     CHECK_THAT(r.message, Catch::StartsWith("c[0] = NaN, expected 1; 4 of 4 wrong; "));
     CHECK_THAT(r.message, Catch::Contains("never written"));
   }
@@ -75,8 +75,9 @@ TEST_CASE("compare: untouched poison is reported as never written", "[compare]")
     std::vector<uint32_t> want = {1, 2, 3, 4, 5};
     std::vector<uint32_t> got = {1, 0xFFFFFFFFu, 9, 0xFFFFFFFFu, 5};
     const auto r = compare_output(kExact, "h", NdArray::from(want), NdArray::from(got), nullptr);
-    CHECK(r.message == "h[1] = 4294967295, expected 2; 3 of 5 wrong; 2 of them were never written (still the poison "
-                       "value)");
+    CHECK(r.message ==
+          "h[1] = 4294967295, expected 2; 3 of 5 wrong; 2 of them were never written (still the poison "
+          "value)");
   }
   SECTION("every element wrong but written") {
     const auto r = compare_output(kExact, "out", NdArray::from(std::vector<int32_t>{1, 2, 3}),
@@ -129,7 +130,9 @@ TEST_CASE("compare: float_bound passes within factor * 2^-24 * scale and fails j
   const float u22 = std::ldexp(1.0f, -22), u23 = std::ldexp(1.0f, -23), u24 = std::ldexp(1.0f, -24);
   const NdArray e = NdArray::from(std::vector<float>{1.0f});
   const NdArray scale1 = NdArray::from(std::vector<double>{1.0});
-  auto check = [&](float got) { return compare_output(bound(4), "c", e, NdArray::from(std::vector<float>{got}), &scale1); };
+  auto check = [&](float got) {
+    return compare_output(bound(4), "c", e, NdArray::from(std::vector<float>{got}), &scale1);
+  };
   // factor 4, scale 1: the bound is 4 * 2^-24 = 2^-22.
   CHECK(check(1.0f + u22).passed);
   CHECK(check(1.0f - u22).passed);
@@ -199,8 +202,7 @@ TEST_CASE("compare: 2-D outputs name row and column", "[compare]") {
   std::vector<float> want(6), got(6);
   for (int i = 0; i < 6; ++i) want[i] = got[i] = static_cast<float>(i) + 0.5f;
   got[5] = 9.25f;
-  const auto r = compare_output(bound(4), "c", NdArray::from(want, {2, 3}), NdArray::from(got, {2, 3}),
-                                nullptr);
+  const auto r = compare_output(bound(4), "c", NdArray::from(want, {2, 3}), NdArray::from(got, {2, 3}), nullptr);
   CHECK(r.first_bad == 5);
   CHECK_THAT(r.message, Catch::StartsWith("c[1][2] = 9.25, expected 5.5; 1 of 6 wrong"));
 }
@@ -210,7 +212,7 @@ TEST_CASE("compare: an output of the wrong type or size fails as a whole", "[com
   CHECK_FALSE(size.passed);
   CHECK(size.bad == 4);
   CHECK(size.message == "output 'out' has the wrong type or size");
-  const auto type = compare_output(kExact, "out", NdArray::from(iota_ints(2)),
-                                   NdArray::from(std::vector<float>{1, 4}), nullptr);
+  const auto type =
+      compare_output(kExact, "out", NdArray::from(iota_ints(2)), NdArray::from(std::vector<float>{1, 4}), nullptr);
   CHECK(type.message == "output 'out' has the wrong type or size");
 }

@@ -177,7 +177,8 @@ TEST_CASE("dataset: a corrupted, missing or mislabelled file is named", "[datase
   }
 }
 
-TEST_CASE("dataset: an unknown distribution is refused when the lab loads, a missing gold when generating", "[dataset]") {
+TEST_CASE("dataset: an unknown distribution is refused when the lab loads, a missing gold when generating",
+          "[dataset]") {
   TempDir tmp;
   json j = json::parse(R"({
     "lab": "unit_double", "parts": [

@@ -54,8 +54,7 @@ TEST_CASE("files: a temporary folder is removed on every path, a killed run's by
     kept = t.path();
     CHECK(fs::is_directory(kept));
     throw std::runtime_error("an error half-way");
-  } catch (const std::runtime_error&) {
-  }
+  } catch (const std::runtime_error&) {}
   CHECK_FALSE(fs::exists(kept));
   // A child makes a folder and is killed before it can remove it.
   const pid_t child = fork();

@@ -56,7 +56,7 @@ TEST_CASE("gradescope extra_data: each case keeps its exact score, ids, sizes, s
   const json tests = gpulab::grade::gradescope_results(sample()).at("tests");
   REQUIRE(tests.size() == 3);
   const json& passed = tests[0].at("extra_data");
-  CHECK(tests[0].at("score") == 3.33);  // rounded for display ...
+  CHECK(tests[0].at("score") == 3.33);                    // rounded for display ...
   CHECK(passed.at("score").get<double>() == 10.0 / 3.0);  // ... exact here
   CHECK(passed.at("max_score").get<double>() == 10.0 / 3.0);
   CHECK(passed.at("part") == "int");

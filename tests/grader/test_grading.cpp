@@ -55,7 +55,9 @@ gpulab::LabSpec grading_lab() {
     s.replace(s.find("FUNC"), 4, func);
     return json::parse(s);
   };
-  json j = {{"lab", "unit_grading"}, {"version", "1"}, {"public_seed", 3},
+  json j = {{"lab", "unit_grading"},
+            {"version", "1"},
+            {"public_seed", 3},
             {"hidden", {{"seed_env", "GPULAB_UNIT_GRADING_SECRET"}, {"visibility", "after_published"}}},
             {"parts", {part("double", "double_it"), part("negate", "negate_it")}}};
   return gpulab::parse_lab_spec(j, "unit_grading/lab.json");

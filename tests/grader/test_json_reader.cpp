@@ -16,8 +16,7 @@ using nlohmann::json;
 
 namespace {
 // The message `f` throws as a LabSpecError ("" when it throws nothing).
-template <class F>
-std::string error_of(F f) {
+template <class F> std::string error_of(F f) {
   try {
     f();
   } catch (const LabSpecError& e) {
@@ -76,11 +75,14 @@ TEST_CASE("JsonReader: an unknown key is named with its path and the nearest all
   const json doc = json::parse(R"({"parts": [{"name": "a", "time_limt_s": 4}], "colour": 1})");
   const JsonReader r(doc, "x/lab.json");
   const JsonReader part = r.at("parts", "").elements("parts")[0];
-  CHECK(error_of([&] { part.expect_object({"name", "time_limit_s"}, "a part"); }) ==
+  CHECK(error_of([&] {
+          part.expect_object({"name", "time_limit_s"}, "a part");
+        }) ==
         "x/lab.json: parts[0].time_limt_s: unknown key: did you mean 'time_limit_s'? (the keys allowed here: name, "
         "time_limit_s)");
-  CHECK(error_of([&] { r.expect_object({"parts", "title"}, "a lab"); }) ==
-        "x/lab.json: colour: unknown key: remove it or use one of the keys allowed here: parts, title");
+  CHECK(error_of([&] {
+          r.expect_object({"parts", "title"}, "a lab");
+        }) == "x/lab.json: colour: unknown key: remove it or use one of the keys allowed here: parts, title");
   CHECK(error_of([&] { r.at("parts", "").expect_object({"a"}, "an object {\"a\": 1}"); }) ==
         "x/lab.json: parts: must be an object {\"a\": 1}, not a list");
 }
@@ -97,13 +99,15 @@ TEST_CASE("JsonReader: typed getters refuse the wrong type, values out of range 
   CHECK(error_of([&] { r.at("n", "").whole(NumberRange::at_least(1)); }) ==
         "x/lab.json: n: must be a whole number >= 1, not 2.5");
   CHECK(error_of([&] { r.boolean_or("flag", true); }) == "x/lab.json: flag: must be true or false, not 1");
-  CHECK(error_of([&] { r.at("seed", "").whole_unsigned(); }) == "x/lab.json: seed: must be a whole number >= 0, not -1");
+  CHECK(error_of([&] { r.at("seed", "").whole_unsigned(); }) ==
+        "x/lab.json: seed: must be a whole number >= 0, not -1");
   CHECK(error_of([&] { r.at("list", "").elements("parts"); }) ==
         "x/lab.json: list: must be a non-empty list of parts, not an empty list");
   CHECK(error_of([&] { r.number("missing", NumberRange::positive()); }) ==
         "x/lab.json: missing key 'missing': add it (a number > 0)");
-  CHECK(error_of([&] { r.one_of("kind", {"exact", "float_bound"}); }) ==
-        "x/lab.json: kind: unknown value 'exakt': did you mean 'exact'? (use 'exact' or 'float_bound')");
+  CHECK(error_of([&] {
+          r.one_of("kind", {"exact", "float_bound"});
+        }) == "x/lab.json: kind: unknown value 'exakt': did you mean 'exact'? (use 'exact' or 'float_bound')");
   // What is right passes, with defaults for what is left out.
   CHECK(r.number_or("absent", 7, NumberRange::positive()) == 7);
   CHECK(r.one_of_or("absent", "exact", {"exact"}) == "exact");

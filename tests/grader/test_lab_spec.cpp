@@ -129,8 +129,9 @@ TEST_CASE("lab_spec: each malformed spec names the file, the JSON path, the part
 
   SECTION("unknown role") {
     param(j, 0, 1)["role"] = "inout";
-    CHECK(spec_error(j) == file + "parts[0].params[1].role (part 'int', param 'out'): unknown value 'inout': did you mean "
-                                  "'input'? (use 'input', 'output' or 'size')");
+    CHECK(spec_error(j) == file +
+                               "parts[0].params[1].role (part 'int', param 'out'): unknown value 'inout': did you mean "
+                               "'input'? (use 'input', 'output' or 'size')");
   }
   SECTION("unknown dtype") {
     param(j, 0, 0)["dtype"] = "float16";
@@ -148,16 +149,19 @@ TEST_CASE("lab_spec: each malformed spec names the file, the JSON path, the part
   }
   SECTION("a shape naming a param that is not a size") {
     param(j, 0, 1)["shape"] = json::array({"in"});
-    CHECK(spec_error(j) == file + "parts[0].params[1].shape[0] (part 'int', param 'out'): 'in' is not a size param of "
-                                  "this part: name one of its size params or write a number");
+    CHECK(spec_error(j) == file +
+                               "parts[0].params[1].shape[0] (part 'int', param 'out'): 'in' is not a size param of "
+                               "this part: name one of its size params or write a number");
   }
   SECTION("a shape naming no param at all") {
     param(j, 0, 0)["shape"] = json::array({"m"});
-    CHECK_THAT(spec_error(j), Catch::StartsWith(file + "parts[0].params[0].shape[0] (part 'int', param 'in'): 'm' is not"));
+    CHECK_THAT(spec_error(j),
+               Catch::StartsWith(file + "parts[0].params[0].shape[0] (part 'int', param 'in'): 'm' is not"));
   }
   SECTION("a zero in a shape") {
     param(j, 0, 1)["shape"] = json::array({0});
-    CHECK(spec_error(j) == file + "parts[0].params[1].shape[0] (part 'int', param 'out'): must be a whole number >= 1, not 0");
+    CHECK(spec_error(j) ==
+          file + "parts[0].params[1].shape[0] (part 'int', param 'out'): must be a whole number >= 1, not 0");
   }
   SECTION("duplicate part names") {
     j["parts"][1]["name"] = "int";
@@ -188,8 +192,9 @@ TEST_CASE("lab_spec: each malformed spec names the file, the JSON path, the part
   }
   SECTION("a negative size") {
     j["parts"][0]["datasets"][0]["sizes"][1]["n"] = -2;
-    CHECK(spec_error(j) == file + "parts[0].datasets[0].sizes[1].n (part 'int', family 'tiny'): must be a whole number "
-                                  ">= 1, not -2");
+    CHECK(spec_error(j) == file +
+                               "parts[0].datasets[0].sizes[1].n (part 'int', family 'tiny'): must be a whole number "
+                               ">= 1, not -2");
   }
   SECTION("an input without a distribution") {
     j["parts"][0]["datasets"][1]["inputs"] = json::object();
@@ -236,16 +241,19 @@ TEST_CASE("lab_spec: each malformed spec names the file, the JSON path, the part
   }
   SECTION("a size ctype other than int or size_t") {
     param(j, 0, 2)["ctype"] = "long";
-    CHECK(spec_error(j) == file + "parts[0].params[2].ctype (part 'int', param 'n'): unknown value 'long' (use 'int' or "
-                                  "'size_t')");
+    CHECK(spec_error(j) == file +
+                               "parts[0].params[2].ctype (part 'int', param 'n'): unknown value 'long' (use 'int' or "
+                               "'size_t')");
   }
   SECTION("two families with one name") {
     j["parts"][0]["datasets"][1]["family"] = "tiny";
-    CHECK(spec_error(j) == file + "parts[0].datasets[1] (part 'int'): two dataset families are named 'tiny': rename one");
+    CHECK(spec_error(j) ==
+          file + "parts[0].datasets[1] (part 'int'): two dataset families are named 'tiny': rename one");
   }
   SECTION("a hidden seed variable that is no variable name") {
     j["hidden"]["seed_env"] = "MY SECRET";
-    CHECK_THAT(spec_error(j), Catch::StartsWith(file + "hidden.seed_env: 'MY SECRET' is not a valid environment variable"));
+    CHECK_THAT(spec_error(j),
+               Catch::StartsWith(file + "hidden.seed_env: 'MY SECRET' is not a valid environment variable"));
   }
 }
 
@@ -273,9 +281,10 @@ TEST_CASE("lab_spec: nonsense values are refused when the lab loads", "[lab_spec
   }
   SECTION("a misspelt key of a part, with the key it should be") {
     j["parts"][1]["time_limt_s"] = 5;
-    CHECK(spec_error(j) == file + "parts[1].time_limt_s (part 'float'): unknown key: did you mean 'time_limit_s'? (the "
-                                  "keys allowed here: name, points, function, time_limit_s, limits, params, check, "
-                                  "datasets, performance)");
+    CHECK(spec_error(j) == file +
+                               "parts[1].time_limt_s (part 'float'): unknown key: did you mean 'time_limit_s'? (the "
+                               "keys allowed here: name, points, function, time_limit_s, limits, params, check, "
+                               "datasets, performance)");
   }
   SECTION("a misspelt top-level key") {
     j["hiden"] = j["hidden"];
@@ -284,24 +293,28 @@ TEST_CASE("lab_spec: nonsense values are refused when the lab loads", "[lab_spec
   }
   SECTION("a misspelt key deep down, in a distribution") {
     j["parts"][0]["datasets"][1]["inputs"]["in"]["maxx"] = 4;
-    CHECK_THAT(spec_error(j), Catch::StartsWith(file + "parts[0].datasets[1].inputs.in.maxx (part 'int', family 'large'): "
-                                                       "unknown key: did you mean 'max'?"));
+    CHECK_THAT(spec_error(j),
+               Catch::StartsWith(file + "parts[0].datasets[1].inputs.in.maxx (part 'int', family 'large'): "
+                                        "unknown key: did you mean 'max'?"));
   }
   SECTION("an unknown value generator, found at load instead of at datagen") {
     j["parts"][0]["datasets"][1]["inputs"]["in"] = {{"dist", "unifrom_int"}, {"min", 0}, {"max", 9}};
-    CHECK(spec_error(j) == file + "parts[0].datasets[1].inputs.in.dist (part 'int', family 'large'): unknown value "
-                                  "'unifrom_int': did you mean 'uniform_int'? (use 'uniform_int', 'uniform_float', "
-                                  "'constant', 'mixed_magnitude', 'bytes' or 'text')");
+    CHECK(spec_error(j) == file +
+                               "parts[0].datasets[1].inputs.in.dist (part 'int', family 'large'): unknown value "
+                               "'unifrom_int': did you mean 'uniform_int'? (use 'uniform_int', 'uniform_float', "
+                               "'constant', 'mixed_magnitude', 'bytes' or 'text')");
   }
   SECTION("a key another generator takes") {
     j["parts"][1]["datasets"][0]["inputs"]["in"]["value"] = 3;  // mixed_magnitude takes no keys
-    CHECK(spec_error(j) == file + "parts[1].datasets[0].inputs.in.value (part 'float', family 'small'): "
-                                  "'mixed_magnitude' takes no 'value': remove it");
+    CHECK(spec_error(j) == file +
+                               "parts[1].datasets[0].inputs.in.value (part 'float', family 'small'): "
+                               "'mixed_magnitude' takes no 'value': remove it");
   }
   SECTION("min above max") {
     j["parts"][0]["datasets"][0]["inputs"]["in"] = {{"dist", "uniform_int"}, {"min", 5}, {"max", 1}};
-    CHECK(spec_error(j) == file + "parts[0].datasets[0].inputs.in (part 'int', family 'tiny'): min (5) is greater than "
-                                  "max (1): swap them");
+    CHECK(spec_error(j) == file +
+                               "parts[0].datasets[0].inputs.in (part 'int', family 'tiny'): min (5) is greater than "
+                               "max (1): swap them");
   }
   SECTION("fractional bounds for integers") {
     j["parts"][0]["datasets"][0]["inputs"]["in"] = {{"dist", "uniform_int"}, {"min", 0.5}, {"max", 1}};
@@ -321,8 +334,9 @@ TEST_CASE("lab_spec: nonsense values are refused when the lab loads", "[lab_spec
   }
   SECTION("a value of the wrong type") {
     j["parts"][0]["datasets"][1]["public"] = "no";
-    CHECK(spec_error(j) == file + "parts[0].datasets[1].public (part 'int', family 'large'): must be true or false, not "
-                                  "the string 'no'");
+    CHECK(spec_error(j) == file +
+                               "parts[0].datasets[1].public (part 'int', family 'large'): must be true or false, not "
+                               "the string 'no'");
   }
   SECTION("a visibility Gradescope does not know") {
     j["hidden"]["visibility"] = "sometimes";

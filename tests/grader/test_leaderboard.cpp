@@ -78,7 +78,8 @@ TEST_CASE("leaderboard: a part whose speed did not rank gets the worst values, s
         gpulab::grade::gradescope_results(reduction_on_gpu(status, "scored"), kReductionBoard)["leaderboard"];
     REQUIRE(board.size() == 4);
     CHECK(board[0] == json{{"name", "int: GB/s"}, {"value", 0.0}});
-    CHECK(board[1] == json{{"name", "int: time (ms)"}, {"value", gpulab::grade::kUnrankedMilliseconds}, {"order", "asc"}});
+    CHECK(board[1] ==
+          json{{"name", "int: time (ms)"}, {"value", gpulab::grade::kUnrankedMilliseconds}, {"order", "asc"}});
     CHECK(board[2]["value"] == 1342.18);  // the other part still ranks
   }
   // Worse than any ranked value in both orders.
@@ -138,6 +139,7 @@ TEST_CASE("leaderboard: ranked parts and units come from lab.json, on a GPU only
 TEST_CASE("leaderboard: only a scored speed ranks", "[reports][leaderboard]") {
   using gpulab::grade::PerformanceStatus;
   CHECK(gpulab::grade::speed_ranks(PerformanceStatus::scored));
-  for (PerformanceStatus s : {PerformanceStatus::failed, PerformanceStatus::implausible, PerformanceStatus::not_measured})
+  for (PerformanceStatus s :
+       {PerformanceStatus::failed, PerformanceStatus::implausible, PerformanceStatus::not_measured})
     CHECK_FALSE(gpulab::grade::speed_ranks(s));
 }

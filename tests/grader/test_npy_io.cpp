@@ -54,9 +54,9 @@ std::string read_error(const std::filesystem::path& path) {
 TEST_CASE("npy: every dtype round-trips in 1-D and 2-D shapes", "[npy]") {
   TempDir tmp;
   const auto dtype = GENERATE(DType::int32, DType::uint32, DType::float32, DType::float64, DType::uint8, DType::int8);
-  const auto shape = GENERATE(std::vector<size_t>{1}, std::vector<size_t>{7}, std::vector<size_t>{1000},
-                              std::vector<size_t>{3, 4}, std::vector<size_t>{1, 9}, std::vector<size_t>{17, 1},
-                              std::vector<size_t>{0});
+  const auto shape =
+      GENERATE(std::vector<size_t>{1}, std::vector<size_t>{7}, std::vector<size_t>{1000}, std::vector<size_t>{3, 4},
+               std::vector<size_t>{1, 9}, std::vector<size_t>{17, 1}, std::vector<size_t>{0});
   CAPTURE(gpulab::dtype_name(dtype), shape);
   const NdArray a = patterned(dtype, shape);
   const auto file = tmp / "a.npy";
@@ -70,8 +70,8 @@ TEST_CASE("npy: every dtype round-trips in 1-D and 2-D shapes", "[npy]") {
 
 TEST_CASE("npy: values survive exactly, NaN and signed zero included", "[npy]") {
   TempDir tmp;
-  const std::vector<float> f = {0.0f, -0.0f, 1.5f, -3.25e-30f, std::numeric_limits<float>::quiet_NaN(),
-                                std::numeric_limits<float>::infinity()};
+  const std::vector<float> f = {
+      0.0f, -0.0f, 1.5f, -3.25e-30f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
   gpulab::write_npy(tmp / "f.npy", NdArray::from(f));
   const NdArray back = gpulab::read_npy(tmp / "f.npy");
   REQUIRE(back.size() == f.size());
@@ -91,13 +91,13 @@ TEST_CASE("npy: written files follow numpy's header rules", "[npy]") {
     std::vector<size_t> shape;
     std::string dict;
   };
-  const Want want = GENERATE(
-      Want{DType::float32, {3, 4}, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }"},
-      Want{DType::int32, {5}, "{'descr': '<i4', 'fortran_order': False, 'shape': (5,), }"},
-      Want{DType::uint32, {2, 2}, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 2), }"},
-      Want{DType::float64, {1000003}, "{'descr': '<f8', 'fortran_order': False, 'shape': (1000003,), }"},
-      Want{DType::uint8, {256}, "{'descr': '|u1', 'fortran_order': False, 'shape': (256,), }"},
-      Want{DType::int8, {37, 53}, "{'descr': '|i1', 'fortran_order': False, 'shape': (37, 53), }"});
+  const Want want =
+      GENERATE(Want{DType::float32, {3, 4}, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }"},
+               Want{DType::int32, {5}, "{'descr': '<i4', 'fortran_order': False, 'shape': (5,), }"},
+               Want{DType::uint32, {2, 2}, "{'descr': '<u4', 'fortran_order': False, 'shape': (2, 2), }"},
+               Want{DType::float64, {1000003}, "{'descr': '<f8', 'fortran_order': False, 'shape': (1000003,), }"},
+               Want{DType::uint8, {256}, "{'descr': '|u1', 'fortran_order': False, 'shape': (256,), }"},
+               Want{DType::int8, {37, 53}, "{'descr': '|i1', 'fortran_order': False, 'shape': (37, 53), }"});
   CAPTURE(want.dict);
   const auto file = tmp / "h.npy";
   gpulab::write_npy(file, NdArray(want.dtype, want.shape));

@@ -27,9 +27,9 @@
 #include "lab/performance_spec.hpp"
 
 using gpulab::NdArray;
+using gpulab::grade::PerformanceStatus;
 using gpulab_test::ScopedEnv;
 using gpulab_test::TempDir;
-using gpulab::grade::PerformanceStatus;
 using nlohmann::json;
 
 namespace {
@@ -67,8 +67,9 @@ __global__ void thrice(const int* in, int* out, int n) {
   if (i < n) out[i] = 3 * in[i];
 }
 )";
-const std::string kReference = std::string(kKernel) +
-                               "void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n); }\n";
+const std::string kReference =
+    std::string(kKernel) +
+    "void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n); }\n";
 // The checker: another correct implementation (one thread per element, grid-stride).
 const char* const kChecker = R"(
 __global__ void times_three(const int* in, int* out, int n) {
@@ -149,7 +150,8 @@ struct SpeedHome {
   explicit SpeedHome(bool with_reference = true, bool with_checker = true) {
     std::filesystem::create_directory_symlink(std::string(GPULAB_TEST_SOURCE_DIR) + "/grader", home / "grader");
     const gpulab::LabSpec lab = speed_lab();
-    gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small, home / "datasets/unit_speed");
+    gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small,
+                              home / "datasets/unit_speed");
     std::filesystem::create_directories(home / "reference/unit_speed");
     if (with_reference) gpulab_test::write_file(home / "reference/unit_speed/unit_speed.cu", kReference);
     if (with_checker) gpulab_test::write_file(home / "reference/unit_speed/checker.cu", kChecker);
@@ -182,10 +184,17 @@ TEST_CASE("performance: lab.json's performance object is parsed and checked", "[
   };
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["points"] = 11; }), "x/lab.json"),
                     Catch::Contains("share of the part's points"));
-  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["thresholds"] = {{1.0, 0.5}, {0.5, 1.0}}; }), "x/lab.json"),
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) {
+                                             p["thresholds"] = {{1.0, 0.5}, {0.5, 1.0}};
+                                           }),
+                                           "x/lab.json"),
                     Catch::Contains("x values must increase"));
-  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["thresholds"] = {{1.0, 1.5}}; }), "x/lab.json"),
-                    Catch::Contains("performance.thresholds[0][1]") && Catch::Contains("must be a number >= 0 and <= 1"));
+  CHECK_THROWS_WITH(
+      gpulab::parse_lab_spec(broken([](json& p) {
+                               p["thresholds"] = {{1.0, 1.5}};
+                             }),
+                             "x/lab.json"),
+      Catch::Contains("performance.thresholds[0][1]") && Catch::Contains("must be a number >= 0 and <= 1"));
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p.erase("sizes"); }), "x/lab.json"),
                     Catch::StartsWith("x/lab.json: parts[0].performance (part 'triple'): missing key 'sizes'"));
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["work"] = "flops"; }), "x/lab.json"),
@@ -193,13 +202,17 @@ TEST_CASE("performance: lab.json's performance object is parsed and checked", "[
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["inputs"] = json::object(); }), "x/lab.json"),
                     Catch::Contains("parts[0].performance.inputs (part 'triple'): missing key 'in'"));
   // Timed inputs must be able to change from call to call.
-  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["inputs"]["in"] = {{"dist", "constant"}, {"value", 2}}; }),
-                                           "x/lab.json"),
-                    Catch::Contains("parts[0].performance.inputs.in (part 'triple'): a distribution with a single value"));
   CHECK_THROWS_WITH(
-      gpulab::parse_lab_spec(broken([](json& p) { p["inputs"]["in"] = {{"dist", "uniform_int"}, {"min", 4}, {"max", 4}}; }),
+      gpulab::parse_lab_spec(broken([](json& p) {
+                               p["inputs"]["in"] = {{"dist", "constant"}, {"value", 2}};
+                             }),
                              "x/lab.json"),
-      Catch::Contains("single value"));
+      Catch::Contains("parts[0].performance.inputs.in (part 'triple'): a distribution with a single value"));
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) {
+                                             p["inputs"]["in"] = {{"dist", "uniform_int"}, {"min", 4}, {"max", 4}};
+                                           }),
+                                           "x/lab.json"),
+                    Catch::Contains("single value"));
   CHECK_THROWS_WITH(gpulab::parse_lab_spec(broken([](json& p) { p["error_depth"] = "log2(q)"; }), "x/lab.json"),
                     Catch::Contains("parts[0].performance.error_depth (part 'triple'): ") && Catch::Contains("q"));
   CHECK(lab.checker_file == "reference/unit_speed/checker.cu");
@@ -213,7 +226,8 @@ TEST_CASE("performance: lab.json's performance object is parsed and checked", "[
   // A float part's timed outputs need the depth of its error bound.
   json float_part = speed_lab_json();
   float_part["parts"][0]["check"] = {{"kind", "float_bound"}, {"factor", 4}};
-  CHECK_THROWS_WITH(gpulab::parse_lab_spec(float_part, "x/lab.json"), Catch::Contains("float outputs need 'error_depth'"));
+  CHECK_THROWS_WITH(gpulab::parse_lab_spec(float_part, "x/lab.json"),
+                    Catch::Contains("float outputs need 'error_depth'"));
   float_part["parts"][0]["performance"]["error_depth"] = "log2(n)";
   CHECK(gpulab::parse_lab_spec(float_part, "x/lab.json").parts[0].performance->error_depth == "log2(n)");
 }
@@ -246,7 +260,8 @@ TEST_CASE("performance: a correct submission is timed against the reference", "[
   CHECK(r.rate_unit == "GB/s");
   CHECK(r.copy_bandwidth > 0);
   CHECK(r.calls_checked >= r.runs + 3);  // every call, the warm-up ones too
-  CHECK_THAT(r.feedback, Catch::Contains("The reference takes") && Catch::Contains("had new inputs and its output matched"));
+  CHECK_THAT(r.feedback,
+             Catch::Contains("The reference takes") && Catch::Contains("had new inputs and its output matched"));
   CHECK(g.max_score == 10);
   CHECK(g.score == Approx(6 + r.score));
   const json d = gpulab::grade::detailed_results(g);
@@ -388,7 +403,8 @@ TEST_CASE("performance: a timed run that names another device than the grader's 
   CHECK(r.status == PerformanceStatus::failed);
   CHECK(r.score == 0);
   CHECK(r.counted);
-  CHECK_THAT(r.review, Catch::Contains("a made-up GPU") && Catch::Contains("the grader's probe found gpulab CPU emulator"));
+  CHECK_THAT(r.review,
+             Catch::Contains("a made-up GPU") && Catch::Contains("the grader's probe found gpulab CPU emulator"));
   // The device and copy bandwidth shown are the probe's, not the submission's claim.
   CHECK(r.device == "gpulab CPU emulator (sm_90 limits)");
   CHECK(r.copy_bandwidth > 0);
@@ -397,9 +413,11 @@ TEST_CASE("performance: a timed run that names another device than the grader's 
 TEST_CASE("performance: the physical limits of a device", "[performance]") {
   const json h100 = {{"compute_capability", "9.0"}, {"multiprocessors", 132}, {"clock_khz", 1980000}};
   CHECK(gpulab::grade::peak_fp32_flops(h100) == Approx(132 * 128 * 2 * 1.98e9));
-  CHECK(gpulab::grade::peak_fp32_flops({{"compute_capability", "8.0"}, {"multiprocessors", 108}, {"clock_khz", 1410000}}) ==
+  CHECK(gpulab::grade::peak_fp32_flops(
+            {{"compute_capability", "8.0"}, {"multiprocessors", 108}, {"clock_khz", 1410000}}) ==
         Approx(108 * 64 * 2 * 1.41e9));
-  CHECK(gpulab::grade::peak_fp32_flops({{"compute_capability", "42.0"}, {"multiprocessors", 1}, {"clock_khz", 1}}) == 0);
+  CHECK(gpulab::grade::peak_fp32_flops({{"compute_capability", "42.0"}, {"multiprocessors", 1}, {"clock_khz", 1}}) ==
+        0);
   json emulator = h100;
   emulator["emulated"] = true;
   CHECK(gpulab::grade::peak_fp32_flops(emulator) == 0);

@@ -147,7 +147,8 @@ TEST_CASE("child: exit code, signal and output are reported", "[child]") {
     CHECK(r.exit_code == 127);
   }
   SECTION("environment") {
-    const auto r = run_child({"/bin/sh", "-c", "printf '%s' \"$GPULAB_UNIT_VAR\""}, {{"GPULAB_UNIT_VAR", "x=1 y"}}, 10.0);
+    const auto r =
+        run_child({"/bin/sh", "-c", "printf '%s' \"$GPULAB_UNIT_VAR\""}, {{"GPULAB_UNIT_VAR", "x=1 y"}}, 10.0);
     CHECK(r.output == "x=1 y");
   }
 }

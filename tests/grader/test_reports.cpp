@@ -23,8 +23,8 @@ json shown(json test) {
   return test;
 }
 
-CaseResult make_case(const std::string& part, const std::string& id, const std::string& label, bool hidden,
-                     bool passed, double max, const std::string& feedback) {
+CaseResult make_case(const std::string& part, const std::string& id, const std::string& label, bool hidden, bool passed,
+                     double max, const std::string& feedback) {
   CaseResult c;
   c.part = part;
   c.id = id;
@@ -56,8 +56,7 @@ GradeResult sample(const std::string& visibility = "after_due_date") {
   tiled.cases.push_back(make_case("tiled", "tiled-tiny-1", "dataset 1 (k=1, m=1, n=1)", false, true, 30, ""));
   tiled.cases.push_back(make_case("tiled", "tiled-odd-1", "dataset 2 (k=29, m=37, n=53)", false, false, 30,
                                   "c[1][2] = 9.25, expected 5.5; 1 of 1961 wrong"));
-  tiled.cases.push_back(
-      make_case("tiled", "tiled-tiny-1", "hidden dataset 1 (k=1, m=1, n=1)", true, true, 30, ""));
+  tiled.cases.push_back(make_case("tiled", "tiled-tiny-1", "hidden dataset 1 (k=1, m=1, n=1)", true, true, 30, ""));
   tiled.score = 60;
   PartResult naive;
   naive.name = "naive";
@@ -93,11 +92,18 @@ TEST_CASE("reports: gradescope results.json has the fields Gradescope reads", "[
     CHECK(t.at("output").is_string());
     CHECK(t.at("visibility").is_string());
   }
-  CHECK(shown(tests[0]) == json{{"name", "tiled: dataset 1 (k=1, m=1, n=1)"}, {"score", 30.0}, {"max_score", 30.0},
-                         {"status", "passed"}, {"output", "correct"}, {"visibility", "visible"}});
-  CHECK(shown(tests[1]) == json{{"name", "tiled: dataset 2 (k=29, m=37, n=53)"}, {"score", 0.0}, {"max_score", 30.0},
-                         {"status", "failed"}, {"output", "c[1][2] = 9.25, expected 5.5; 1 of 1961 wrong"},
-                         {"visibility", "visible"}});
+  CHECK(shown(tests[0]) == json{{"name", "tiled: dataset 1 (k=1, m=1, n=1)"},
+                                {"score", 30.0},
+                                {"max_score", 30.0},
+                                {"status", "passed"},
+                                {"output", "correct"},
+                                {"visibility", "visible"}});
+  CHECK(shown(tests[1]) == json{{"name", "tiled: dataset 2 (k=29, m=37, n=53)"},
+                                {"score", 0.0},
+                                {"max_score", 30.0},
+                                {"status", "failed"},
+                                {"output", "c[1][2] = 9.25, expected 5.5; 1 of 1961 wrong"},
+                                {"visibility", "visible"}});
   CHECK(tests[3].at("name") == "naive: dataset 1 (n=5)");
   CHECK(tests[3].at("score") == 3.33);
   CHECK(tests[3].at("max_score") == 3.33);
@@ -133,12 +139,17 @@ TEST_CASE("reports: a submission that does not compile scores 0 with the compile
   g.score = 0;
   const json r = gpulab::grade::gradescope_results(g);
   CHECK(r.at("score") == 0);
-  CHECK(r.at("output") == "Your submission did not compile, so it scores 0. The compiler said:\n\n"
-                          "/tmp/student.cu:12:5: error: 'foo' was not declared in this scope\n");
+  CHECK(r.at("output") ==
+        "Your submission did not compile, so it scores 0. The compiler said:\n\n"
+        "/tmp/student.cu:12:5: error: 'foo' was not declared in this scope\n");
   const json& tests = r.at("tests");
   REQUIRE(tests.size() == 2);
-  CHECK(shown(tests[0]) == json{{"name", "tiled: compiles"}, {"score", 0}, {"max_score", 90.0}, {"status", "failed"},
-                         {"output", "did not compile (see the compiler messages above)"}, {"visibility", "visible"}});
+  CHECK(shown(tests[0]) == json{{"name", "tiled: compiles"},
+                                {"score", 0},
+                                {"max_score", 90.0},
+                                {"status", "failed"},
+                                {"output", "did not compile (see the compiler messages above)"},
+                                {"visibility", "visible"}});
   CHECK(tests[1].at("name") == "naive: compiles");
   CHECK(tests[1].at("max_score") == 3.33);
 }

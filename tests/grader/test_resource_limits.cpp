@@ -15,11 +15,15 @@ using nlohmann::json;
 
 namespace {
 json lab_with(const json& lab_limits, const json& part_extra) {
-  json part = {{"name", "int"}, {"points", 10}, {"function", "f"},
-               {"params", {{{"name", "in"}, {"role", "input"}, {"dtype", "int32"}, {"shape", {"n"}}},
-                           {{"name", "n"}, {"role", "size"}}}},
-               {"check", {{"kind", "exact"}}},
-               {"datasets", {{{"family", "f"}, {"sizes", {{{"n", 1}}}}, {"inputs", {{"in", {{"dist", "constant"}, {"value", 1}}}}}}}}};
+  json part = {
+      {"name", "int"},
+      {"points", 10},
+      {"function", "f"},
+      {"params",
+       {{{"name", "in"}, {"role", "input"}, {"dtype", "int32"}, {"shape", {"n"}}}, {{"name", "n"}, {"role", "size"}}}},
+      {"check", {{"kind", "exact"}}},
+      {"datasets",
+       {{{"family", "f"}, {"sizes", {{{"n", 1}}}}, {"inputs", {{"in", {{"dist", "constant"}, {"value", 1}}}}}}}}};
   part.update(part_extra);
   json lab = {{"lab", "limits_lab"}, {"time_limit_s", 20}, {"parts", {part}}};
   if (!lab_limits.is_null()) lab["limits"] = lab_limits;
@@ -57,7 +61,8 @@ TEST_CASE("limits: defaults are worked out for the machine and the backend", "[l
 }
 
 TEST_CASE("limits: a limits object overrides what it names and nothing else", "[limits]") {
-  const auto lab = gpulab::parse_lab_spec(lab_with(json{{"memory_mb", 256}, {"output_kb", 8}}, json::object()), "x/lab.json");
+  const auto lab =
+      gpulab::parse_lab_spec(lab_with(json{{"memory_mb", 256}, {"output_kb", 8}}, json::object()), "x/lab.json");
   CHECK(lab.limits.wall_s == 20);  // time_limit_s
   CHECK(lab.limits.memory_mb == 256);
   CHECK(lab.limits.output_kb == 8);
@@ -71,10 +76,12 @@ TEST_CASE("limits: a limits object overrides what it names and nothing else", "[
     }
     return std::string();
   };
-  CHECK(error(json{{"memory", 1}}) == "x/lab.json: limits.memory: unknown key: did you mean 'memory_mb'? (the keys allowed "
-                                      "here: wall_s, cpu_s, memory_mb, file_size_mb, processes, output_kb, compile_s)");
+  CHECK(error(json{{"memory", 1}}) ==
+        "x/lab.json: limits.memory: unknown key: did you mean 'memory_mb'? (the keys allowed "
+        "here: wall_s, cpu_s, memory_mb, file_size_mb, processes, output_kb, compile_s)");
   CHECK(error(json{{"wall_s", 0}}) == "x/lab.json: limits.wall_s: must be a number > 0, not 0");
-  CHECK(error(json{{"processes", "many"}}) == "x/lab.json: limits.processes: must be a whole number >= 1, not the string 'many'");
+  CHECK(error(json{{"processes", "many"}}) ==
+        "x/lab.json: limits.processes: must be a whole number >= 1, not the string 'many'");
   CHECK(error(json{{"processes", 2.5}}) == "x/lab.json: limits.processes: must be a whole number >= 1, not 2.5");
   CHECK_THAT(error(json::array()), Catch::StartsWith("x/lab.json: limits: must be an object of limits") &&
                                        Catch::EndsWith("not an empty list"));
@@ -107,10 +114,9 @@ TEST_CASE("limits in lab.json: lab-wide, overridden per part, with time_limit_s 
     CHECK(lab.parts[0].limits.memory_mb == 0);
   }
   SECTION("lab-wide limits reach every part; a part's own win") {
-    const auto lab = gpulab::parse_lab_spec(
-        lab_with(json{{"memory_mb", 512}, {"processes", 32}, {"compile_s", 90}},
-                 json{{"limits", {{"memory_mb", 2048}, {"wall_s", 5}}}}),
-        "lab.json");
+    const auto lab = gpulab::parse_lab_spec(lab_with(json{{"memory_mb", 512}, {"processes", 32}, {"compile_s", 90}},
+                                                     json{{"limits", {{"memory_mb", 2048}, {"wall_s", 5}}}}),
+                                            "lab.json");
     CHECK(lab.limits.compile_s == 90);
     CHECK(lab.limits.wall_s == 20);
     const auto& part = lab.parts[0];

@@ -13,8 +13,8 @@
 
 using gpulab::grade::FailureKind;
 using gpulab::grade::GradeResult;
-using gpulab::grade::ResultsFormatError;
 using gpulab::grade::results_from_json;
+using gpulab::grade::ResultsFormatError;
 using nlohmann::json;
 
 namespace {
@@ -135,7 +135,8 @@ TEST_CASE("results model: write, read back, equal", "[reports][results-model]") 
                     Catch::Contains("carol.json") && Catch::Contains("not valid JSON"));
 }
 
-TEST_CASE("results model: a renamed or missing key is refused, naming the file and the key", "[reports][results-model]") {
+TEST_CASE("results model: a renamed or missing key is refused, naming the file and the key",
+          "[reports][results-model]") {
   const json good = gpulab::grade::detailed_results(sample());
   REQUIRE(refusal(good).empty());
 
@@ -163,7 +164,8 @@ TEST_CASE("results model: a mistyped value or an unknown word is refused", "[rep
 
   json status = good;
   status["parts"][0]["performance"]["status"] = "fast";
-  CHECK_THAT(refusal(status), Catch::Contains("parts[0].performance.status") && Catch::Contains("unknown value \"fast\""));
+  CHECK_THAT(refusal(status),
+             Catch::Contains("parts[0].performance.status") && Catch::Contains("unknown value \"fast\""));
 
   json kind = good;
   kind["parts"][0]["cases"][1]["failure_kind"] = "slow";

@@ -52,8 +52,8 @@ TEST_CASE("sandbox command: a run sees its inputs, its program and its folder, n
   INFO(Catch::Detail::stringify(a));
   CHECK(a.front() == "/usr/bin/bwrap");
   // Namespaces: no network, no other processes, no nested namespaces; dies with the grader.
-  for (const char* flag : {"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-                           "--clearenv"}) {
+  for (const char* flag :
+       {"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session", "--clearenv"}) {
     CHECK(has(a, {flag}));
   }
   CHECK_FALSE(has(a, {"--share-net"}));
@@ -114,8 +114,7 @@ TEST_CASE("sandbox command: on a GPU machine the device nodes, /sys and the driv
   CHECK_FALSE(mentions(bwrap_command("bwrap", emu, -1), "nvidia"));
 }
 
-TEST_CASE("sandbox command: a compile writes its build folder only and reads the files it is given",
-          "[sandbox]") {
+TEST_CASE("sandbox command: a compile writes its build folder only and reads the files it is given", "[sandbox]") {
   const std::string build = "/home/ta/.cache/gpulab/4567";
   const std::string source = "/srv/submissions/alice/reduction.cu";
   auto p = gpulab::sandbox::compile_policy(fake_machine(false), build,

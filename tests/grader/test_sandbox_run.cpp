@@ -17,9 +17,9 @@
 #include "sandbox/sandbox.hpp"
 
 namespace fs = std::filesystem;
+using gpulab::sandbox::Mode;
 using gpulab::sandbox::resolve;
 using gpulab::sandbox::ResourceLimits;
-using gpulab::sandbox::Mode;
 using gpulab::sandbox::Sandbox;
 using gpulab::sandbox::SandboxUnavailable;
 using gpulab_test::ScopedEnv;
@@ -33,7 +33,7 @@ const Sandbox& sandbox() {
 
 // A shell command in a run sandbox whose folder is `work`.
 gpulab::process::ProcessResult shell(const TempDir& work, const std::string& script, ResourceLimits l = {},
-                                 double wall_s = 20) {
+                                     double wall_s = 20) {
   gpulab_test::write_file(work / "program", "");  // run_policy binds a program; the shell is the system's
   auto p = gpulab::sandbox::run_policy(sandbox().system(), work / "program", work.path(), {}, false);
   p.command = {"/bin/sh", "-c", script};
@@ -56,13 +56,16 @@ bool any_process_with(const std::string& text) {
 TEST_CASE("sandbox run: the folder is writable, the rest of the machine is not there or read-only", "[sandbox]") {
   TempDir work, outside;
   gpulab_test::write_file(outside / "secret.txt", "expected outputs");
-  const std::string script = "echo made > made.txt; "
-                             "test -e '" + (outside / "secret.txt").string() + "' && echo SEES-OUTSIDE; "
-                             "echo x > /usr/gpulab-sandbox-test 2>/dev/null && echo WRITES-USR; "
-                             "echo x > /tmp/private && echo tmp-ok; "
-                             "test -e /etc/shadow && echo SEES-SHADOW; "
-                             "test -e /root && echo SEES-ROOT; "
-                             "cat /proc/net/dev; env; echo pids: $(ls /proc | grep -c '^[0-9]')";
+  const std::string script =
+      "echo made > made.txt; "
+      "test -e '" +
+      (outside / "secret.txt").string() +
+      "' && echo SEES-OUTSIDE; "
+      "echo x > /usr/gpulab-sandbox-test 2>/dev/null && echo WRITES-USR; "
+      "echo x > /tmp/private && echo tmp-ok; "
+      "test -e /etc/shadow && echo SEES-SHADOW; "
+      "test -e /root && echo SEES-ROOT; "
+      "cat /proc/net/dev; env; echo pids: $(ls /proc | grep -c '^[0-9]')";
   const auto r = shell(work, script);
   INFO(r.output);
   CHECK(r.exit_code == 0);
@@ -73,8 +76,8 @@ TEST_CASE("sandbox run: the folder is writable, the rest of the machine is not t
   CHECK(r.output.find("SEES-ROOT") == std::string::npos);
   CHECK(r.output.find("tmp-ok") != std::string::npos);
   CHECK_FALSE(fs::exists("/tmp/private"));
-  CHECK(r.output.find("lo:") != std::string::npos);     // a network namespace of its own:
-  CHECK(r.output.find("eth0") == std::string::npos);    // only loopback
+  CHECK(r.output.find("lo:") != std::string::npos);   // a network namespace of its own:
+  CHECK(r.output.find("eth0") == std::string::npos);  // only loopback
   CHECK(r.output.find("HOME=" + work.path().string()) != std::string::npos);
   CHECK(r.output.find("GPULAB_CACHE") == std::string::npos);  // nothing of the grader's environment
 }
@@ -170,8 +173,8 @@ TEST_CASE("sandbox: refused, with why and how to proceed, where bwrap cannot sta
   gpulab_test::write_file(fake, "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n");
   // Executable by others, in a folder others may enter: as root, bwrap runs as `nobody`.
   fs::permissions(tmp.path(), fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec);
-  fs::permissions(fake, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec |
-                            fs::perms::group_read | fs::perms::others_read);
+  fs::permissions(fake, fs::perms::owner_all | fs::perms::group_exec | fs::perms::others_exec | fs::perms::group_read |
+                            fs::perms::others_read);
   {
     ScopedEnv env("GPULAB_BWRAP", fake.string());
     CHECK_THROWS_MATCHES(Sandbox::open(Mode::bwrap, {}), SandboxUnavailable,
@@ -198,8 +201,9 @@ TEST_CASE("child files: only plain files are read back from a case's folder", "[
   gpulab_test::write_file(dir / "result.json", "{}");
   CHECK(gpulab::grade::check_child_files(dir.path(), {"result.json", "missing.npy"}).empty());
   fs::create_symlink("/etc/hostname", dir / "output_out.npy");
-  CHECK_THAT(gpulab::grade::check_child_files(dir.path(), {"result.json", "output_out.npy"}),
-             Catch::Contains("'output_out.npy'") && Catch::Contains("symbolic link") && Catch::Contains("/etc/hostname"));
+  CHECK_THAT(
+      gpulab::grade::check_child_files(dir.path(), {"result.json", "output_out.npy"}),
+      Catch::Contains("'output_out.npy'") && Catch::Contains("symbolic link") && Catch::Contains("/etc/hostname"));
   REQUIRE(mkfifo((dir / "diagnostics.jsonl").c_str(), 0600) == 0);  // would block a reader forever
   CHECK_THAT(gpulab::grade::check_child_files(dir.path(), {"diagnostics.jsonl"}), Catch::Contains("not a plain file"));
 }

@@ -29,7 +29,7 @@ TEST_CASE("sanitizer report: memcheck out-of-bounds reads collapse into one find
   CHECK(f[0].where == "thread (232,0,0) in block (3,0,0)");
   CHECK_THAT(f[0].detail, Catch::Contains("is out of bounds and is 1 bytes after the nearest allocation"));
   CHECK_THAT(describe_finding(f[0]), Catch::StartsWith("memcheck: Invalid __global__ read of size 4 bytes in "
-                                                      "read_past_end at sanitizer_samples.cu:9 (thread (232,0,0)"));
+                                                       "read_past_end at sanitizer_samples.cu:9 (thread (232,0,0)"));
   CHECK_THAT(describe_finding(f[0]), Catch::EndsWith("[2 times]"));
 }
 
@@ -39,8 +39,9 @@ TEST_CASE("sanitizer report: a racecheck hazard names both accesses by line", "[
   CHECK(f[0].message == "Race reported between Write access");
   CHECK(f[0].kernel == "shared_race");
   CHECK(f[0].line == 14);
-  CHECK(f[0].detail == "and Write access at sanitizer_samples.cu:14 [64 hazards] "
-                       "and Read access at sanitizer_samples.cu:15 [384 hazards]");
+  CHECK(f[0].detail ==
+        "and Write access at sanitizer_samples.cu:14 [64 hazards] "
+        "and Read access at sanitizer_samples.cu:15 [384 hazards]");
 }
 
 TEST_CASE("sanitizer report: synccheck and initcheck findings", "[sanitizer]") {
@@ -60,16 +61,18 @@ TEST_CASE("sanitizer report: synccheck and initcheck findings", "[sanitizer]") {
 TEST_CASE("sanitizer report: a clean run has no findings", "[sanitizer]") {
   const std::string clean = "========= COMPUTE-SANITIZER\nsome program output\n========= ERROR SUMMARY: 0 errors\n";
   CHECK(parse_sanitizer_output("memcheck", clean).empty());
-  CHECK(parse_sanitizer_output("racecheck", "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards "
-                                            "displayed (0 errors, 0 warnings)\n")
+  CHECK(parse_sanitizer_output("racecheck",
+                               "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 0 hazards "
+                               "displayed (0 errors, 0 warnings)\n")
             .empty());
 }
 
 TEST_CASE("sanitizer report: a tool that never reached its summary is reported, not read as clean", "[sanitizer]") {
   CHECK(sanitizer_incomplete("memcheck", recorded("memcheck"), 0, 0).empty());
   CHECK(sanitizer_incomplete("racecheck", recorded("racecheck"), 0, 0).empty());
-  const std::string cut = "========= COMPUTE-SANITIZER\n========= Error: Target application terminated before first "
-                          "instrumented API call\n";
+  const std::string cut =
+      "========= COMPUTE-SANITIZER\n========= Error: Target application terminated before first "
+      "instrumented API call\n";
   CHECK(parse_sanitizer_output("memcheck", cut).empty() == false);  // the error line is a headline of its own
   const std::string why = sanitizer_incomplete("memcheck", cut, 1, 0);
   CHECK(why.find("memcheck: compute-sanitizer did not run to its summary (it exited with code 1)") == 0);

@@ -66,7 +66,7 @@ TEST_CASE("jail: only the policy's files are mirrored, and paths are moved under
 
   CHECK(read_file(under(t / "data/input.npy")) == "input bytes");
   CHECK_FALSE(fs::exists(under(t / "data/expected.npy")));  // beside an input, never staged
-  CHECK_FALSE(fs::exists(m / "usr"));                         // the system is not copied
+  CHECK_FALSE(fs::exists(m / "usr"));                       // the system is not copied
   CHECK(fs::is_directory(under(t / "work")));
 
   const SandboxPolicy in = jail.translated(p);
@@ -182,7 +182,7 @@ TEST_CASE("as another user: private folders are out of reach, and every process 
   usleep(100 * 1000);
   CHECK(gpulab::sandbox::kill_every_process_of(pw->pw_uid, pw->pw_gid) >= 1);
   waitpid(pid, nullptr, 0);
-  CHECK(gpulab::sandbox::reap_orphans_of(pw->pw_uid) == 1);                   // the orphan, reaped here
+  CHECK(gpulab::sandbox::reap_orphans_of(pw->pw_uid) == 1);                    // the orphan, reaped here
   CHECK(gpulab::sandbox::kill_every_process_of(pw->pw_uid, pw->pw_gid) == 0);  // none left, not even a zombie
   close(lock_fd);
 }

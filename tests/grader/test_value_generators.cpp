@@ -47,8 +47,8 @@ TEST_CASE("values: derive_seed is deterministic and separates cases and inputs",
 }
 
 TEST_CASE("values: uniform_int stays in [min, max] and reaches both ends", "[values]") {
-  const NdArray a = gpulab::generate_values(json::parse(R"({"dist": "uniform_int", "min": -5, "max": 7})"),
-                                            DType::int32, {10000}, 7);
+  const NdArray a =
+      gpulab::generate_values(json::parse(R"({"dist": "uniform_int", "min": -5, "max": 7})"), DType::int32, {10000}, 7);
   const auto v = a.as<int32_t>();
   CHECK(*std::min_element(v.begin(), v.end()) == -5);
   CHECK(*std::max_element(v.begin(), v.end()) == 7);
@@ -85,16 +85,14 @@ TEST_CASE("values: constant fills every element with the value", "[values]") {
   const NdArray f =
       gpulab::generate_values(json::parse(R"({"dist": "constant", "value": 2.5})"), DType::float32, {3, 7}, 1);
   for (float x : f.as<float>()) CHECK(x == 2.5f);
-  const NdArray i =
-      gpulab::generate_values(json::parse(R"({"dist": "constant", "value": -3})"), DType::int32, {11}, 1);
+  const NdArray i = gpulab::generate_values(json::parse(R"({"dist": "constant", "value": -3})"), DType::int32, {11}, 1);
   for (int32_t x : i.as<int32_t>()) CHECK(x == -3);
   CHECK_THROWS_WITH(gpulab::generate_values(json::parse(R"({"dist": "constant"})"), DType::int32, {2}, 1),
                     Catch::Contains("constant") && Catch::Contains("value"));
 }
 
 TEST_CASE("values: mixed_magnitude spans 1e-3..1e4 in magnitude with both signs", "[values]") {
-  const NdArray a =
-      gpulab::generate_values(json::parse(R"({"dist": "mixed_magnitude"})"), DType::float32, {10000}, 11);
+  const NdArray a = gpulab::generate_values(json::parse(R"({"dist": "mixed_magnitude"})"), DType::float32, {10000}, 11);
   size_t negative = 0, positive = 0, tiny = 0, huge = 0;
   for (float x : a.as<float>()) {
     const float m = std::fabs(x);

@@ -290,8 +290,9 @@ int main(int argc, char** argv) {
   const std::string secret = "hostile-secret-" + std::to_string(getpid());
   const std::string marker = std::string("HOSTILE") + "-WAS-HERE";
 
-  const std::vector<fs::path> watched = {root / "datasets" / lab, root / "tests/hostile", root / "reference" / lab,
-                                         root / "assignments" / lab, user_home, cache / "zz-canary"};
+  const std::vector<fs::path> watched = {
+      root / "datasets" / lab, root / "tests/hostile", root / "reference" / lab, root / "assignments" / lab, user_home,
+      cache / "zz-canary"};
   std::map<std::string, std::string> before;
   for (const fs::path& w : watched) before.merge(snapshot(w));
   const std::string passwd_before = read_file("/etc/passwd");
@@ -299,20 +300,24 @@ int main(int argc, char** argv) {
   // Only the network case listens, on the port its source names.
   const int port = spec.value("listen_port", 0);
   const int listener = port ? listen_on(port) : -1;
-  if (port && listener < 0) check(false, "port " + std::to_string(port) + " on 127.0.0.1 is free for the test to listen on");
+  if (port && listener < 0)
+    check(false, "port " + std::to_string(port) + " on 127.0.0.1 is free for the test to listen on");
 
   const fs::path results = work / "results.json";
   // Two emulator workers whatever the machine, so that the small process and memory limits fit.
-  std::map<std::string, std::string> env = {{"GPULAB_HOME", home.string()}, {"GPULAB_CACHE", cache.string()},
-                                            {"HOME", user_home.string()}, {"GPULAB_HIDDEN_SEED", secret},
+  std::map<std::string, std::string> env = {{"GPULAB_HOME", home.string()},
+                                            {"GPULAB_CACHE", cache.string()},
+                                            {"HOME", user_home.string()},
+                                            {"GPULAB_HIDDEN_SEED", secret},
                                             {"GPULAB_EMU_WORKERS", "2"}};
-  std::vector<std::string> grade = {grader, "grade", lab, submission.string(), "--no-large", "--no-hidden",
-                                    "--format", "json", "--out", results.string()};
+  std::vector<std::string> grade = {grader,     "grade", lab,     submission.string(), "--no-large", "--no-hidden",
+                                    "--format", "json",  "--out", results.string()};
   if (user_mode) {
     // A bubblewrap that fails as it does in a container without namespaces, beside the work folder.
     const fs::path fake = work.parent_path() / ("fake-bwrap-" + std::to_string(getpid()));
-    write_file(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel "
-                     "does not allow non-privileged user namespaces.' >&2\nexit 1\n");
+    write_file(fake,
+               "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace, likely because the kernel "
+               "does not allow non-privileged user namespaces.' >&2\nexit 1\n");
     fs::permissions(fake, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                               fs::perms::others_read | fs::perms::others_exec);
     env["GPULAB_BWRAP"] = fake.string();
@@ -396,9 +401,9 @@ int main(int argc, char** argv) {
   check(run.wall - compile_s <= cases_s + 5.0, "the grader waits for nothing but the runs (+ 5 s)");
   if (spec.contains("max_processes")) {
     const size_t cap = spec.at("max_processes");
-    check(run.max_processes <= cap && run.max_processes >= 2,
-          "at most " + std::to_string(cap) + " of its processes ran at once (saw " +
-              std::to_string(run.max_processes) + ")");
+    check(run.max_processes <= cap && run.max_processes >= 2, "at most " + std::to_string(cap) +
+                                                                  " of its processes ran at once (saw " +
+                                                                  std::to_string(run.max_processes) + ")");
   }
 
   // Nothing outside the work folder changed.
@@ -423,8 +428,8 @@ int main(int argc, char** argv) {
   check(tmp_escapes() == tmp_before, "nothing named gpulab-hostile* appeared in /tmp");
   const int connections = accepted(listener);
   if (listener >= 0) {
-    check(connections == 0, "no connection reached 127.0.0.1:" + std::to_string(port) + " (" +
-                                std::to_string(connections) + " did)");
+    check(connections == 0,
+          "no connection reached 127.0.0.1:" + std::to_string(port) + " (" + std::to_string(connections) + " did)");
   }
 
   // The control: the same attack without the sandbox must work, or the test proves nothing.

@@ -17,13 +17,15 @@
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s GPULAB LAB SUBMISSION [--no-large] [part=full|zero|loses]... [feedback=TEXT]...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s GPULAB LAB SUBMISSION [--no-large] [part=full|zero|loses]... [feedback=TEXT]...\n",
+                 argv[0]);
     return 2;
   }
   char out_path[] = "/tmp/gpulab-check-XXXXXX";
   const int fd = mkstemp(out_path);
   if (fd >= 0) close(fd);
-  std::vector<std::string> cmd = {argv[1], "grade", argv[2], argv[3], "--format", "json", "--no-hidden", "--out", out_path};
+  std::vector<std::string> cmd = {argv[1], "grade",       argv[2], argv[3], "--format",
+                                  "json",  "--no-hidden", "--out", out_path};
   std::map<std::string, std::string> expect;
   std::vector<std::string> feedback;
   for (int i = 4; i < argc; ++i) {
@@ -53,12 +55,17 @@ int main(int argc, char** argv) {
     }
     auto it = expect.find(name);
     if (it == expect.end()) continue;
-    const bool ok = it->second == "full" ? score >= max - 1e-6 : it->second == "zero" ? score <= 1e-9 : score < max - 1e-6;
-    std::printf("part %-10s %7.2f / %-7.2f expected %-5s %s\n", name.c_str(), score, max, it->second.c_str(), ok ? "ok" : "WRONG");
+    const bool ok = it->second == "full"   ? score >= max - 1e-6
+                    : it->second == "zero" ? score <= 1e-9
+                                           : score < max - 1e-6;
+    std::printf("part %-10s %7.2f / %-7.2f expected %-5s %s\n", name.c_str(), score, max, it->second.c_str(),
+                ok ? "ok" : "WRONG");
     if (!ok) {
       ++failures;
       for (const auto& c : part.at("cases"))
-        if (!c.at("passed").get<bool>()) std::printf("  %s: %s\n", c.at("label").get<std::string>().c_str(), c.at("feedback").get<std::string>().c_str());
+        if (!c.at("passed").get<bool>())
+          std::printf("  %s: %s\n", c.at("label").get<std::string>().c_str(),
+                      c.at("feedback").get<std::string>().c_str());
     }
     expect.erase(it);
   }
@@ -76,6 +83,7 @@ int main(int argc, char** argv) {
       ++failures;
     }
   }
-  if (!r.at("compiled").get<bool>()) std::printf("did not compile:\n%s\n", r.at("compile_output").get<std::string>().c_str());
+  if (!r.at("compiled").get<bool>())
+    std::printf("did not compile:\n%s\n", r.at("compile_output").get<std::string>().c_str());
   return failures == 0 ? 0 : 1;
 }

@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   char home_template[] = "/tmp/gpulab-timed-calls-XXXXXX";
   if (!mkdtemp(home_template)) return 2;
   const fs::path home = home_template;
-  for (const char* d : {"grader", "reference", "datasets", "skeletons"}) fs::create_directory_symlink(root / d, home / d);
+  for (const char* d : {"grader", "reference", "datasets", "skeletons"})
+    fs::create_directory_symlink(root / d, home / d);
   fs::create_directories(home / "assignments" / lab_name);
   const json original = json::parse(std::ifstream(root / "assignments" / lab_name / "lab.json"));
   std::ofstream(home / "assignments" / lab_name / "lab.json") << shrunk_lab(original).dump(1);
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
   const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::bwrap, options.backend);
   int failures = 0;
   for (const std::string& file : files) {
-    gpulab::toolchain::BuildOptions b = gpulab::grade::harness_build_options(lab, options.backend, true, options.cuda_arch);
+    gpulab::toolchain::BuildOptions b =
+        gpulab::grade::harness_build_options(lab, options.backend, true, options.cuda_arch);
     b.run_compiler = runner.compile_runner(lab);
     const gpulab::toolchain::BuildResult built = gpulab::toolchain::build_program(root / file, b);
     if (!built.ok) {
@@ -88,7 +90,8 @@ int main(int argc, char** argv) {
     for (const gpulab::PartSpec& part : lab.parts) {
       if (!part.performance) continue;
       const gpulab::grade::PerformanceResult r = scorer.measure(part, built.executable, true);
-      const bool ok = r.status == gpulab::grade::PerformanceStatus::scored && r.review.empty() && r.calls_checked >= 13 && r.calls_checked == r.calls;
+      const bool ok = r.status == gpulab::grade::PerformanceStatus::scored && r.review.empty() &&
+                      r.calls_checked >= 13 && r.calls_checked == r.calls;
       std::printf("%s: %s part %s: %s, %d of %d calls checked, ratio %.2f (%s)\n", ok ? "ok" : "FAILED", file.c_str(),
                   part.name.c_str(), r.status.c_str(), r.calls_checked, r.calls, r.ratio, r.case_label.c_str());
       if (!ok) {

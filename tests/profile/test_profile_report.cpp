@@ -103,6 +103,8 @@ TEST_CASE("Nsight Compute's CSV: summed per kernel, thousands separators read") 
   const KernelCounters c = parse_ncu_csv(csv);
   CHECK(c.at("k").at("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") == 270400);
   CHECK(c.at("k").at("global atomic requests (atom + red)") == 3);
-  const std::string rows = counters_table("f", {{"k", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 270400}}}}, c);
-  CHECK_THAT(rows, Catch::Contains("| f | k | l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum | 270400 | 270400 | +0.0% |"));
+  const std::string rows =
+      counters_table("f", {{"k", {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 270400}}}}, c);
+  CHECK_THAT(rows,
+             Catch::Contains("| f | k | l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum | 270400 | 270400 | +0.0% |"));
 }

@@ -21,9 +21,7 @@ inline std::vector<Diagnostic> of_kind(const std::vector<Diagnostic>& all, const
   return out;
 }
 
-inline bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // Every message, one per line, for failure output.
 inline std::string dump(const std::vector<Diagnostic>& all) {
@@ -32,8 +30,7 @@ inline std::string dump(const std::vector<Diagnostic>& all) {
   return out;
 }
 
-template <class T>
-struct DeviceBuffer {
+template <class T> struct DeviceBuffer {
   T* p = nullptr;
   explicit DeviceBuffer(size_t n, int fill_byte = 0) {
     cudaMalloc(&p, n * sizeof(T));

@@ -5,37 +5,31 @@
 #pragma once
 
 struct dim3 {
-    unsigned x = 1, y = 1, z = 1;
-    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+  unsigned x = 1, y = 1, z = 1;
+  dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
 using cudaStream_t = void*;
 
 namespace gpulab::emu {
 struct launcher {
-    launcher(const char* kernel, int line, dim3 grid, dim3 block, unsigned long shared_bytes = 0,
-             void* stream = nullptr) {
-        (void)kernel, (void)line, (void)grid, (void)block, (void)shared_bytes, (void)stream;
-    }
-    template <class F, class... A>
-    void run(F kernel, A... args) {
-        if (false) kernel(args...);
-    }
+  launcher(const char* kernel, int line, dim3 grid, dim3 block, unsigned long shared_bytes = 0,
+           void* stream = nullptr) {
+    (void)kernel, (void)line, (void)grid, (void)block, (void)shared_bytes, (void)stream;
+  }
+  template <class F, class... A> void run(F kernel, A... args) {
+    if (false) kernel(args...);
+  }
 };
-template <class T, class Tag>
-T& shared_variable(Tag) {
-    static T variable;
-    return variable;
+template <class T, class Tag> T& shared_variable(Tag) {
+  static T variable;
+  return variable;
 }
-template <class T>
-T* dynamic_shared() {
-    return nullptr;
-}
+template <class T> T* dynamic_shared() { return nullptr; }
 struct namespace_shared_registration {
-    namespace_shared_registration(void* (*)(), unsigned long) {}
+  namespace_shared_registration(void* (*)(), unsigned long) {}
 };
-template <class T>
-struct dynamic_shared_array {
-    operator T*() const { return nullptr; }
+template <class T> struct dynamic_shared_array {
+  operator T*() const { return nullptr; }
 };
 }  // namespace gpulab::emu
 

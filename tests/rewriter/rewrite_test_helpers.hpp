@@ -14,25 +14,25 @@ inline const std::string header = "#line 1 \"test.cu\"\n";
 
 // The rewritten source without its `#line 1 "test.cu"` header (which is checked separately).
 inline std::string rewrite_body(std::string_view source) {
-    std::string out = rewrite_cuda_source(source, "test.cu");
-    if (out.rfind(header, 0) != 0) return "MISSING #line HEADER: " + out;
-    return out.substr(header.size());
+  std::string out = rewrite_cuda_source(source, "test.cu");
+  if (out.rfind(header, 0) != 0) return "MISSING #line HEADER: " + out;
+  return out.substr(header.size());
 }
 
 inline long count_newlines(std::string_view text) { return std::count(text.begin(), text.end(), '\n'); }
 
 // 1-based line of the first occurrence of needle in text, 0 if absent.
 inline long line_of(std::string_view text, std::string_view needle) {
-    const std::size_t pos = text.find(needle);
-    return pos == std::string_view::npos ? 0 : count_newlines(text.substr(0, pos)) + 1;
+  const std::size_t pos = text.find(needle);
+  return pos == std::string_view::npos ? 0 : count_newlines(text.substr(0, pos)) + 1;
 }
 
 // Expected rewrite of a one-line launch `kernel<<<config>>>(args)`.
 inline std::string launch(std::string_view kernel, std::string_view config, std::string_view args = "") {
-    std::string out = "::gpulab::emu::launcher(\"" + std::string(kernel) + "\", __LINE__, " + std::string(config) +
-                      ").run([=](auto... gpulab_a) { " + std::string(kernel) + "(gpulab_a...); }";
-    if (!args.empty()) out += ", " + std::string(args);
-    return out + ")";
+  std::string out = "::gpulab::emu::launcher(\"" + std::string(kernel) + "\", __LINE__, " + std::string(config) +
+                    ").run([=](auto... gpulab_a) { " + std::string(kernel) + "(gpulab_a...); }";
+  if (!args.empty()) out += ", " + std::string(args);
+  return out + ")";
 }
 
 }  // namespace gpulab::rewriter::test

@@ -37,7 +37,8 @@ LabScores score_lab(const std::string& lab, const nlohmann::json& spec, const Si
   for (const std::string p : spec["related"]) add(p);
   for (const auto& [copy, original] : spec["copies"].items()) add(copy);
   std::vector<std::string> skeleton;
-  for (const auto& e : fs::directory_iterator(kRoot / "skeletons" / lab)) skeleton.push_back(gpulab_test::read_file(e.path()));
+  for (const auto& e : fs::directory_iterator(kRoot / "skeletons" / lab))
+    skeleton.push_back(gpulab_test::read_file(e.path()));
   REQUIRE(!skeleton.empty());
 
   const ClassComparison c = compare_class(docs, skeleton, o);

@@ -96,8 +96,8 @@ TEST_CASE("token positions point at the source bytes and lines", "[similarity]")
 }
 
 TEST_CASE("any bytes are accepted: invalid UTF-8, NUL bytes, unterminated literals", "[similarity]") {
-  const std::string junk = std::string("int \xff\xfe = 1; \x80\x81 \"unterminated\n char c = '") + std::string(1, '\0') +
-                           "\xc3\x28 /* open comment";
+  const std::string junk = std::string("int \xff\xfe = 1; \x80\x81 \"unterminated\n char c = '") +
+                           std::string(1, '\0') + "\xc3\x28 /* open comment";
   const auto t = normalise(junk);
   CHECK(!t.empty());
   for (const NormalisedToken& x : t) CHECK(x.end <= junk.size());

@@ -61,11 +61,10 @@ SimilarityReport made_up_report(std::vector<Document> docs, double threshold = 0
 }
 }  // namespace
 
-TEST_CASE("similarity.csv: header a,b,similarity, one row per pair sharing code, most similar first",
-          "[similarity]") {
+TEST_CASE("similarity.csv: header a,b,similarity, one row per pair sharing code, most similar first", "[similarity]") {
   const std::string renamed = std::regex_replace(kKernel, std::regex("buf"), "tmp");
-  const SimilarityReport r = made_up_report(
-      {{"ada", kKernel}, {"bob, jr.", renamed}, {"cy", kKernel + kOther}, {"dee", kOther}});
+  const SimilarityReport r =
+      made_up_report({{"ada", kKernel}, {"bob, jr.", renamed}, {"cy", kKernel + kOther}, {"dee", kOther}});
   const std::vector<std::string> lines = lines_of(similarity_csv(r));
   REQUIRE(lines.size() == r.comparison.pairs.size() + 1);
   CHECK(lines[0] == "a,b,similarity\r");
@@ -88,8 +87,8 @@ TEST_CASE("pair pages: both files side by side, regions highlighted and linked b
   const std::string renamed = "// my own work\n" + std::regex_replace(kKernel, std::regex("offset"), "step");
   const SimilarityReport r = made_up_report({{"ada", kKernel + kOther}, {"bob", renamed}});
   REQUIRE(r.comparison.pairs.size() == 1);
-  const std::vector<Region> regions = matching_regions(r.documents[0].source, r.documents[1].source,
-                                                       r.comparison.excluded, r.options);
+  const std::vector<Region> regions =
+      matching_regions(r.documents[0].source, r.documents[1].source, r.comparison.excluded, r.options);
   REQUIRE(regions.size() == 1);  // the whole kernel, one run
   CHECK(regions[0].a_first_line == 1);
   CHECK(regions[0].b_first_line == 2);
@@ -113,8 +112,8 @@ TEST_CASE("non-UTF-8 bytes in a submission and its name: valid UTF-8 pages and C
   const std::string csv = similarity_csv(r);
   CHECK(gpulab::files::is_valid_utf8(csv));
   CHECK_THAT(csv, Catch::Contains("ren\xef\xbf\xbd"));  // U+FFFD in place of the bad byte
-  const std::string page = pair_page(r, 0, matching_regions(r.documents[0].source, r.documents[1].source,
-                                                            r.comparison.excluded, r.options));
+  const std::string page =
+      pair_page(r, 0, matching_regions(r.documents[0].source, r.documents[1].source, r.comparison.excluded, r.options));
   CHECK(gpulab::files::is_valid_utf8(page));
   CHECK(gpulab::files::is_valid_utf8(index_page(r, 1)));
 }
@@ -198,7 +197,8 @@ TEST_CASE("report.html: a similarity section from summary.json, none without it"
   CHECK_THAT(html, Catch::Contains("href=\"similarity/pairs/pair-0001.html\""));
   CHECK_THAT(html, Catch::Contains("&lt;bob&gt;"));
   CHECK_THAT(html, Catch::Contains("not proof"));
-  CHECK_THAT(gpulab::report::html_report(gpulab_test::made_up_class(false), "now"), !Catch::Contains("Similar submissions"));
+  CHECK_THAT(gpulab::report::html_report(gpulab_test::made_up_class(false), "now"),
+             !Catch::Contains("Similar submissions"));
   CHECK(!gpulab::report::read_similarity_summary(dir / "elsewhere").has_value());
   gpulab_test::write_file(dir / "similarity" / "summary.json", "{ broken");
   const auto damaged = gpulab::report::read_similarity_summary(dir.path());

@@ -38,8 +38,8 @@ struct Access {
 
 // Shadow state of one 4-byte granule of shared or global memory.
 struct Cell {
-  Access write;         // the last write (bytes in write.mask)
-  Access read[2];       // reads since that write, by up to two different threads
+  Access write;              // the last write (bytes in write.mask)
+  Access read[2];            // reads since that write, by up to two different threads
   uint32_t write_fence = 0;  // the writer's __threadfence() count when it wrote
 };
 static_assert(sizeof(Cell) == 64, "one cache line per 4 bytes of device memory");

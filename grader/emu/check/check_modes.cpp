@@ -22,8 +22,10 @@ CheckModes modes_from_environment() {
     if (word == "race") m.race = true;
     else if (word == "profile") m.profile = true;
     else if (!word.empty())
-      std::fprintf(stderr, "gpulab-emu: warning: GPULAB_EMU_CHECKS names '%s', which is not a check "
-                           "(the checks are race and profile); ignored\n", word.c_str());
+      std::fprintf(stderr,
+                   "gpulab-emu: warning: GPULAB_EMU_CHECKS names '%s', which is not a check "
+                   "(the checks are race and profile); ignored\n",
+                   word.c_str());
     start = end + 1;
   }
   return m;

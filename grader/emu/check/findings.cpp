@@ -52,8 +52,11 @@ void Findings::end_launch(const LaunchState& launch, bool shadow_exhausted, size
     d.kernel = launch.request.kernel_name;
     d.file = launch.request.file;
     d.line = launch.request.line;
-    d.message = "the race check of " + launch.where() + " tracked only part of the global memory the kernel "
-                "touched (its " + std::to_string(shadow_budget >> 20) + " MiB of shadow state ran out); races "
+    d.message = "the race check of " + launch.where() +
+                " tracked only part of the global memory the kernel "
+                "touched (its " +
+                std::to_string(shadow_budget >> 20) +
+                " MiB of shadow state ran out); races "
                 "in the rest were not looked for. Try a smaller input, or set GPULAB_RACE_CHECK_SHADOW_MB.";
     emit(std::move(d));
   }

@@ -38,8 +38,9 @@ std::string memory(Session& s, uintptr_t address, size_t size, bool shared) {
     const SharedRegion* r = s.shared_region(offset);
     if (!r) return "shared memory at byte offset " + std::to_string(offset) + " of the block's shared memory";
     const long long within = static_cast<long long>(offset - r->begin);
-    if (!r->file) return "dynamic shared memory (extern __shared__), byte offset " + std::to_string(within) +
-                         element_note(within, size);
+    if (!r->file)
+      return "dynamic shared memory (extern __shared__), byte offset " + std::to_string(within) +
+             element_note(within, size);
     return "the __shared__ variable declared at " + std::string(r->file) + ":" + std::to_string(r->line) +
            ", byte offset " + std::to_string(within) + element_note(within, size);
   }
@@ -52,8 +53,9 @@ std::string memory(Session& s, uintptr_t address, size_t size, bool shared) {
 
 std::string verb(uint8_t flags, bool past) {
   if (flags & kUpdate) return past ? "atomically updated" : "atomically updates";
-  if (flags & kAtomic) return (flags & kWrite) ? (past ? "atomically wrote" : "atomically writes")
-                                               : (past ? "atomically read" : "atomically reads");
+  if (flags & kAtomic)
+    return (flags & kWrite) ? (past ? "atomically wrote" : "atomically writes")
+                            : (past ? "atomically read" : "atomically reads");
   std::string v = (flags & kWrite) ? (past ? "wrote" : "writes") : (past ? "read" : "reads");
   return (flags & kVolatile) ? v + " (through a volatile pointer)" : v;
 }
@@ -76,30 +78,35 @@ Diagnostic base(const Session& s, const char* kind, uint32_t block_plus_one) {
 
 }  // namespace
 
-void report_race(Session& s, uintptr_t address, size_t size, bool shared, const Access& earlier,
-                 const Access& later) {
+void report_race(Session& s, uintptr_t address, size_t size, bool shared, const Access& earlier, const Access& later) {
   Diagnostic d = base(s, "data-race", later.block);
   d.threads = thread_label(s, later.thread) + ", " + thread_label(s, earlier.thread);
   std::string why;
   if (earlier.block != later.block) {
     d.block += ", " + block_label(s, earlier.block);
-    why = "Threads of different blocks run in no fixed order: only atomics (atomicAdd, ...), or a "
-          "__threadfence() after the write followed by a flag the other block waits for, order them. Use "
-          "atomicAdd for counters that many blocks update, or give each block its own part of the output.";
+    why =
+        "Threads of different blocks run in no fixed order: only atomics (atomicAdd, ...), or a "
+        "__threadfence() after the write followed by a flag the other block waits for, order them. Use "
+        "atomicAdd for counters that many blocks update, or give each block its own part of the output.";
   } else {
     if (earlier.thread / 32 == later.thread / 32) {
-      why = "Both threads are in warp " + std::to_string(later.thread / 32) + " and both accesses are in the "
-            "same barrier interval (" + interval(s, later.epoch) + ") with no __syncwarp() or other warp "
+      why = "Both threads are in warp " + std::to_string(later.thread / 32) +
+            " and both accesses are in the "
+            "same barrier interval (" +
+            interval(s, later.epoch) +
+            ") with no __syncwarp() or other warp "
             "collective between them; since Volta the lanes of a warp do not run in lockstep (and volatile "
             "does not order them either). ";
     } else {
-      why = "Both accesses are in the same barrier interval (" + interval(s, later.epoch) + "), and only "
+      why = "Both accesses are in the same barrier interval (" + interval(s, later.epoch) +
+            "), and only "
             "__syncthreads() orders the threads of a block. ";
     }
-    why += "If many threads update the same element, use atomicAdd (or give each thread its own element); if "
-           "one thread writes what another reads, put a barrier (__syncthreads(), or __syncwarp() within a "
-           "warp) between the write and the read, in a loop also between one step's reads and the next "
-           "step's writes.";
+    why +=
+        "If many threads update the same element, use atomicAdd (or give each thread its own element); if "
+        "one thread writes what another reads, put a barrier (__syncthreads(), or __syncwarp() within a "
+        "warp) between the write and the read, in a loop also between one step's reads and the next "
+        "step's writes.";
   }
   d.message = "data race in " + s.launch->where() + ": " + who(s, later.block, later.thread) + " " +
               verb(later.flags, false) + " " + memory(s, address, size, shared) + ", which " +
@@ -108,16 +115,16 @@ void report_race(Session& s, uintptr_t address, size_t size, bool shared, const 
   s.findings.emit(std::move(d));
 }
 
-void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write,
-                          const DeviceAllocation* allocation, uint16_t thread) {
+void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write, const DeviceAllocation* allocation,
+                          uint16_t thread) {
   Diagnostic d = base(s, write ? "out-of-bounds" : "out-of-bounds-read", s.block);
   d.threads = thread_label(s, thread);
   const std::string access = who(s, s.block, thread) + (write ? " writes " : " reads ") + std::to_string(size) +
                              (size == 1 ? " byte" : " bytes");
   if (!allocation) {
     const size_t offset = address - s.shared_base;
-    d.message = "out-of-bounds " + std::string(write ? "write" : "read") + " of shared memory in " +
-                s.launch->where() + ": " + access + " at byte offset " + std::to_string(offset) +
+    d.message = "out-of-bounds " + std::string(write ? "write" : "read") + " of shared memory in " + s.launch->where() +
+                ": " + access + " at byte offset " + std::to_string(offset) +
                 " of the block's shared memory, past the " + std::to_string(s.shared_end) +
                 " bytes its __shared__ variables and dynamic shared memory (" +
                 std::to_string(s.launch->request.dynamic_shared_bytes) +
@@ -125,11 +132,11 @@ void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write
   } else {
     const long long offset = static_cast<long long>(address) - static_cast<long long>(allocation->begin);
     const long long size_ll = static_cast<long long>(allocation->size);
-    const std::string where = offset < 0 ? std::to_string(-offset) + " bytes before its start"
-                                         : std::to_string(offset + static_cast<long long>(size) - size_ll) +
-                                               " bytes past its end";
-    d.message = "out-of-bounds " + std::string(write ? "write" : "read") + " in " + s.launch->where() + ": " +
-                access + " at byte offset " + std::to_string(offset) + element_note(offset, size) + " of the " +
+    const std::string where =
+        offset < 0 ? std::to_string(-offset) + " bytes before its start"
+                   : std::to_string(offset + static_cast<long long>(size) - size_ll) + " bytes past its end";
+    d.message = "out-of-bounds " + std::string(write ? "write" : "read") + " in " + s.launch->where() + ": " + access +
+                " at byte offset " + std::to_string(offset) + element_note(offset, size) + " of the " +
                 std::to_string(allocation->size) + "-byte allocation made by " + allocation->api + " at " +
                 allocation->origin + ", " + where + ". Check the bounds test (e.g. `if (i < n)`) before every " +
                 "access, including neighbours like in[i + 1].";

@@ -12,11 +12,10 @@
 namespace gpulab::emu::check {
 
 // `earlier` and `later` conflict on the byte at `address`.
-void report_race(Session& s, uintptr_t address, size_t size, bool shared, const Access& earlier,
-                 const Access& later);
+void report_race(Session& s, uintptr_t address, size_t size, bool shared, const Access& earlier, const Access& later);
 // An access of `size` bytes at `address` outside `allocation` (null: past the block's shared memory).
-void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write,
-                          const DeviceAllocation* allocation, uint16_t thread);
+void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write, const DeviceAllocation* allocation,
+                          uint16_t thread);
 // A read of shared memory at `address` that no thread of the block wrote before.
 void report_uninitialised(Session& s, uintptr_t address, size_t size, uint16_t thread);
 

@@ -23,10 +23,10 @@ namespace gpulab::emu::check {
 
 struct LoggedAccess {
   uintptr_t address = 0;
-  int32_t pc = 0;     // as code_offset()
+  int32_t pc = 0;  // as code_offset()
   uint16_t size = 0;
-  uint8_t flags = 0;  // AccessFlags
-  uint8_t shared = 0; // 1: shared memory, 0: global
+  uint8_t flags = 0;   // AccessFlags
+  uint8_t shared = 0;  // 1: shared memory, 0: global
 };
 static_assert(sizeof(LoggedAccess) == 16);
 
@@ -54,7 +54,7 @@ class Profiler {
   void group_warp(unsigned first_thread, unsigned lanes);
   void add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots);
 
-  std::vector<std::vector<LoggedAccess>> logs_;  // per thread of the running block
+  std::vector<std::vector<LoggedAccess>> logs_;     // per thread of the running block
   std::unordered_map<uint64_t, SiteCounts> sites_;  // (pc, kind) -> totals, this launch
   size_t logged_ = 0;
   size_t budget_ = 0;

@@ -40,8 +40,7 @@ bool conflicts(const Session& s, const Access& earlier, uint32_t earlier_fence, 
   return true;
 }
 
-void race(Session& s, uintptr_t granule_address, size_t size, bool shared, const Access& earlier,
-          const Access& later) {
+void race(Session& s, uintptr_t granule_address, size_t size, bool shared, const Access& earlier, const Access& later) {
   if (!s.findings.admit(FindingKind::race, earlier.pc, later.pc)) return;
   const unsigned byte = __builtin_ctz(earlier.mask & later.mask);
   report_race(s, granule_address + byte, size, shared, earlier, later);
@@ -53,9 +52,7 @@ bool same_moment(const Access& r, const Access& a) {
 }
 
 // Whether a slot holding `r` may be given to another thread's read: r is ordered before `now`.
-bool stale(const Access& r, const Access& now) {
-  return r.empty() || r.block != now.block || r.epoch != now.epoch;
-}
+bool stale(const Access& r, const Access& now) { return r.empty() || r.block != now.block || r.epoch != now.epoch; }
 
 void update(Session& s, Cell& c, uintptr_t granule_address, size_t size, bool shared, const Now& now) {
   const Access& a = now.access;
@@ -137,9 +134,7 @@ void global_access(Session& s, uintptr_t address, size_t size, Now& now) {
 
 }  // namespace
 
-int32_t code_offset(uintptr_t pc) {
-  return static_cast<int32_t>(pc - reinterpret_cast<uintptr_t>(&record_access));
-}
+int32_t code_offset(uintptr_t pc) { return static_cast<int32_t>(pc - reinterpret_cast<uintptr_t>(&record_access)); }
 
 uintptr_t code_address(int32_t offset) {
   return reinterpret_cast<uintptr_t>(&record_access) + static_cast<intptr_t>(offset);

@@ -121,7 +121,7 @@ void thread_fence(const BlockRunner&) {
   note_fence();
 }
 
-CheckerHooks hooks{launch_begin, launch_end,       block_begin,  block_end, barrier_released,
+CheckerHooks hooks{launch_begin,      launch_end,       block_begin,  block_end, barrier_released,
                    warp_synchronised, shared_allocated, thread_fence, true};
 
 }  // namespace

@@ -46,7 +46,7 @@ struct Session {
   bool block_fenced = false;
   WarpClocks warps;
   SharedShadow shared;
-  Profiler profiler;  // used when modes.profile
+  Profiler profiler;             // used when modes.profile
   bool profiling_block = false;  // the running block is one the profiler samples
 
   bool fenced_after(uint32_t block_plus_one, uint16_t thread, uint32_t fence_at_access) const;

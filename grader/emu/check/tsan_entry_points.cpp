@@ -39,8 +39,7 @@ inline void record(const volatile void* address, size_t size, uint8_t flags, voi
 unsigned char wide_lock;
 struct WideGuard {
   WideGuard() {
-    while (__atomic_test_and_set(&wide_lock, __ATOMIC_ACQUIRE)) {
-    }
+    while (__atomic_test_and_set(&wide_lock, __ATOMIC_ACQUIRE)) {}
   }
   ~WideGuard() { __atomic_clear(&wide_lock, __ATOMIC_RELEASE); }
 };
@@ -59,14 +58,14 @@ void __tsan_vptr_read(void**) {}
 void __tsan_read_range(void* a, unsigned long size) { record(a, size, kRead, PC); }
 void __tsan_write_range(void* a, unsigned long size) { record(a, size, kWrite, PC); }
 
-#define GPULAB_PLAIN(N)                                                                           \
-  void __tsan_read##N(void* a) { record(a, N, kRead, PC); }                                        \
-  void __tsan_write##N(void* a) { record(a, N, kWrite, PC); }                                      \
-  void __tsan_unaligned_read##N(void* a) { record(a, N, kRead, PC); }                              \
-  void __tsan_unaligned_write##N(void* a) { record(a, N, kWrite, PC); }                            \
-  void __tsan_volatile_read##N(void* a) { record(a, N, kRead | kVolatile, PC); }                   \
-  void __tsan_volatile_write##N(void* a) { record(a, N, kWrite | kVolatile, PC); }                 \
-  void __tsan_unaligned_volatile_read##N(void* a) { record(a, N, kRead | kVolatile, PC); }         \
+#define GPULAB_PLAIN(N)                                                                    \
+  void __tsan_read##N(void* a) { record(a, N, kRead, PC); }                                \
+  void __tsan_write##N(void* a) { record(a, N, kWrite, PC); }                              \
+  void __tsan_unaligned_read##N(void* a) { record(a, N, kRead, PC); }                      \
+  void __tsan_unaligned_write##N(void* a) { record(a, N, kWrite, PC); }                    \
+  void __tsan_volatile_read##N(void* a) { record(a, N, kRead | kVolatile, PC); }           \
+  void __tsan_volatile_write##N(void* a) { record(a, N, kWrite | kVolatile, PC); }         \
+  void __tsan_unaligned_volatile_read##N(void* a) { record(a, N, kRead | kVolatile, PC); } \
   void __tsan_unaligned_volatile_write##N(void* a) { record(a, N, kWrite | kVolatile, PC); }
 
 GPULAB_PLAIN(1)
@@ -87,44 +86,44 @@ void __tsan_atomic_thread_fence(int) {
 void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 
 // Native atomics for 1 to 8 bytes. The memory order is always seq_cst (stronger than asked, never weaker).
-#define GPULAB_RMW(N, T, op, builtin)                                                             \
-  T __tsan_atomic##N##_##op(volatile T* a, T v, int) {                                             \
-    const T old = builtin(a, v, __ATOMIC_SEQ_CST);                                                  \
-    record(a, sizeof(T), kWrite | kAtomic | kUpdate, PC);                                           \
-    return old;                                                                                     \
+#define GPULAB_RMW(N, T, op, builtin)                     \
+  T __tsan_atomic##N##_##op(volatile T* a, T v, int) {    \
+    const T old = builtin(a, v, __ATOMIC_SEQ_CST);        \
+    record(a, sizeof(T), kWrite | kAtomic | kUpdate, PC); \
+    return old;                                           \
   }
 
-#define GPULAB_ATOMICS(N, T)                                                                      \
-  T __tsan_atomic##N##_load(const volatile T* a, int) {                                            \
-    const T v = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                               \
-    record(a, sizeof(T), kRead | kAtomic, PC);                                                      \
-    return v;                                                                                       \
-  }                                                                                                 \
-  void __tsan_atomic##N##_store(volatile T* a, T v, int) {                                         \
-    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                       \
-    record(a, sizeof(T), kWrite | kAtomic, PC);                                                     \
-  }                                                                                                 \
-  GPULAB_RMW(N, T, exchange, __atomic_exchange_n)                                                   \
-  GPULAB_RMW(N, T, fetch_add, __atomic_fetch_add)                                                   \
-  GPULAB_RMW(N, T, fetch_sub, __atomic_fetch_sub)                                                   \
-  GPULAB_RMW(N, T, fetch_and, __atomic_fetch_and)                                                   \
-  GPULAB_RMW(N, T, fetch_or, __atomic_fetch_or)                                                     \
-  GPULAB_RMW(N, T, fetch_xor, __atomic_fetch_xor)                                                   \
-  GPULAB_RMW(N, T, fetch_nand, __atomic_fetch_nand)                                                 \
-  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* expected, T v, int, int) {      \
-    const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    record(a, sizeof(T), ok ? kWrite | kAtomic | kUpdate : kRead | kAtomic, PC);                   \
-    return ok;                                                                                      \
-  }                                                                                                 \
-  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* expected, T v, int, int) {        \
-    const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    record(a, sizeof(T), ok ? kWrite | kAtomic | kUpdate : kRead | kAtomic, PC);                   \
-    return ok;                                                                                      \
-  }                                                                                                 \
-  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T expected, T v, int, int) {            \
+#define GPULAB_ATOMICS(N, T)                                                                                 \
+  T __tsan_atomic##N##_load(const volatile T* a, int) {                                                      \
+    const T v = __atomic_load_n(a, __ATOMIC_SEQ_CST);                                                        \
+    record(a, sizeof(T), kRead | kAtomic, PC);                                                               \
+    return v;                                                                                                \
+  }                                                                                                          \
+  void __tsan_atomic##N##_store(volatile T* a, T v, int) {                                                   \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                                \
+    record(a, sizeof(T), kWrite | kAtomic, PC);                                                              \
+  }                                                                                                          \
+  GPULAB_RMW(N, T, exchange, __atomic_exchange_n)                                                            \
+  GPULAB_RMW(N, T, fetch_add, __atomic_fetch_add)                                                            \
+  GPULAB_RMW(N, T, fetch_sub, __atomic_fetch_sub)                                                            \
+  GPULAB_RMW(N, T, fetch_and, __atomic_fetch_and)                                                            \
+  GPULAB_RMW(N, T, fetch_or, __atomic_fetch_or)                                                              \
+  GPULAB_RMW(N, T, fetch_xor, __atomic_fetch_xor)                                                            \
+  GPULAB_RMW(N, T, fetch_nand, __atomic_fetch_nand)                                                          \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* expected, T v, int, int) {                \
+    const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+    record(a, sizeof(T), ok ? kWrite | kAtomic | kUpdate : kRead | kAtomic, PC);                             \
+    return ok;                                                                                               \
+  }                                                                                                          \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* expected, T v, int, int) {                  \
+    const bool ok = __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+    record(a, sizeof(T), ok ? kWrite | kAtomic | kUpdate : kRead | kAtomic, PC);                             \
+    return ok;                                                                                               \
+  }                                                                                                          \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T expected, T v, int, int) {                      \
     const bool ok = __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-    record(a, sizeof(T), ok ? kWrite | kAtomic | kUpdate : kRead | kAtomic, PC);                   \
-    return expected;                                                                                \
+    record(a, sizeof(T), ok ? kWrite | kAtomic | kUpdate : kRead | kAtomic, PC);                             \
+    return expected;                                                                                         \
   }
 
 GPULAB_ATOMICS(8, uint8_t)
@@ -136,16 +135,16 @@ GPULAB_ATOMICS(64, uint64_t)
 
 // 16 bytes, under the spin lock.
 using u128 = unsigned __int128;
-#define GPULAB_WIDE_RMW(op, expr)                                                                 \
-  u128 __tsan_atomic128_##op(volatile u128* a, u128 v, int) {                                      \
-    u128 old;                                                                                       \
-    {                                                                                               \
-      WideGuard guard;                                                                              \
-      old = *a;                                                                                     \
-      *a = (expr);                                                                                  \
-    }                                                                                               \
-    record(a, 16, kWrite | kAtomic | kUpdate, PC);                                                  \
-    return old;                                                                                     \
+#define GPULAB_WIDE_RMW(op, expr)                             \
+  u128 __tsan_atomic128_##op(volatile u128* a, u128 v, int) { \
+    u128 old;                                                 \
+    {                                                         \
+      WideGuard guard;                                        \
+      old = *a;                                               \
+      *a = (expr);                                            \
+    }                                                         \
+    record(a, 16, kWrite | kAtomic | kUpdate, PC);            \
+    return old;                                               \
   }
 u128 __tsan_atomic128_load(const volatile u128* a, int) {
   u128 v;
@@ -166,10 +165,10 @@ void __tsan_atomic128_store(volatile u128* a, u128 v, int) {
 GPULAB_WIDE_RMW(exchange, v)
 GPULAB_WIDE_RMW(fetch_add, old + v)
 GPULAB_WIDE_RMW(fetch_sub, old - v)
-GPULAB_WIDE_RMW(fetch_and, old & v)
+GPULAB_WIDE_RMW(fetch_and, old& v)
 GPULAB_WIDE_RMW(fetch_or, old | v)
 GPULAB_WIDE_RMW(fetch_xor, old ^ v)
-GPULAB_WIDE_RMW(fetch_nand, ~(old & v))
+GPULAB_WIDE_RMW(fetch_nand, ~(old& v))
 #undef GPULAB_WIDE_RMW
 
 static bool wide_cas(volatile u128* a, u128* expected, u128 v) {

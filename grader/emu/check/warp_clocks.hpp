@@ -15,9 +15,7 @@ class WarpClocks {
   void synchronise(unsigned warp, unsigned mask);
 
   // The clock of `lane` of `warp` now (1 until its warp first synchronises).
-  uint32_t clock(unsigned warp, unsigned lane) const {
-    return touched_[warp] ? clocks_[index(warp, lane, lane)] : 1u;
-  }
+  uint32_t clock(unsigned warp, unsigned lane) const { return touched_[warp] ? clocks_[index(warp, lane, lane)] : 1u; }
   // Whether an access by lane `from` at clock `at` is ordered before lane `to` now.
   bool ordered(unsigned warp, unsigned from, uint32_t at, unsigned to) const {
     return touched_[warp] && clocks_[index(warp, to, from)] >= at;

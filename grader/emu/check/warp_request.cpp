@@ -16,8 +16,7 @@ size_t sort_unique(uintptr_t* v, size_t n) {
 }
 
 // Every unit (sector or word) of `unit_shift` bits that [address, address + size) touches.
-template <class Out>
-void units_of(const LaneAccess& a, unsigned unit_shift, Out&& out) {
+template <class Out> void units_of(const LaneAccess& a, unsigned unit_shift, Out&& out) {
   const uintptr_t first = a.address >> unit_shift;
   const uintptr_t last = (a.address + (a.size ? a.size : 1) - 1) >> unit_shift;
   for (uintptr_t u = first; u <= last; ++u) out(u);

@@ -38,7 +38,7 @@ struct AtomicSpread {
 AtomicSpread atomic_spread(const LaneAccess* lanes, size_t n);
 
 struct LaneStride {
-  int64_t bytes = 0;      // address difference per lane between the first two active lanes
+  int64_t bytes = 0;  // address difference per lane between the first two active lanes
   // At least 3 in 4 consecutive pairs of active lanes follow it (a 16 x 16 block's warp spans
   // two rows: the jump between them does not hide the stride within each).
   bool uniform = true;

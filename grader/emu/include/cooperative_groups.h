@@ -96,8 +96,7 @@ inline void multi_warp_sync(unsigned size, unsigned index, unsigned expected, co
   }
   while (b.phase == phase) gpulab::emu::park(&b, "thread_block_tile::sync()", file, line);
 }
-template <class T>
-inline T* multi_warp_scratch() {
+template <class T> inline T* multi_warp_scratch() {
   MultiWarpTiles& tiles = multi_warp_tiles();
   const size_t need = static_cast<size_t>(block_threads()) * sizeof(T);
   if (tiles.scratch.size() < need) tiles.scratch.resize(need);
@@ -108,10 +107,8 @@ inline T* multi_warp_scratch() {
 class thread_group;
 class thread_block;
 class coalesced_group;
-template <unsigned Size, class ParentT = void>
-class thread_block_tile;
-template <unsigned MaxBlockSize = 1024>
-struct block_tile_memory;
+template <unsigned Size, class ParentT = void> class thread_block_tile;
+template <unsigned MaxBlockSize = 1024> struct block_tile_memory;
 namespace details {
 struct group_access;  // builds groups from masks
 }
@@ -170,21 +167,18 @@ class thread_block : public thread_group {
   static dim3 group_dim() { return blockDim; }
   static dim3 dim_threads() { return blockDim; }
 
-  template <unsigned MaxBlockSize>
-  friend thread_block this_thread_block(block_tile_memory<MaxBlockSize>&);
+  template <unsigned MaxBlockSize> friend thread_block this_thread_block(block_tile_memory<MaxBlockSize>&);
 };
 
 inline thread_block this_thread_block() { return thread_block(); }
 
 // Scratch for tiles of more than 32 threads. GPUs of compute capability 8.0
 // and later (the H100 included) do not need it; it is accepted and unused.
-template <unsigned MaxBlockSize>
-struct alignas(16) block_tile_memory {
+template <unsigned MaxBlockSize> struct alignas(16) block_tile_memory {
   static_assert(MaxBlockSize >= 1 && MaxBlockSize <= 1024, "block_tile_memory: a block has at most 1024 threads");
   unsigned char unused_[16];
 };
-template <unsigned MaxBlockSize>
-inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+template <unsigned MaxBlockSize> inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
   return thread_block();
 }
 
@@ -194,8 +188,7 @@ class coalesced_group : public thread_group {
 
  protected:
   explicit coalesced_group(unsigned mask) : thread_group(details::coalesced_group_id, mask, 0, 1, false) {}
-  template <class T>
-  T shfl_from_lane(const T& v, unsigned lane, const char* file, int line) const {
+  template <class T> T shfl_from_lane(const T& v, unsigned lane, const char* file, int line) const {
     return details::shuffle(gpulab::emu::WarpOp::shfl_idx, mask_, v, static_cast<int>(lane), 32, file, line);
   }
 
@@ -210,8 +203,7 @@ class coalesced_group : public thread_group {
   unsigned meta_group_size() const { return meta_size_; }
   void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const { __syncwarp(mask_, file, line); }
 
-  template <class T>
-  T shfl(T v, int src_rank, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  template <class T> T shfl(T v, int src_rank, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     const unsigned lane = details::lane_of_rank(mask_, static_cast<unsigned>(src_rank) % size());
     return shfl_from_lane(v, lane, file, line);
   }
@@ -244,8 +236,7 @@ class coalesced_group : public thread_group {
     }
     return packed;
   }
-  template <class T>
-  unsigned match_any(T v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  template <class T> unsigned match_any(T v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     return pack(__match_any_sync(mask_, v, file, line));
   }
   template <class T>
@@ -292,8 +283,7 @@ inline coalesced_group coalesced_threads(const char* file = __builtin_FILE(), in
 }
 
 // Static tiles of up to 32 threads: the lanes [base, base + Size) of a warp.
-template <unsigned Size>
-class thread_block_tile_base : public thread_group {
+template <unsigned Size> class thread_block_tile_base : public thread_group {
   static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0, "warp tiles have 1, 2, 4, 8, 16 or 32 threads");
 
  protected:
@@ -320,8 +310,7 @@ class thread_block_tile_base : public thread_group {
   unsigned meta_group_rank() const { return meta_rank_; }
   unsigned meta_group_size() const { return meta_size_; }
 
-  template <class T>
-  T shfl(T v, int src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  template <class T> T shfl(T v, int src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     return details::shuffle(gpulab::emu::WarpOp::shfl_idx, build_mask(), v, src, Size, file, line);
   }
   template <class T>
@@ -345,8 +334,7 @@ class thread_block_tile_base : public thread_group {
   unsigned ballot(int p, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     return __ballot_sync(build_mask(), p, file, line) >> base_lane();
   }
-  template <class T>
-  unsigned match_any(T v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  template <class T> unsigned match_any(T v, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     return __match_any_sync(build_mask(), v, file, line) >> base_lane();
   }
   template <class T>
@@ -358,8 +346,7 @@ class thread_block_tile_base : public thread_group {
 };
 
 // Static tiles of 64 to 1024 threads (whole warps): sync, shfl, any and all, as in CUDA.
-template <unsigned Size>
-class multi_warp_tile_base {
+template <unsigned Size> class multi_warp_tile_base {
   static_assert(Size <= 1024 && (Size & (Size - 1)) == 0, "tiles have a power of two of threads, at most 1024");
 
  protected:
@@ -377,8 +364,7 @@ class multi_warp_tile_base {
   }
   // Every member deposits `v`; each then reads what `pick` wants from the
   // tile's values (a pointer to them, indexed by rank).
-  template <class T, class Pick>
-  static auto exchange(const T& v, Pick pick, const char* file, int line) {
+  template <class T, class Pick> static auto exchange(const T& v, Pick pick, const char* file, int line) {
     std::memcpy(static_cast<void*>(details::multi_warp_scratch<T>() + first_thread() + thread_rank()), &v, sizeof(T));
     barrier(file, line);
     // Read after the barrier: another tile may have grown the scratch meanwhile.
@@ -399,29 +385,34 @@ class multi_warp_tile_base {
   unsigned meta_group_rank() const { return meta_rank_; }
   unsigned meta_group_size() const { return meta_size_; }
 
-  template <class T>
-  T shfl(T v, unsigned src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+  template <class T> T shfl(T v, unsigned src, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     static_assert(std::is_trivially_copyable_v<T>, "group shuffles move trivially copyable values");
     static_assert(sizeof(T) <= 32, "cooperative groups collectives move values of at most 32 bytes (as in CUDA)");
-    return exchange(v, [src](const T* values, unsigned) { return values[src % Size]; }, file, line);
+    return exchange(
+        v, [src](const T* values, unsigned) { return values[src % Size]; }, file, line);
   }
   int any(int p, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-    return exchange(p != 0, [](const bool* values, unsigned n) {
-      int r = 0;
-      for (unsigned i = 0; i < n; ++i) r |= values[i];
-      return r;
-    }, file, line);
+    return exchange(
+        p != 0,
+        [](const bool* values, unsigned n) {
+          int r = 0;
+          for (unsigned i = 0; i < n; ++i) r |= values[i];
+          return r;
+        },
+        file, line);
   }
   int all(int p, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
-    return exchange(p != 0, [](const bool* values, unsigned n) {
-      int r = 1;
-      for (unsigned i = 0; i < n; ++i) r &= values[i];
-      return r;
-    }, file, line);
+    return exchange(
+        p != 0,
+        [](const bool* values, unsigned n) {
+          int r = 1;
+          for (unsigned i = 0; i < n; ++i) r &= values[i];
+          return r;
+        },
+        file, line);
   }
   // For cg::reduce and the scans: every member gets pick(values of the tile, members).
-  template <class T, class Pick>
-  auto gather(const T& v, Pick pick, const char* file, int line) const {
+  template <class T, class Pick> auto gather(const T& v, Pick pick, const char* file, int line) const {
     return exchange(v, pick, file, line);
   }
 };
@@ -433,30 +424,24 @@ using tile_base = std::conditional_t<(Size <= 32), thread_block_tile_base<Size>,
 // meta_group_rank/size of a tile of `Size` cut from `parent`.
 inline unsigned parent_rank(const thread_block&) { return gpulab_emu_thread->linear; }
 inline unsigned parent_size(const thread_block&) { return block_threads(); }
-template <unsigned P, class G>
-unsigned parent_rank(const thread_block_tile<P, G>&) { return gpulab_emu_thread->linear % P; }
-template <unsigned P, class G>
-unsigned parent_size(const thread_block_tile<P, G>&) { return P; }
-template <class ParentT>
-struct parent_threads : std::integral_constant<unsigned, 0> {};  // a block: any size
-template <unsigned P, class G>
-struct parent_threads<thread_block_tile<P, G>> : std::integral_constant<unsigned, P> {};
+template <unsigned P, class G> unsigned parent_rank(const thread_block_tile<P, G>&) {
+  return gpulab_emu_thread->linear % P;
+}
+template <unsigned P, class G> unsigned parent_size(const thread_block_tile<P, G>&) { return P; }
+template <class ParentT> struct parent_threads : std::integral_constant<unsigned, 0> {};  // a block: any size
+template <unsigned P, class G> struct parent_threads<thread_block_tile<P, G>> : std::integral_constant<unsigned, P> {};
 }  // namespace details
 
 // thread_block_tile<Size> (ParentT = void) is what every tile of that size converts to.
-template <unsigned Size>
-class thread_block_tile<Size, void> : public details::tile_base<Size> {
-  template <unsigned, class>
-  friend class thread_block_tile;
+template <unsigned Size> class thread_block_tile<Size, void> : public details::tile_base<Size> {
+  template <unsigned, class> friend class thread_block_tile;
 
  protected:
   thread_block_tile(unsigned meta_rank, unsigned meta_size) : details::tile_base<Size>(meta_rank, meta_size) {}
 };
 
-template <unsigned Size, class ParentT>
-class thread_block_tile : public thread_block_tile<Size, void> {
-  template <unsigned S, class P>
-  friend thread_block_tile<S, P> tiled_partition(const P& parent);
+template <unsigned Size, class ParentT> class thread_block_tile : public thread_block_tile<Size, void> {
+  template <unsigned S, class P> friend thread_block_tile<S, P> tiled_partition(const P& parent);
   friend thread_block_tile<1, void> this_thread();
 
  protected:
@@ -465,8 +450,7 @@ class thread_block_tile : public thread_block_tile<Size, void> {
                                       (details::parent_size(parent) + Size - 1) / Size) {}
 };
 
-template <unsigned Size, class ParentT>
-inline thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent) {
+template <unsigned Size, class ParentT> inline thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent) {
   static_assert(details::parent_threads<ParentT>::value == 0 || Size < details::parent_threads<ParentT>::value,
                 "tiled_partition<N>(tile): N must be smaller than the tile's size");
   return thread_block_tile<Size, ParentT>(parent);
@@ -474,8 +458,7 @@ inline thread_block_tile<Size, ParentT> tiled_partition(const ParentT& parent) {
 
 // The calling thread alone.
 inline thread_block_tile<1, void> this_thread() {
-  return thread_block_tile<1, thread_block_tile<1, thread_block>>(
-      tiled_partition<1>(this_thread_block()));
+  return thread_block_tile<1, thread_block_tile<1, thread_block>>(tiled_partition<1>(this_thread_block()));
 }
 
 // tiled_partition(parent, n) at run time: n a power of two of at most 32, as in CUDA.
@@ -505,8 +488,8 @@ inline thread_group tiled_partition(const thread_block& parent, unsigned tilesz,
 }
 inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned tilesz, const char* file, int line) {
   if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0) {
-    gpulab::emu::device_misuse("cooperative-groups", "tiled_partition(group, n): n must be 1, 2, 4, 8, 16 or 32",
-                               file, line);
+    gpulab::emu::device_misuse("cooperative-groups", "tiled_partition(group, n): n must be 1, 2, 4, 8, 16 or 32", file,
+                               line);
   }
   if (parent.size() <= tilesz) return parent;
   const unsigned rank = parent.thread_rank();
@@ -529,10 +512,7 @@ inline coalesced_group tiled_partition(const coalesced_group& parent, unsigned t
 }
 
 namespace details {
-template <class Group>
-inline unsigned warp_mask_of(const Group& g) {
-  return g.get_mask();
-}
+template <class Group> inline unsigned warp_mask_of(const Group& g) { return g.get_mask(); }
 }  // namespace details
 
 // Splits a warp-level group in two: the members whose predicate is true, and the others.
@@ -557,21 +537,15 @@ inline coalesced_group labeled_partition(const Group& group, Label label, const 
   const unsigned same = __match_any_sync(mask, label, file, line);
   const unsigned leader = static_cast<unsigned>(__builtin_ctz(same));
   const unsigned leaders = __ballot_sync(mask, details::laneid() == leader, file, line);
-  return details::group_access::coalesced(same, details::popc(leaders & ((1u << leader) - 1u)),
-                                          details::popc(leaders), false);
+  return details::group_access::coalesced(same, details::popc(leaders & ((1u << leader) - 1u)), details::popc(leaders),
+                                          false);
 }
 
 template <class Group>
 inline void sync(const Group& g, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
   g.sync(file, line);
 }
-template <class Group>
-inline auto thread_rank(const Group& g) -> decltype(g.thread_rank()) {
-  return g.thread_rank();
-}
-template <class Group>
-inline auto group_size(const Group& g) -> decltype(g.num_threads()) {
-  return g.num_threads();
-}
+template <class Group> inline auto thread_rank(const Group& g) -> decltype(g.thread_rank()) { return g.thread_rank(); }
+template <class Group> inline auto group_size(const Group& g) -> decltype(g.num_threads()) { return g.num_threads(); }
 
 }  // namespace cooperative_groups

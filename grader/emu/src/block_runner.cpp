@@ -124,8 +124,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   own_launch_ = launch_ = &launch;
   hooks_ = launch.context.cooperative ? nullptr : checker_hooks;  // see launch_engine.cpp: cooperative launches
   const dim3 g = launch.request.grid;
-  block_.block_idx = uint3{static_cast<unsigned>(block_linear % g.x),
-                           static_cast<unsigned>((block_linear / g.x) % g.y),
+  block_.block_idx = uint3{static_cast<unsigned>(block_linear % g.x), static_cast<unsigned>((block_linear / g.x) % g.y),
                            static_cast<unsigned>(block_linear / (static_cast<unsigned long long>(g.x) * g.y))};
   block_.generation = ++tl_generation;  // unique on this worker, which may hold several runners
   block_linear_ = block_linear;
@@ -454,8 +453,7 @@ void BlockRunner::report_stall() {
                 "and that no expected thread exits, returns early or waits elsewhere first. On a GPU this hangs.";
   } else if (any_warp) {
     d.kind = "warp-deadlock";
-    d.message = "warp collective cannot complete in " + launch_->where() + ", block " + block_label() + ": " +
-                parts +
+    d.message = "warp collective cannot complete in " + launch_->where() + ", block " + block_label() + ": " + parts +
                 ". Every lane named in a *_sync mask must reach the same call; use __activemask() or a mask "
                 "of the lanes that really take this branch.";
   } else {
@@ -521,7 +519,9 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
     if (!(effective >> l & 1u)) continue;
     if (base + l >= next_unstarted_) return false;  // not started yet
     const EmuThread& t = threads_[base + l];
-    if (t.state != EmuThread::State::at_warp || warp_of(t).op != warp_of(*self).op || warp_of(t).mask != warp_of(*self).mask) return false;
+    if (t.state != EmuThread::State::at_warp || warp_of(t).op != warp_of(*self).op ||
+        warp_of(t).mask != warp_of(*self).mask)
+      return false;
   }
   // Everyone is here: compute each lane's result.
   const int width = warp_of(*self).width;
@@ -578,8 +578,8 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
   return true;
 }
 
-unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg,
-                                                int width, const char* file, int line) {
+unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
+                                                const char* file, int line) {
   EmuThread* self = current_;
   warp_of(*self).op = op;
   warp_of(*self).mask = mask;
@@ -604,8 +604,7 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   return warp_of(*self).warp_result;
 }
 
-void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line,
-                                          const void* key) {
+void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key) {
   // A declaration already allocated in this block (its cache was overwritten by
   // another block that ran on this worker in between, in a cooperative launch).
   for (const StaticShared& s : static_shared_) {

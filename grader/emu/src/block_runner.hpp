@@ -127,7 +127,7 @@ class BlockRunner {
   void report_stall();
   void leave_block();  // clears what says a block is running on this worker
   void report_warp_problem(const EmuThread& t, const std::string& what);
-  void suspend(EmuThread* self);  // wait_and_switch, callable from block_waits.cpp
+  void suspend(EmuThread* self);   // wait_and_switch, callable from block_waits.cpp
   EmuThread* release_coalesced();  // at a stall: the lanes waiting in coalesced_threads() form their groups
   bool try_coalesce_warp(unsigned warp);
 
@@ -136,7 +136,7 @@ class BlockRunner {
   unsigned max_threads_;
   FiberStacks stacks_;  // max_threads_ + 1 slots: one per waiting thread, plus the sweeper's
   std::vector<unsigned short> free_stacks_;
-  unsigned fresh_stacks_ = 0;  // slots [fresh_stacks_, end) not used yet in this block
+  unsigned fresh_stacks_ = 0;    // slots [fresh_stacks_, end) not used yet in this block
   unsigned next_unstarted_ = 0;  // threads [next_unstarted_, thread_count_) have not started
   unsigned sweeper_stack_ = 0;   // the stack of the sweeper made last
   bool grid_parked_ = false;
@@ -144,7 +144,7 @@ class BlockRunner {
     const void* key;
     void* p;
   };
-  std::vector<StaticShared> static_shared_;  // this block's __shared__ variables, by declaration
+  std::vector<StaticShared> static_shared_;            // this block's __shared__ variables, by declaration
   std::vector<unsigned char> saved_namespace_shared_;  // while parked: namespace-scope __shared__ contents
   const CheckerHooks* hooks_ = nullptr;
   std::vector<EmuThread> threads_;

@@ -13,8 +13,10 @@ constexpr unsigned kInitialised = 0x62617272;  // "barr"
 
 bool usable(const BarrierState* b, const char* what, const char* file, int line) {
   if (b->magic == kInitialised) return true;
-  device_misuse("barrier", (std::string(what) + " on a barrier that was never initialised: call init(&bar, count) "
-                            "(one thread, then __syncthreads()) before using it").c_str(),
+  device_misuse("barrier",
+                (std::string(what) + " on a barrier that was never initialised: call init(&bar, count) "
+                                     "(one thread, then __syncthreads()) before using it")
+                    .c_str(),
                 file, line);
   return false;
 }
@@ -34,12 +36,12 @@ unsigned long long barrier_arrive(BarrierState* b, long long update, bool drop, 
   *completes = false;
   if (!usable(b, what, file, line)) return 0;
   if (update <= 0 || update > b->pending) {
-    device_misuse("barrier",
-                  (std::string(what) + ": more arrivals than the barrier expects in this phase (" +
-                   std::to_string(b->pending) + " left of " + std::to_string(b->expected) +
-                   "); the count given to init() is too small")
-                      .c_str(),
-                  file, line);
+    device_misuse(
+        "barrier",
+        (std::string(what) + ": more arrivals than the barrier expects in this phase (" + std::to_string(b->pending) +
+         " left of " + std::to_string(b->expected) + "); the count given to init() is too small")
+            .c_str(),
+        file, line);
     return b->phase;
   }
   if (drop) --b->expected;

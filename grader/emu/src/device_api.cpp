@@ -14,7 +14,6 @@
 #include "stream_queue.hpp"
 #include "worker_pool.hpp"
 
-
 using namespace gpulab::emu;
 
 const char* cudaGetErrorName(cudaError_t e) {
@@ -254,12 +253,14 @@ size_t device_limits[] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
 }  // namespace
 
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
-  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return set_last_error(cudaErrorUnsupportedLimit);
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize)
+    return set_last_error(cudaErrorUnsupportedLimit);
   if (limit == cudaLimitMaxL2FetchGranularity && value > 128) return set_last_error(cudaErrorInvalidValue);
   if (limit == cudaLimitPersistingL2CacheSize) {
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, 0);
-    if (value > static_cast<size_t>(p.persistingL2CacheMaxSize)) value = static_cast<size_t>(p.persistingL2CacheMaxSize);
+    if (value > static_cast<size_t>(p.persistingL2CacheMaxSize))
+      value = static_cast<size_t>(p.persistingL2CacheMaxSize);
   }
   // Measured on an H200 (CUDA 13.0, driver 580): a 1 MiB heap reads back as 4 MiB, its smallest size.
   if (limit == cudaLimitMallocHeapSize && value < (size_t{4} << 20)) value = size_t{4} << 20;
@@ -269,7 +270,8 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
 
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   if (!value) return set_last_error(cudaErrorInvalidValue);
-  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize) return set_last_error(cudaErrorUnsupportedLimit);
+  if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize)
+    return set_last_error(cudaErrorUnsupportedLimit);
   *value = device_limits[limit];
   return cudaSuccess;
 }
@@ -281,7 +283,8 @@ cudaError_t cudaFuncSetAttributeImpl(const void*, cudaFuncAttribute attr, int va
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
     if (value < 0 || value > 232448) return set_last_error(cudaErrorInvalidValue);
     // Kernels are not told apart here: the largest limit asked for applies to every kernel.
-    if (static_cast<size_t>(value) > max_dynamic_shared_bytes()) raise_max_dynamic_shared_bytes(static_cast<size_t>(value));
+    if (static_cast<size_t>(value) > max_dynamic_shared_bytes())
+      raise_max_dynamic_shared_bytes(static_cast<size_t>(value));
   }
   return cudaSuccess;
 }
@@ -310,4 +313,3 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID attr, cudaSt
   if (attr == cudaStreamAttributeAccessPolicyWindow) value->accessPolicyWindow = *window_of(s);
   return cudaSuccess;
 }
-

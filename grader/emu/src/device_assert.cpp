@@ -24,8 +24,8 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
   BlockRunner* r = running_block_runner();
   if (!r || !r->launch() || !r->current()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line,
-                 function, assertion);
+    std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line, function,
+                 assertion);
     std::abort();
   }
   const uint3 b = r->block().block_idx;

@@ -38,7 +38,7 @@ std::optional<Allocation> find_allocation(const void* ptr);
 // Whether [ptr, ptr+bytes) lies inside one live allocation; a message saying why not otherwise.
 std::string check_device_range(const void* ptr, size_t bytes, const char* what);
 AddressInfo classify_address(const void* address);  // async-signal-tolerant best effort
-std::vector<GuardViolation> check_guards();          // and restores the pattern
+std::vector<GuardViolation> check_guards();         // and restores the pattern
 size_t device_bytes_in_use();
 
 }  // namespace gpulab::emu

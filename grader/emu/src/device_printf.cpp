@@ -18,7 +18,9 @@ std::string& pending() {
   return *s;
 }
 struct FlushAtExit {
-  FlushAtExit() { std::atexit([] { flush_device_output(); }); }
+  FlushAtExit() {
+    std::atexit([] { flush_device_output(); });
+  }
 } flush_at_exit;
 }  // namespace
 

@@ -22,9 +22,8 @@ std::atomic<int> pending{cudaSuccess};  // a kernel failed; not yet seen by a sy
 void append_report_file(const Diagnostic& d) {
   const char* path = std::getenv("GPULAB_EMU_REPORT");
   if (!path || !*path) return;
-  nlohmann::json j = {{"kind", d.kind},   {"severity", d.severity}, {"kernel", d.kernel},
-                      {"file", d.file},   {"line", d.line},         {"block", d.block},
-                      {"threads", d.threads}, {"message", d.message}};
+  nlohmann::json j = {{"kind", d.kind}, {"severity", d.severity}, {"kernel", d.kernel},   {"file", d.file},
+                      {"line", d.line}, {"block", d.block},       {"threads", d.threads}, {"message", d.message}};
   if (FILE* f = std::fopen(path, "a")) {
     std::fprintf(f, "%s\n", j.dump().c_str());
     std::fclose(f);

@@ -20,9 +20,9 @@ cudaError_t set_last_error(cudaError_t error);  // returns `error`
 cudaError_t sticky_error();
 cudaError_t synchronize_errors();
 bool device_failed();  // a kernel failed (seen by a synchronising call or not yet)  // a synchronising call: kernel errors so far become sticky; returns it
-cudaError_t take_last_error();   // cudaGetLastError
-cudaError_t peek_last_error();   // cudaPeekAtLastError
-void reset_error_state();        // cudaDeviceReset
+cudaError_t take_last_error();  // cudaGetLastError
+cudaError_t peek_last_error();  // cudaPeekAtLastError
+void reset_error_state();       // cudaDeviceReset
 
 // "0-31, 64, 70-95": a compact list of thread ranks.
 std::string format_ranks(const std::vector<unsigned>& ranks);

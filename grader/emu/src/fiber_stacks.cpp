@@ -10,12 +10,13 @@
 
 namespace gpulab::emu {
 
-FiberStacks::FiberStacks(unsigned count, size_t stack_bytes, bool guard_pages) : count_(count), guard_pages_(guard_pages) {
+FiberStacks::FiberStacks(unsigned count, size_t stack_bytes, bool guard_pages)
+    : count_(count), guard_pages_(guard_pages) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   stack_bytes_ = (stack_bytes + page - 1) / page * page;
   slot_bytes_ = stack_bytes_ + page;
-  void* p = mmap(nullptr, slot_bytes_ * count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void* p =
+      mmap(nullptr, slot_bytes_ * count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     throw std::runtime_error("gpulab emulator: cannot reserve " + std::to_string(slot_bytes_ * count) +
                              " bytes for GPU thread stacks");

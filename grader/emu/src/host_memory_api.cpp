@@ -123,11 +123,13 @@ cudaError_t cudaFreeHost(void* ptr) {
 
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
   if (sticky_error() != cudaSuccess) return sticky_error();
-  const unsigned known = cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory |
-                         cudaHostRegisterReadOnly;
+  const unsigned known =
+      cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly;
   if (!ptr || size == 0 || (flags & ~known)) {
     return host_error("cudaHostRegister", cudaErrorInvalidValue,
-                      !ptr ? "the pointer is null" : size == 0 ? "the size is 0" : "unknown flags");
+                      !ptr        ? "the pointer is null"
+                      : size == 0 ? "the size is 0"
+                                  : "unknown flags");
   }
   std::lock_guard<std::mutex> lock(pinned_mutex);
   if (overlaps_pinned(reinterpret_cast<uintptr_t>(ptr), size)) {

@@ -198,8 +198,9 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
   LaunchState launch;
   launch.request = request;
   launch.body = body;
-  launch.context = LaunchContext{request.grid, request.block, request.kernel_name, request.file, request.line,
-                                 request.dynamic_shared_bytes, cooperative};
+  launch.context = LaunchContext{request.grid, request.block, request.kernel_name,
+                                 request.file, request.line,  request.dynamic_shared_bytes,
+                                 cooperative};
   launch.threads_per_block = request.block.x * request.block.y * request.block.z;
   launch.total_blocks = 1ull * request.grid.x * request.grid.y * request.grid.z;
   launch.shared_limit = std::max<size_t>(48 * 1024, max_dynamic_shared_bytes());

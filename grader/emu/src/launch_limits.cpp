@@ -23,20 +23,19 @@ LaunchCheck check_launch_configuration(const LaunchRequest& r, size_t dynamic_sh
     return {cudaErrorInvalidValue, "the block size " + dims(b) + " has a zero dimension"};
   }
   if (g.x == 0 || g.y == 0 || g.z == 0) {
-    return {cudaErrorInvalidValue, "the grid size " + dims(g) + " has a zero dimension (is n zero, or "
-                                           "was the block count rounded down?)"};
+    return {cudaErrorInvalidValue, "the grid size " + dims(g) +
+                                       " has a zero dimension (is n zero, or "
+                                       "was the block count rounded down?)"};
   }
   if (threads > 1024) {
     return {cudaErrorInvalidValue, "a block of " + dims(b) + " = " + std::to_string(threads) +
-                                               " threads is more than the 1024 threads a block may have"};
+                                       " threads is more than the 1024 threads a block may have"};
   }
   if (b.x > 1024 || b.y > 1024 || b.z > 64) {
-    return {cudaErrorInvalidValue,
-            "the block size " + dims(b) + " exceeds the per-dimension limits (1024, 1024, 64)"};
+    return {cudaErrorInvalidValue, "the block size " + dims(b) + " exceeds the per-dimension limits (1024, 1024, 64)"};
   }
   if (g.x > 2147483647u || g.y > 65535u || g.z > 65535u) {
-    return {cudaErrorInvalidValue,
-            "the grid size " + dims(g) + " exceeds the limits (2147483647, 65535, 65535)"};
+    return {cudaErrorInvalidValue, "the grid size " + dims(g) + " exceeds the limits (2147483647, 65535, 65535)"};
   }
   if (r.dynamic_shared_bytes > dynamic_shared_limit) {
     return {cudaErrorInvalidValue, std::to_string(r.dynamic_shared_bytes) +

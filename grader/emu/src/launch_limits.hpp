@@ -24,7 +24,7 @@ LaunchCheck check_launch_configuration(const LaunchRequest& request, size_t dyna
 constexpr unsigned kModelledMultiprocessors = 132;
 unsigned max_resident_blocks_per_sm(unsigned threads_per_block, size_t shared_bytes_per_block);
 LaunchCheck check_cooperative_launch(const LaunchRequest& request);
-size_t max_dynamic_shared_bytes();               // 48 KiB unless raised with cudaFuncSetAttribute
+size_t max_dynamic_shared_bytes();  // 48 KiB unless raised with cudaFuncSetAttribute
 void raise_max_dynamic_shared_bytes(size_t bytes);
 
 }  // namespace gpulab::emu

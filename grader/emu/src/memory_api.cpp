@@ -37,7 +37,8 @@ cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count
              : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
   }
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
-    return api_error(api, cudaErrorInvalidMemcpyDirection, "the copy kind " + std::to_string(kind) + " is not a cudaMemcpyKind");
+    return api_error(api, cudaErrorInvalidMemcpyDirection,
+                     "the copy kind " + std::to_string(kind) + " is not a cudaMemcpyKind");
   }
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
@@ -201,7 +202,9 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
   if (sticky_error() != cudaSuccess) return sticky_error();
   std::string why = check_device_range(ptr, count, "the destination");
   if (!why.empty()) return api_error("cudaMemsetAsync", cudaErrorInvalidValue, why);
-  if (count) submit(stream, [ptr, value, count] { std::memset(ptr, value, count); }, "memset");
+  if (count)
+    submit(
+        stream, [ptr, value, count] { std::memset(ptr, value, count); }, "memset");
   return cudaSuccess;
 }
 

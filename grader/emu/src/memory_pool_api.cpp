@@ -42,7 +42,8 @@ cudaError_t refuse(const char* api, cudaError_t code, const std::string& what) {
 
 cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_t pool, const char* file, int line) {
   if (sticky_error() != cudaSuccess) return sticky_error();
-  if (!ptr || !pool) return refuse(api, cudaErrorInvalidValue, !ptr ? "the output pointer is null" : "the pool is null");
+  if (!ptr || !pool)
+    return refuse(api, cudaErrorInvalidValue, !ptr ? "the output pointer is null" : "the pool is null");
   if (size == 0) return refuse(api, cudaErrorInvalidValue, "a stream-ordered allocation of 0 bytes");
   void* p = device_allocate(size, api, file, line);
   if (!p) return refuse(api, cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
@@ -74,17 +75,20 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
     return refuse("cudaFreeAsync", cudaErrorInvalidValue,
                   "the pointer is not the start of a live device allocation (freed twice?)");
   }
-  submit(stream, [ptr] {
-    {
-      std::lock_guard lock(pools_mutex);
-      const auto it = pool_allocations.find(ptr);
-      if (it != pool_allocations.end()) {
-        it->second.first->used -= it->second.second;
-        pool_allocations.erase(it);
-      }
-    }
-    device_free(ptr);
-  }, "free");
+  submit(
+      stream,
+      [ptr] {
+        {
+          std::lock_guard lock(pools_mutex);
+          const auto it = pool_allocations.find(ptr);
+          if (it != pool_allocations.end()) {
+            it->second.first->used -= it->second.second;
+            pool_allocations.erase(it);
+          }
+        }
+        device_free(ptr);
+      },
+      "free");
   return cudaSuccess;
 }
 
@@ -137,8 +141,12 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, vo
   switch (attr) {
     case cudaMemPoolReuseFollowEventDependencies:
     case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies: pool->reuse[attr - 1] = *static_cast<int*>(value); return cudaSuccess;
-    case cudaMemPoolAttrReleaseThreshold: pool->release_threshold = *static_cast<std::uint64_t*>(value); return cudaSuccess;
+    case cudaMemPoolReuseAllowInternalDependencies:
+      pool->reuse[attr - 1] = *static_cast<int*>(value);
+      return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold:
+      pool->release_threshold = *static_cast<std::uint64_t*>(value);
+      return cudaSuccess;
     case cudaMemPoolAttrReservedMemHigh:
     case cudaMemPoolAttrUsedMemHigh:  // only resetting to 0 is allowed
       if (*static_cast<std::uint64_t*>(value) != 0) return set_last_error(cudaErrorInvalidValue);
@@ -153,8 +161,12 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, vo
   switch (attr) {
     case cudaMemPoolReuseFollowEventDependencies:
     case cudaMemPoolReuseAllowOpportunistic:
-    case cudaMemPoolReuseAllowInternalDependencies: *static_cast<int*>(value) = pool->reuse[attr - 1]; return cudaSuccess;
-    case cudaMemPoolAttrReleaseThreshold: *static_cast<std::uint64_t*>(value) = pool->release_threshold; return cudaSuccess;
+    case cudaMemPoolReuseAllowInternalDependencies:
+      *static_cast<int*>(value) = pool->reuse[attr - 1];
+      return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold:
+      *static_cast<std::uint64_t*>(value) = pool->release_threshold;
+      return cudaSuccess;
     case cudaMemPoolAttrReservedMemCurrent:
     case cudaMemPoolAttrUsedMemCurrent: *static_cast<std::uint64_t*>(value) = pool->used; return cudaSuccess;
     case cudaMemPoolAttrReservedMemHigh:
@@ -172,7 +184,8 @@ cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation 
   if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_last_error(cudaErrorInvalidDevice);
   const std::string why = check_device_range(ptr, count, "the prefetched range");
   if (!why.empty()) return refuse("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
-  submit(stream, [] {}, "prefetch");
+  submit(
+      stream, [] {}, "prefetch");
   return cudaSuccess;
 }
 cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location) {

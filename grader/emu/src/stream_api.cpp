@@ -99,7 +99,8 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 // Host functions and callbacks run on the device thread once the work before them is done.
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void* user) {
   if (!fn) return set_last_error(cudaErrorInvalidValue);
-  submit(s, [fn, user] { fn(user); }, "host");
+  submit(
+      s, [fn, user] { fn(user); }, "host");
   return cudaSuccess;
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t callback, void* user, unsigned int flags) {

@@ -12,8 +12,8 @@ struct CUstream_st {
 };
 struct CUevent_st {
   unsigned flags;
-  bool recorded = false;             // cudaEventRecord was called (the record may still be queued)
-  gpulab::emu::Ticket ticket = 0;    // the queued record; done once the work before it is done
+  bool recorded = false;                         // cudaEventRecord was called (the record may still be queued)
+  gpulab::emu::Ticket ticket = 0;                // the queued record; done once the work before it is done
   std::chrono::steady_clock::time_point when{};  // set by the device thread when the record runs
-  cudaGraph_t captured_in = nullptr;  // recorded in a capturing stream: waiting on it joins the capture
+  cudaGraph_t captured_in = nullptr;             // recorded in a capturing stream: waiting on it joins the capture
 };

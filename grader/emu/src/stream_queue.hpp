@@ -23,7 +23,7 @@ Ticket enqueue(cudaStream_t stream, std::function<void()> work);
 
 bool is_done(Ticket ticket);
 void wait_for(Ticket ticket);
-void wait_for_all();                    // every queued piece of work
+void wait_for_all();                      // every queued piece of work
 Ticket last_ticket(cudaStream_t stream);  // the stream's last queued work (the legacy stream: everything)
 bool on_device_thread();
 

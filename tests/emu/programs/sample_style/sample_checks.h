@@ -7,8 +7,7 @@
 #include <cstdlib>
 
 #ifdef __DRIVER_TYPES_H__
-template <class T>
-void check_call(T result, const char* call, const char* file, int line) {
+template <class T> void check_call(T result, const char* call, const char* file, int line) {
   if (result) {
     std::fprintf(stderr, "CUDA error at %s:%d code=%d(%s) \"%s\"\n", file, line, static_cast<int>(result),
                  cudaGetErrorName(result), call);
@@ -31,8 +30,16 @@ void check_call(T result, const char* call, const char* file, int line) {
 inline int cores_per_sm(int major, int minor) {
   const int version = (major << 4) + minor;
   switch (version) {
-    case 0x70: case 0x72: case 0x75: case 0x80: return 64;
-    case 0x86: case 0x87: case 0x89: case 0x90: case 0xa0: case 0xc0: return 128;
+    case 0x70:
+    case 0x72:
+    case 0x75:
+    case 0x80: return 64;
+    case 0x86:
+    case 0x87:
+    case 0x89:
+    case 0x90:
+    case 0xa0:
+    case 0xc0: return 128;
     default: return 128;
   }
 }

@@ -32,7 +32,7 @@ struct AsyncCopy {
 };
 
 struct ThreadAsyncCopies {
-  std::vector<AsyncCopy> open;                  // issued, not yet committed
+  std::vector<AsyncCopy> open;                   // issued, not yet committed
   std::deque<std::vector<AsyncCopy>> committed;  // oldest batch first
 };
 
@@ -105,8 +105,8 @@ inline void __pipeline_memcpy_async(void* dst_shared, const void* src_global, si
   }
   if (reinterpret_cast<size_t>(dst_shared) % size_and_align != 0 ||
       (zfill < size_and_align && reinterpret_cast<size_t>(src_global) % size_and_align != 0)) {
-    gpulab::emu::device_misuse("async-copy",
-                               "__pipeline_memcpy_async: both addresses must be aligned to the copy's size", file, line);
+    gpulab::emu::device_misuse(
+        "async-copy", "__pipeline_memcpy_async: both addresses must be aligned to the copy's size", file, line);
   }
   if (gpulab::emu::ThreadAsyncCopies* t = gpulab::emu::this_thread_async_copies(file, line))
     t->open.push_back({dst_shared, src_global, size_and_align - zfill, zfill});

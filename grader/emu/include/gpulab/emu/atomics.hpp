@@ -5,40 +5,36 @@
 #include <atomic>
 
 namespace gpulab::emu {
-template <class T>
-inline T atomic_fetch_add_cas(T* address, T value) {
+template <class T> inline T atomic_fetch_add_cas(T* address, T value) {
   std::atomic_ref<T> ref(*address);
   T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, old + value, std::memory_order_relaxed)) {
-  }
+  while (!ref.compare_exchange_weak(old, old + value, std::memory_order_relaxed)) {}
   return old;
 }
-template <class T, class F>
-inline T atomic_update(T* address, F update) {
+template <class T, class F> inline T atomic_update(T* address, F update) {
   std::atomic_ref<T> ref(*address);
   T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {
-  }
+  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_relaxed)) {}
   return old;
 }
 }  // namespace gpulab::emu
 
-#define GPULAB_INTEGER_ATOMICS(T)                                                                              \
-  inline T atomicAdd(T* a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }                          \
-  inline T atomicSub(T* a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }                          \
-  inline T atomicExch(T* a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }                        \
-  inline T atomicMin(T* a, T v) {                                                                              \
-    return gpulab::emu::atomic_update(a, [v](T old) { return old < v ? old : v; });                            \
-  }                                                                                                            \
-  inline T atomicMax(T* a, T v) {                                                                              \
-    return gpulab::emu::atomic_update(a, [v](T old) { return old > v ? old : v; });                            \
-  }                                                                                                            \
-  inline T atomicAnd(T* a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_RELAXED); }                          \
-  inline T atomicOr(T* a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_RELAXED); }                            \
-  inline T atomicXor(T* a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED); }                          \
-  inline T atomicCAS(T* a, T compare, T v) {                                                                   \
-    __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);                     \
-    return compare;                                                                                            \
+#define GPULAB_INTEGER_ATOMICS(T)                                                           \
+  inline T atomicAdd(T* a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }      \
+  inline T atomicSub(T* a, T v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }      \
+  inline T atomicExch(T* a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }    \
+  inline T atomicMin(T* a, T v) {                                                           \
+    return gpulab::emu::atomic_update(a, [v](T old) { return old < v ? old : v; });         \
+  }                                                                                         \
+  inline T atomicMax(T* a, T v) {                                                           \
+    return gpulab::emu::atomic_update(a, [v](T old) { return old > v ? old : v; });         \
+  }                                                                                         \
+  inline T atomicAnd(T* a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_RELAXED); }      \
+  inline T atomicOr(T* a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_RELAXED); }        \
+  inline T atomicXor(T* a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED); }      \
+  inline T atomicCAS(T* a, T compare, T v) {                                                \
+    __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED); \
+    return compare;                                                                         \
   }
 
 GPULAB_INTEGER_ATOMICS(int)
@@ -61,8 +57,8 @@ inline unsigned int atomicInc(unsigned int* a, unsigned int limit) {
   return gpulab::emu::atomic_update(a, [limit](unsigned int old) { return old >= limit ? 0u : old + 1u; });
 }
 inline unsigned int atomicDec(unsigned int* a, unsigned int limit) {
-  return gpulab::emu::atomic_update(a,
-                                    [limit](unsigned int old) { return (old == 0u || old > limit) ? limit : old - 1u; });
+  return gpulab::emu::atomic_update(
+      a, [limit](unsigned int old) { return (old == 0u || old > limit) ? limit : old - 1u; });
 }
 inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsigned short v) {
   __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);

@@ -8,11 +8,11 @@
 namespace gpulab::emu {
 
 struct BarrierState {
-  unsigned magic;               // set by init(); anything else means "never initialised"
+  unsigned magic;  // set by init(); anything else means "never initialised"
   unsigned reserved;
-  long long expected;           // arrivals each phase needs
-  long long pending;            // arrivals the current phase still needs
-  unsigned long long phase;     // phases completed so far
+  long long expected;        // arrivals each phase needs
+  long long pending;         // arrivals the current phase still needs
+  unsigned long long phase;  // phases completed so far
 };
 
 void barrier_init(BarrierState* b, long long expected, const char* file, int line);

@@ -11,8 +11,8 @@
 
 // min/max for every arithmetic pair, as CUDA's math headers provide them. Mixed
 // signed/unsigned integers compare as unsigned, integer/float mixes as float.
-#define GPULAB_MINMAX(T)                                  \
-  inline T min(T a, T b) { return b < a ? b : a; }        \
+#define GPULAB_MINMAX(T)                           \
+  inline T min(T a, T b) { return b < a ? b : a; } \
   inline T max(T a, T b) { return a < b ? b : a; }
 GPULAB_MINMAX(int)
 GPULAB_MINMAX(unsigned int)
@@ -32,14 +32,14 @@ inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }
 inline double min(double a, double b) { return std::fmin(a, b); }
 inline double max(double a, double b) { return std::fmax(a, b); }
-template <class A, class B, class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
-                                                     !std::is_same_v<A, B>>>
+template <class A, class B,
+          class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && !std::is_same_v<A, B>>>
 inline std::common_type_t<A, B> min(A a, B b) {
   using C = std::common_type_t<A, B>;
   return min(static_cast<C>(a), static_cast<C>(b));
 }
-template <class A, class B, class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B> &&
-                                                     !std::is_same_v<A, B>>>
+template <class A, class B,
+          class = std::enable_if_t<std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && !std::is_same_v<A, B>>>
 inline std::common_type_t<A, B> max(A a, B b) {
   using C = std::common_type_t<A, B>;
   return max(static_cast<C>(a), static_cast<C>(b));
@@ -62,11 +62,13 @@ inline float __fdividef(float x, float y) { return x / y; }
 inline float fdividef(float x, float y) { return x / y; }
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : (x == x ? x : 0.0f)); }
 inline float exp10f(float x) { return std::pow(10.0f, x); }
-inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
+}
 
 namespace gpulab::emu {
-template <class F>
-inline auto with_rounding(int mode, F f) {
+template <class F> inline auto with_rounding(int mode, F f) {
   const int saved = std::fegetround();
   std::fesetround(mode);
   auto r = f();
@@ -75,18 +77,33 @@ inline auto with_rounding(int mode, F f) {
 }
 }  // namespace gpulab::emu
 
-#define GPULAB_ROUNDED_OP(NAME, T, EXPR)                                                                    \
-  inline T NAME##_rn(T a, T b) { return EXPR; }                                                             \
-  inline T NAME##_rz(T a, T b) { return gpulab::emu::with_rounding(FE_TOWARDZERO, [=] { volatile T r = EXPR; return static_cast<T>(r); }); } \
-  inline T NAME##_ru(T a, T b) { return gpulab::emu::with_rounding(FE_UPWARD, [=] { volatile T r = EXPR; return static_cast<T>(r); }); }     \
-  inline T NAME##_rd(T a, T b) { return gpulab::emu::with_rounding(FE_DOWNWARD, [=] { volatile T r = EXPR; return static_cast<T>(r); }); }
+#define GPULAB_ROUNDED_OP(NAME, T, EXPR)                   \
+  inline T NAME##_rn(T a, T b) { return EXPR; }            \
+  inline T NAME##_rz(T a, T b) {                           \
+    return gpulab::emu::with_rounding(FE_TOWARDZERO, [=] { \
+      volatile T r = EXPR;                                 \
+      return static_cast<T>(r);                            \
+    });                                                    \
+  }                                                        \
+  inline T NAME##_ru(T a, T b) {                           \
+    return gpulab::emu::with_rounding(FE_UPWARD, [=] {     \
+      volatile T r = EXPR;                                 \
+      return static_cast<T>(r);                            \
+    });                                                    \
+  }                                                        \
+  inline T NAME##_rd(T a, T b) {                           \
+    return gpulab::emu::with_rounding(FE_DOWNWARD, [=] {   \
+      volatile T r = EXPR;                                 \
+      return static_cast<T>(r);                            \
+    });                                                    \
+  }
 GPULAB_ROUNDED_OP(__fadd, float, a + b)
 GPULAB_ROUNDED_OP(__fsub, float, a - b)
-GPULAB_ROUNDED_OP(__fmul, float, a * b)
+GPULAB_ROUNDED_OP(__fmul, float, a* b)
 GPULAB_ROUNDED_OP(__fdiv, float, a / b)
 GPULAB_ROUNDED_OP(__dadd, double, a + b)
 GPULAB_ROUNDED_OP(__dsub, double, a - b)
-GPULAB_ROUNDED_OP(__dmul, double, a * b)
+GPULAB_ROUNDED_OP(__dmul, double, a* b)
 GPULAB_ROUNDED_OP(__ddiv, double, a / b)
 #undef GPULAB_ROUNDED_OP
 inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
@@ -107,8 +124,7 @@ inline float __int2float_rn(int x) { return static_cast<float>(x); }
 inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
 inline float __double2float_rn(double x) { return static_cast<float>(x); }
 
-template <class To, class From>
-inline To gpulab_bit_cast(From v) {
+template <class To, class From> inline To gpulab_bit_cast(From v) {
   static_assert(sizeof(To) == sizeof(From));
   To out;
   std::memcpy(&out, &v, sizeof(To));
@@ -144,7 +160,9 @@ inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long lon
 inline unsigned __umulhi(unsigned a, unsigned b) {
   return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
 }
-inline long long __mul64hi(long long a, long long b) { return static_cast<long long>((static_cast<__int128>(a) * b) >> 64); }
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
   return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
 }
@@ -183,4 +201,6 @@ void device_nanosleep(unsigned ns);
 }  // namespace gpulab::emu
 inline long long clock64() { return gpulab::emu::device_clock(); }
 inline void __nanosleep(unsigned ns) { gpulab::emu::device_nanosleep(ns); }
-inline void __trap(const char* file = __builtin_FILE(), int line = __builtin_LINE()) { gpulab::emu::device_trap(file, line); }
+inline void __trap(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  gpulab::emu::device_trap(file, line);
+}

@@ -12,9 +12,9 @@ struct Diagnostic {
   std::string kernel;    // kernel name as launched; empty for host-side findings
   std::string file;      // source of the launch (or of the faulting statement, where known)
   int line = 0;
-  std::string block;     // "(3,0,0)" or empty
-  std::string threads;   // "(5,0,0)" or a rank list "0-31"; empty if unknown
-  std::string message;   // the full sentence shown to the student
+  std::string block;    // "(3,0,0)" or empty
+  std::string threads;  // "(5,0,0)" or a rank list "0-31"; empty if unknown
+  std::string message;  // the full sentence shown to the student
 };
 
 // Every diagnostic reported so far in this process, in order; clears the list.

@@ -21,9 +21,7 @@ class grid_group {
   void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
     gpulab::emu::grid_sync(file, line);
   }
-  static unsigned long long num_blocks() {
-    return 1ull * gridDim.x * gridDim.y * gridDim.z;
-  }
+  static unsigned long long num_blocks() { return 1ull * gridDim.x * gridDim.y * gridDim.z; }
   static unsigned long long block_rank() {
     return (1ull * blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
   }
@@ -39,9 +37,7 @@ class grid_group {
     return dim3(blockIdx.x * blockDim.x + threadIdx.x, blockIdx.y * blockDim.y + threadIdx.y,
                 blockIdx.z * blockDim.z + threadIdx.z);
   }
-  static dim3 dim_threads() {
-    return dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z);
-  }
+  static dim3 dim_threads() { return dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z); }
 };
 
 inline grid_group this_grid() { return grid_group(); }

@@ -18,9 +18,9 @@ inline unsigned short float_to_half_bits(float f) {
   std::memcpy(&x, &f, 4);
   const unsigned short sign = static_cast<unsigned short>((x >> 16) & 0x8000u);
   const uint32_t a = x & 0x7fffffffu;
-  if (a > 0x7f800000u) return 0x7fffu;                      // NaN
-  if (a >= 0x477ff000u) return sign | 0x7c00u;              // 65520 and above round to infinity
-  if (a <= 0x33000000u) return sign;                        // 2^-25 and below round to zero
+  if (a > 0x7f800000u) return 0x7fffu;          // NaN
+  if (a >= 0x477ff000u) return sign | 0x7c00u;  // 65520 and above round to infinity
+  if (a <= 0x33000000u) return sign;            // 2^-25 and below round to zero
   const uint32_t e = a >> 23;
   uint32_t q, rem, halfway;
   if (e < 113) {  // a half subnormal: the value in units of 2^-24
@@ -92,9 +92,7 @@ struct alignas(4) __half2 {
   __half2() = default;
   constexpr __half2(const __half& a, const __half& b) : x(a), y(b) {}
   __half2(const __half2_raw& r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
-  operator __half2_raw() const {
-    return __half2_raw{static_cast<__half_raw>(x).x, static_cast<__half_raw>(y).x};
-  }
+  operator __half2_raw() const { return __half2_raw{static_cast<__half_raw>(x).x, static_cast<__half_raw>(y).x}; }
 };
 
 typedef __half half;
@@ -156,7 +154,9 @@ inline int __hisinf(__half a) {
   return u == 0x7c00u ? 1 : (u == 0xfc00u ? -1 : 0);
 }
 inline bool __heq(__half a, __half b) { return gpulab::emu::hf(a) == gpulab::emu::hf(b); }
-inline bool __hne(__half a, __half b) { return !__hisnan(a) && !__hisnan(b) && gpulab::emu::hf(a) != gpulab::emu::hf(b); }
+inline bool __hne(__half a, __half b) {
+  return !__hisnan(a) && !__hisnan(b) && gpulab::emu::hf(a) != gpulab::emu::hf(b);
+}
 inline bool __hlt(__half a, __half b) { return gpulab::emu::hf(a) < gpulab::emu::hf(b); }
 inline bool __hle(__half a, __half b) { return gpulab::emu::hf(a) <= gpulab::emu::hf(b); }
 inline bool __hgt(__half a, __half b) { return gpulab::emu::hf(a) > gpulab::emu::hf(b); }
@@ -171,7 +171,9 @@ inline __half2 __hmul2(__half2 a, __half2 b) { return gpulab::emu::lanes(a, b, _
 inline __half2 __h2div(__half2 a, __half2 b) { return gpulab::emu::lanes(a, b, __hdiv); }
 inline __half2 __hmax2(__half2 a, __half2 b) { return gpulab::emu::lanes(a, b, __hmax); }
 inline __half2 __hmin2(__half2 a, __half2 b) { return gpulab::emu::lanes(a, b, __hmin); }
-inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
+inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
+}
 inline __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
 inline __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
 
@@ -203,8 +205,11 @@ inline bool operator==(const __half2& a, const __half2& b) { return a.x == b.x &
 inline bool operator!=(const __half2& a, const __half2& b) { return a.x != b.x && a.y != b.y; }
 
 // Math functions, computed in float and rounded to half.
-#define GPULAB_HALF_MATH(NAME, EXPR)                                           \
-  inline __half NAME(__half a) { const float x = static_cast<float>(a); return __half(EXPR); } \
+#define GPULAB_HALF_MATH(NAME, EXPR)       \
+  inline __half NAME(__half a) {           \
+    const float x = static_cast<float>(a); \
+    return __half(EXPR);                   \
+  }                                        \
   inline __half2 NAME##2(__half2 a) { return __half2(NAME(a.x), NAME(a.y)); }
 GPULAB_HALF_MATH(hsqrt, std::sqrt(x))
 GPULAB_HALF_MATH(hrsqrt, 1.0f / std::sqrt(x))

@@ -47,8 +47,7 @@ class launcher {
            cudaStream_t stream = nullptr, const char* file = __builtin_FILE())
       : request_{kernel_name, file, line, grid, block, dynamic_shared_bytes, stream} {}
 
-  template <class Kernel, class... Args>
-  void run(Kernel kernel, Args... args) {
+  template <class Kernel, class... Args> void run(Kernel kernel, Args... args) {
     struct Closure {
       Kernel kernel;
       std::tuple<Args...> args;

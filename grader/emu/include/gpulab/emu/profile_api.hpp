@@ -28,21 +28,21 @@ inline bool is_shared(AccessSiteKind kind) { return kind >= AccessSiteKind::shar
 
 // Totals over every warp-level request made at one site.
 struct SiteCounts {
-  uint64_t requests = 0;      // warp-level requests (one per warp per dynamic execution)
-  uint64_t lanes = 0;         // active lanes, summed over requests
-  uint64_t lane_slots = 0;    // lanes the warps had (32, fewer in a block's last partial warp), summed
-  uint64_t bytes = 0;         // bytes the active lanes asked for
-  uint64_t sectors = 0;       // global: distinct 32-byte sectors touched, summed over requests
-  uint64_t ideal_sectors = 0; // global: ceil(active lanes * access width / 32), summed
-  uint64_t wavefronts = 0;    // shared: passes through the 32 banks, summed (n-way conflict = n passes)
-  uint64_t ideal_wavefronts = 0;  // shared: passes with no conflict (1; 2 for 8-byte, 4 for 16-byte accesses)
-  uint64_t worst_ways = 0;    // shared: the largest n of an n-way conflict seen in one request
-  uint64_t distinct_addresses = 0;  // atomics: distinct addresses per request, summed
-  uint64_t same_address_lanes = 0;  // atomics: most lanes on one address per request, summed
+  uint64_t requests = 0;             // warp-level requests (one per warp per dynamic execution)
+  uint64_t lanes = 0;                // active lanes, summed over requests
+  uint64_t lane_slots = 0;           // lanes the warps had (32, fewer in a block's last partial warp), summed
+  uint64_t bytes = 0;                // bytes the active lanes asked for
+  uint64_t sectors = 0;              // global: distinct 32-byte sectors touched, summed over requests
+  uint64_t ideal_sectors = 0;        // global: ceil(active lanes * access width / 32), summed
+  uint64_t wavefronts = 0;           // shared: passes through the 32 banks, summed (n-way conflict = n passes)
+  uint64_t ideal_wavefronts = 0;     // shared: passes with no conflict (1; 2 for 8-byte, 4 for 16-byte accesses)
+  uint64_t worst_ways = 0;           // shared: the largest n of an n-way conflict seen in one request
+  uint64_t distinct_addresses = 0;   // atomics: distinct addresses per request, summed
+  uint64_t same_address_lanes = 0;   // atomics: most lanes on one address per request, summed
   uint64_t multi_lane_requests = 0;  // requests with at least two active lanes
-  int64_t lane_stride = 0;    // bytes between consecutive active lanes in the first multi-lane request
-  bool uniform_stride = true; // every multi-lane request had that same stride throughout
-  unsigned width = 0;         // access width in bytes (the largest seen)
+  int64_t lane_stride = 0;           // bytes between consecutive active lanes in the first multi-lane request
+  bool uniform_stride = true;        // every multi-lane request had that same stride throughout
+  unsigned width = 0;                // access width in bytes (the largest seen)
 };
 
 // Adds the totals of `from` (the same site, other requests) to `into`.
@@ -72,9 +72,9 @@ inline void add_counts(SiteCounts& into, const SiteCounts& from) {
 
 struct ProfiledSite {
   AccessSiteKind kind = AccessSiteKind::global_load;
-  uintptr_t pc = 0;             // return address of the instrumentation call inside the kernel's code
-  std::string object;           // the executable or library holding it
-  uintptr_t object_address = 0; // the address a symbolizer (addr2line -e object) takes for pc - 1
+  uintptr_t pc = 0;              // return address of the instrumentation call inside the kernel's code
+  std::string object;            // the executable or library holding it
+  uintptr_t object_address = 0;  // the address a symbolizer (addr2line -e object) takes for pc - 1
   SiteCounts counts;
 };
 

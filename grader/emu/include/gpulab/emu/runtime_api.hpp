@@ -19,13 +19,16 @@ inline cudaError_t cudaMallocManaged(T** ptr, size_t size, unsigned int flags = 
   return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags, file, line);
 }
 cudaError_t cudaMallocHost(void** ptr, size_t size);
-template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) { return cudaMallocHost(reinterpret_cast<void**>(ptr), size); }
+template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), size);
+}
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
 cudaError_t cudaFree(void* ptr);
 cudaError_t cudaFreeHost(void* ptr);
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
-cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
@@ -74,8 +77,10 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 namespace gpulab::emu {
 // Copies to/from a __constant__ or __device__ variable known by address and size.
-cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset, cudaMemcpyKind kind);
-cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset, cudaMemcpyKind kind);
+cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
+                           cudaMemcpyKind kind);
+cudaError_t copy_from_symbol(void* dst, const void* symbol, size_t symbol_size, size_t count, size_t offset,
+                             cudaMemcpyKind kind);
 }  // namespace gpulab::emu
 
 template <class T>
@@ -93,8 +98,7 @@ inline cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t co
                                            cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
-template <class T>
-inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
+template <class T> inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
   *dev_ptr = (void*)&symbol;
   return cudaSuccess;
 }
@@ -109,7 +113,9 @@ template <class T> inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsign
 template <class T> inline cudaError_t cudaMallocHost(T** ptr, size_t size, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
 }
-inline cudaError_t cudaMallocHost(void** ptr, size_t size, unsigned int flags) { return cudaHostAlloc(ptr, size, flags); }
+inline cudaError_t cudaMallocHost(void** ptr, size_t size, unsigned int flags) {
+  return cudaHostAlloc(ptr, size, flags);
+}
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned int flags);
@@ -159,8 +165,8 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_
       &shared_for_block_size, block_size_limit);
 }
 template <class UnaryFunction, class T>
-inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int* min_grid_size, int* block_size,
-                                                                           T func, UnaryFunction shared_for_block_size,
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int* min_grid_size, int* block_size, T func,
+                                                                           UnaryFunction shared_for_block_size,
                                                                            int block_size_limit = 0, unsigned int = 0) {
   return cudaOccupancyMaxPotentialBlockSizeVariableSMem(min_grid_size, block_size, func, shared_for_block_size,
                                                         block_size_limit);

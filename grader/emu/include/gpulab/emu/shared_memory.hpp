@@ -36,14 +36,10 @@ struct namespace_shared_registration {
 };
 
 // `extern __shared__ T name[];` inside a function: the launch's dynamic shared memory.
-template <class T>
-inline T* dynamic_shared() {
-  return reinterpret_cast<T*>(gpulab_emu_block->dynamic_shared);
-}
+template <class T> inline T* dynamic_shared() { return reinterpret_cast<T*>(gpulab_emu_block->dynamic_shared); }
 
 // `extern __shared__ T name[];` at namespace scope: behaves as the array everywhere.
-template <class T>
-struct dynamic_shared_array {
+template <class T> struct dynamic_shared_array {
   operator T*() const { return dynamic_shared<T>(); }
   T& operator[](std::ptrdiff_t i) const { return dynamic_shared<T>()[i]; }
 };

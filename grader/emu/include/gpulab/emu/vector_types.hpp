@@ -2,16 +2,29 @@
 #pragma once
 #include <cstddef>
 
-#define GPULAB_VEC1(T, N) struct N##1 { T x; };
-#define GPULAB_VEC2(T, N) struct alignas(2 * sizeof(T) <= 16 ? 2 * sizeof(T) : 16) N##2 { T x, y; };
-#define GPULAB_VEC3(T, N) struct N##3 { T x, y, z; };
-#define GPULAB_VEC4(T, N) struct alignas(4 * sizeof(T) <= 16 ? 4 * sizeof(T) : 16) N##4 { T x, y, z, w; };
-#define GPULAB_MAKE(T, N)                                                                  \
-  inline N##1 make_##N##1(T x) { return {x}; }                                             \
-  inline N##2 make_##N##2(T x, T y) { return {x, y}; }                                     \
-  inline N##3 make_##N##3(T x, T y, T z) { return {x, y, z}; }                             \
+#define GPULAB_VEC1(T, N) \
+  struct N##1 {           \
+    T x;                  \
+  };
+#define GPULAB_VEC2(T, N)                                         \
+  struct alignas(2 * sizeof(T) <= 16 ? 2 * sizeof(T) : 16) N##2 { \
+    T x, y;                                                       \
+  };
+#define GPULAB_VEC3(T, N) \
+  struct N##3 {           \
+    T x, y, z;            \
+  };
+#define GPULAB_VEC4(T, N)                                         \
+  struct alignas(4 * sizeof(T) <= 16 ? 4 * sizeof(T) : 16) N##4 { \
+    T x, y, z, w;                                                 \
+  };
+#define GPULAB_MAKE(T, N)                                      \
+  inline N##1 make_##N##1(T x) { return {x}; }                 \
+  inline N##2 make_##N##2(T x, T y) { return {x, y}; }         \
+  inline N##3 make_##N##3(T x, T y, T z) { return {x, y, z}; } \
   inline N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
-#define GPULAB_VECTOR_FAMILY(T, N) GPULAB_VEC1(T, N) GPULAB_VEC2(T, N) GPULAB_VEC3(T, N) GPULAB_VEC4(T, N) GPULAB_MAKE(T, N)
+#define GPULAB_VECTOR_FAMILY(T, N) \
+  GPULAB_VEC1(T, N) GPULAB_VEC2(T, N) GPULAB_VEC3(T, N) GPULAB_VEC4(T, N) GPULAB_MAKE(T, N)
 
 GPULAB_VECTOR_FAMILY(signed char, char)
 GPULAB_VECTOR_FAMILY(unsigned char, uchar)

@@ -13,8 +13,7 @@ unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long 
                                    const char* file, int line);
 unsigned active_mask();
 
-template <class T>
-inline T shuffle(WarpOp op, unsigned mask, T var, int arg, int width, const char* file, int line) {
+template <class T> inline T shuffle(WarpOp op, unsigned mask, T var, int arg, int width, const char* file, int line) {
   static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "warp shuffles move values of at most 8 bytes");
   unsigned long long bits = 0;
   std::memcpy(&bits, &var, sizeof(T));
