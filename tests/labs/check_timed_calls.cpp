@@ -93,7 +93,8 @@ int main(int argc, char** argv) {
       const bool ok = r.status == gpulab::grade::PerformanceStatus::scored && r.review.empty() &&
                       r.calls_checked >= 13 && r.calls_checked == r.calls;
       std::printf("%s: %s part %s: %s, %d of %d calls checked, ratio %.2f (%s)\n", ok ? "ok" : "FAILED", file.c_str(),
-                  part.name.c_str(), r.status.c_str(), r.calls_checked, r.calls, r.ratio, r.case_label.c_str());
+                  part.name.c_str(), to_string(r.status).c_str(), r.calls_checked, r.calls, r.ratio,
+                  r.case_label.c_str());
       if (!ok) {
         std::printf("  %s\n", r.feedback.c_str());
         ++failures;
