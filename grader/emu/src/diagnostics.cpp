@@ -1,6 +1,8 @@
 // Diagnostics sink and the CUDA error state.
 #include "diagnostics.hpp"
 
+#include "stream_queue.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -45,6 +47,7 @@ void report(Diagnostic d, cudaError_t sticky_code) {
 }
 
 std::vector<Diagnostic> take_diagnostics() {
+  wait_for_all();  // the work queued so far has run: its findings are in the list
   std::lock_guard<std::mutex> lock(diagnostics_mutex);
   std::vector<Diagnostic> out;
   out.swap(stored());

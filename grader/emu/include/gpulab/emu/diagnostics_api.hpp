@@ -17,7 +17,8 @@ struct Diagnostic {
   std::string message;  // the full sentence shown to the student
 };
 
-// Every diagnostic reported so far in this process, in order; clears the list.
+// Every diagnostic reported so far in this process, in order, once the work queued so far has
+// run; clears the list.
 std::vector<Diagnostic> take_diagnostics();
 
 }  // namespace gpulab::emu
