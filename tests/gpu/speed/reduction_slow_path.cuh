@@ -7,7 +7,10 @@
 #pragma once
 #include <cuda_runtime.h>
 
-constexpr int kSlowRepeats = 4;
+// 16 passes keep it ~16x slower than the reference; with 4, a loaded machine
+// running the emulator measured it at 0.24 of the reference's speed, past the
+// lab's 0.2 threshold for speed points.
+constexpr int kSlowRepeats = 16;
 
 template <typename T>
 __global__ void atomic_per_element(const T* in, T* out, int n) {
