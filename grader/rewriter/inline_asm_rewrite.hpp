@@ -14,7 +14,7 @@
 
 namespace gpulab::rewriter {
 
-// in_function: function_scope_map(tokens). Appends one edit per asm statement.
+// in_function: function_scope_map(scope_map(tokens)). Appends one edit per asm statement.
 void collect_inline_asm(const CodeTokens& tokens, const std::vector<bool>& in_function, std::vector<SourceEdit>& edits);
 
 }  // namespace gpulab::rewriter

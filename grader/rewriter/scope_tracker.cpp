@@ -157,10 +157,11 @@ class HeadClassifier {
 
 }  // namespace
 
-std::vector<bool> function_scope_map(const CodeTokens& t) {
-  std::vector<bool> in_function(t.size(), false);
+std::vector<TokenScope> scope_map(const CodeTokens& t) {
+  std::vector<TokenScope> scope(t.size(), TokenScope::Namespace);
   std::vector<Brace> stack;
-  std::size_t head = 0;  // first token of the current declaration head (namespace scope only)
+  std::size_t in_class = 0;  // Class braces on the stack
+  std::size_t head = 0;      // first token of the current declaration head (namespace scope only)
   auto head_tokens = [&](std::size_t end) {
     std::vector<std::size_t> h;
     for (std::size_t j = head; j < end; ++j) {
@@ -171,20 +172,28 @@ std::vector<bool> function_scope_map(const CodeTokens& t) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (t.directive(i) != 0) continue;
     const bool function_scope = !stack.empty() && stack.back() == Brace::Function;
-    in_function[i] = function_scope;
+    scope[i] = function_scope ? TokenScope::Function : in_class ? TokenScope::Class : TokenScope::Namespace;
     if (t.is_punct(i, '{')) {
       const Brace kind = function_scope ? Brace::Function : HeadClassifier(t, head_tokens(i)).classify();
       stack.push_back(kind);
+      if (kind == Brace::Class) ++in_class;
       if (kind != Brace::Init) head = i + 1;
     } else if (t.is_punct(i, '}')) {
       if (stack.empty()) continue;  // unbalanced: leave it to the compiler
       const Brace kind = stack.back();
       stack.pop_back();
+      if (kind == Brace::Class) --in_class;
       if (kind != Brace::Init) head = i + 1;
     } else if (t.is_punct(i, ';') && !function_scope) {
       if (stack.empty() || stack.back() != Brace::Init) head = i + 1;
     }
   }
+  return scope;
+}
+
+std::vector<bool> function_scope_map(const std::vector<TokenScope>& scope) {
+  std::vector<bool> in_function(scope.size());
+  for (std::size_t i = 0; i < scope.size(); ++i) in_function[i] = scope[i] == TokenScope::Function;
   return in_function;
 }
 

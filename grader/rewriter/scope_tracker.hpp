@@ -1,7 +1,8 @@
 // Decides, for every significant token, whether it lies inside a function body (kernels, device and
-// host functions, lambdas, and every block nested in them) or at namespace scope (file scope,
-// namespace and `extern "C"` bodies, class bodies, brace initialisers of namespace-scope variables).
-// __shared__ declarations are rewritten differently in the two places.
+// host functions, lambdas, and every block nested in them), in a class body, or at namespace scope
+// (file scope, namespace and `extern "C"` bodies, brace initialisers of namespace-scope variables).
+// __shared__ declarations are rewritten differently in the two places; kernels are registered only
+// where they are defined at namespace scope.
 #pragma once
 
 #include "rewriter/code_tokens.hpp"
@@ -10,8 +11,13 @@
 
 namespace gpulab::rewriter {
 
-// Element i is true when token i is inside a function body. Tokens of preprocessor directives are
-// never inside one (their braces are ignored).
-std::vector<bool> function_scope_map(const CodeTokens& tokens);
+enum class TokenScope { Namespace, Class, Function };
+
+// Where each token lies: in a function body, else in a class body, else at namespace scope (which
+// includes namespace-scope initialisers). Tokens of preprocessor directives are at namespace scope
+// (their braces are ignored).
+std::vector<TokenScope> scope_map(const CodeTokens& tokens);
+// Element i is true when token i (scope[i]) is inside a function body.
+std::vector<bool> function_scope_map(const std::vector<TokenScope>& scope);
 
 }  // namespace gpulab::rewriter

@@ -12,7 +12,7 @@
 
 namespace gpulab::rewriter {
 
-// in_function: function_scope_map(tokens). Appends one edit per rewritten declaration; throws
+// in_function: function_scope_map(scope_map(tokens)). Appends one edit per rewritten declaration; throws
 // RewriteError for declarations CUDA forbids or that cannot be parsed.
 void collect_shared_declarations(const CodeTokens& tokens, const std::vector<bool>& in_function,
                                  std::vector<SourceEdit>& edits);

@@ -3,8 +3,9 @@
 // __syncthreads() (barrier divergence, with the right threads named); an
 // out-of-bounds store and a fault in kernels that never synchronise; grid.sync()
 // in an ordinary launch ("grid-sync"); blocks of a cooperative launch that do
-// not all reach the same grid.sync(); a cooperative launch given a void*
-// kernel. Emulator-only: it checks the emulator's own reports.
+// not all reach the same grid.sync(); a cooperative launch given a template
+// kernel by address, which the emulator cannot call. Emulator-only: it checks
+// the emulator's own reports.
 #include <catch2/catch.hpp>
 #include <cooperative_groups.h>
 #include <string>
@@ -65,7 +66,10 @@ __global__ void grid_sync_skipped_by_block_1(int* out) {
   out[blockIdx.x] = 1;
 }
 
-__global__ void plain_kernel(int* out) { out[threadIdx.x] = 1; }
+template <int Value>
+__global__ void template_kernel(int* out) {
+  out[threadIdx.x] = Value;
+}
 
 }  // namespace
 
@@ -138,15 +142,18 @@ TEST_CASE("a block of a cooperative launch that skips grid.sync() is grid barrie
   fresh_device();
 }
 
-TEST_CASE("cudaLaunchCooperativeKernel with a void* kernel says to pass the kernel itself") {
+TEST_CASE("cudaLaunchCooperativeKernel with a template kernel by address says to pass the kernel itself") {
   fresh_device();
   int* d;
   REQUIRE(cudaMalloc(&d, 32 * sizeof(int)) == cudaSuccess);
   void* args[] = {&d};
-  CHECK(cudaLaunchCooperativeKernel((void*)plain_kernel, dim3(1), dim3(32), args, 0, 0) ==
+  CHECK(cudaLaunchCooperativeKernel((void*)template_kernel<1>, dim3(1), dim3(32), args, 0, 0) ==
         cudaErrorInvalidDeviceFunction);
   const Diagnostic d0 = single_diagnostic();
   CHECK(d0.kind == "launch-config");
-  CHECK(has(d0.message, "not a void*"));
+  CHECK(has(d0.message, "cudaLaunchCooperativeKernel((void*)template_kernel<1>, ...)"));
+  CHECK(has(d0.message, "pass a template kernel as itself"));
+  CHECK(cudaLaunchCooperativeKernel(template_kernel<1>, dim3(1), dim3(32), args, 0, 0) == cudaSuccess);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
   fresh_device();
 }

@@ -28,6 +28,9 @@ template <class T> T* dynamic_shared() { return nullptr; }
 struct namespace_shared_registration {
   namespace_shared_registration(void* (*)(), unsigned long) {}
 };
+struct kernel_registration {
+  template <class... P> kernel_registration(void (*)(P...), const char*) {}
+};
 template <class T> struct dynamic_shared_array {
   operator T*() const { return nullptr; }
 };
@@ -38,6 +41,7 @@ template <class T> struct dynamic_shared_array {
 #define __host__
 #define __shared__ static thread_local
 #define __constant__
+#define __launch_bounds__(...)
 #define __align__(n) alignas(n)
 
 extern dim3 threadIdx, blockIdx, blockDim, gridDim;

@@ -1,5 +1,5 @@
 // Helpers shared by the rewriter tests: rewrite without the #line header, count lines, build the
-// expected text of a launch.
+// expected text of a launch and of a kernel's registration.
 #pragma once
 
 #include "rewriter/cuda_rewriter.hpp"
@@ -33,6 +33,14 @@ inline std::string launch(std::string_view kernel, std::string_view config, std:
                     ").run([=](auto... gpulab_a) { " + std::string(kernel) + "(gpulab_a...); }";
   if (!args.empty()) out += ", " + std::string(args);
   return out + ")";
+}
+
+// The registration the rewriter appends after the closing brace (line, column) of a non-template
+// kernel `name` with parameters `params` (default arguments dropped).
+inline std::string registration(std::string_view name, std::string_view params, int line, int column) {
+  return " static const ::gpulab::emu::kernel_registration gpulab_kernel_registration_" + std::string(name) + "_L" +
+         std::to_string(line) + "C" + std::to_string(column) + "(static_cast<void (*)(" + std::string(params) + ")>(&" +
+         std::string(name) + "), \"" + std::string(name) + "\");";
 }
 
 }  // namespace gpulab::rewriter::test

@@ -321,63 +321,68 @@ TEST_CASE("malformed launches are reported with their line and column", "[rewrit
 
 namespace {
 std::string in_kernel(std::string_view body) { return "__global__ void k() {\n" + std::string(body) + "\n}\n"; }
+// in_kernel(body) as rewritten: the kernel's registration follows its closing brace.
+std::string rewritten_kernel(std::string_view body) {
+  const int close_line = 3 + static_cast<int>(count_newlines(body));
+  return "__global__ void k() {\n" + std::string(body) + "\n}" + registration("k", "", close_line, 1) + "\n";
+}
 }  // namespace
 
 TEST_CASE("__shared__ arrays and scalars in a kernel", "[rewriter][shared]") {
   CHECK(rewrite_body(in_kernel("  __shared__ float buf[256];")) ==
-        in_kernel("  auto& buf = ::gpulab::emu::shared_variable<float[256]>([]{});"));
+        rewritten_kernel("  auto& buf = ::gpulab::emu::shared_variable<float[256]>([]{});"));
   CHECK(rewrite_body(in_kernel("  __shared__ float tile[TILE][TILE];")) ==
-        in_kernel("  auto& tile = ::gpulab::emu::shared_variable<float[TILE][TILE]>([]{});"));
+        rewritten_kernel("  auto& tile = ::gpulab::emu::shared_variable<float[TILE][TILE]>([]{});"));
   CHECK(rewrite_body(in_kernel("  __shared__ int count;")) ==
-        in_kernel("  auto& count = ::gpulab::emu::shared_variable<int>([]{});"));
+        rewritten_kernel("  auto& count = ::gpulab::emu::shared_variable<int>([]{});"));
   CHECK(rewrite_body(in_kernel("  __shared__ float s[BLOCK * 2 + (N >> 1)];")) ==
-        in_kernel("  auto& s = ::gpulab::emu::shared_variable<float[BLOCK * 2 + (N >> 1)]>([]{});"));
+        rewritten_kernel("  auto& s = ::gpulab::emu::shared_variable<float[BLOCK * 2 + (N >> 1)]>([]{});"));
 }
 
 TEST_CASE("__shared__ type qualifiers and spellings are kept", "[rewriter][shared]") {
   CHECK(rewrite_body(in_kernel("__shared__ volatile float v[32];")) ==
-        in_kernel("auto& v = ::gpulab::emu::shared_variable<volatile float[32]>([]{});"));
+        rewritten_kernel("auto& v = ::gpulab::emu::shared_variable<volatile float[32]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ unsigned int u[8];")) ==
-        in_kernel("auto& u = ::gpulab::emu::shared_variable<unsigned int[8]>([]{});"));
+        rewritten_kernel("auto& u = ::gpulab::emu::shared_variable<unsigned int[8]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ T data[B];")) ==
-        in_kernel("auto& data = ::gpulab::emu::shared_variable<T[B]>([]{});"));
+        rewritten_kernel("auto& data = ::gpulab::emu::shared_variable<T[B]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ typename Foo<T>::Bar x[4];")) ==
-        in_kernel("auto& x = ::gpulab::emu::shared_variable<typename Foo<T>::Bar[4]>([]{});"));
+        rewritten_kernel("auto& x = ::gpulab::emu::shared_variable<typename Foo<T>::Bar[4]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ std::pair<int, float> p[4];")) ==
-        in_kernel("auto& p = ::gpulab::emu::shared_variable<std::pair<int, float>[4]>([]{});"));
+        rewritten_kernel("auto& p = ::gpulab::emu::shared_variable<std::pair<int, float>[4]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ float* ptr;")) ==
-        in_kernel("auto& ptr = ::gpulab::emu::shared_variable<float*>([]{});"));
+        rewritten_kernel("auto& ptr = ::gpulab::emu::shared_variable<float*>([]{});"));
 }
 
 TEST_CASE("__shared__ after the type, with static, with alignment", "[rewriter][shared]") {
   CHECK(rewrite_body(in_kernel("float __shared__ x[4];")) ==
-        in_kernel("auto& x = ::gpulab::emu::shared_variable<float[4]>([]{});"));
+        rewritten_kernel("auto& x = ::gpulab::emu::shared_variable<float[4]>([]{});"));
   CHECK(rewrite_body(in_kernel("static __shared__ float x[4];")) ==
-        in_kernel("auto& x = ::gpulab::emu::shared_variable<float[4]>([]{});"));
+        rewritten_kernel("auto& x = ::gpulab::emu::shared_variable<float[4]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ __align__(16) float x[4];")) ==
-        in_kernel("auto& x = ::gpulab::emu::shared_variable<float[4]>([]{});"));
+        rewritten_kernel("auto& x = ::gpulab::emu::shared_variable<float[4]>([]{});"));
   CHECK(rewrite_body(in_kernel("__align__(8) __shared__ double d[2];")) ==
-        in_kernel("auto& d = ::gpulab::emu::shared_variable<double[2]>([]{});"));
+        rewritten_kernel("auto& d = ::gpulab::emu::shared_variable<double[2]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ alignas(32) unsigned char bytes[64];")) ==
-        in_kernel("auto& bytes = ::gpulab::emu::shared_variable<unsigned char[64]>([]{});"));
+        rewritten_kernel("auto& bytes = ::gpulab::emu::shared_variable<unsigned char[64]>([]{});"));
 }
 
 TEST_CASE("several declarators become several statements on the same line", "[rewriter][shared]") {
   CHECK(rewrite_body(in_kernel("  __shared__ float a[4], b[8];")) ==
-        in_kernel("  auto& a = ::gpulab::emu::shared_variable<float[4]>([]{}); "
-                  "auto& b = ::gpulab::emu::shared_variable<float[8]>([]{});"));
+        rewritten_kernel("  auto& a = ::gpulab::emu::shared_variable<float[4]>([]{}); "
+                         "auto& b = ::gpulab::emu::shared_variable<float[8]>([]{});"));
   CHECK(rewrite_body(in_kernel("__shared__ int n, *p, m[2];")) ==
-        in_kernel("auto& n = ::gpulab::emu::shared_variable<int>([]{}); "
-                  "auto& p = ::gpulab::emu::shared_variable<int *>([]{}); "
-                  "auto& m = ::gpulab::emu::shared_variable<int[2]>([]{});"));
+        rewritten_kernel("auto& n = ::gpulab::emu::shared_variable<int>([]{}); "
+                         "auto& p = ::gpulab::emu::shared_variable<int *>([]{}); "
+                         "auto& m = ::gpulab::emu::shared_variable<int[2]>([]{});"));
 }
 
 TEST_CASE("a __shared__ declaration over several lines keeps the line count", "[rewriter][shared][line]") {
   const std::string src = in_kernel("  __shared__ float\n      tile[16]\n      [16]; int after = 0;\n  int next;");
   const std::string out = rewrite_body(src);
   // The dropped text of the last line is blanked, so `int after` also keeps its column.
-  CHECK(out == in_kernel("  auto& tile = ::gpulab::emu::shared_variable<float[16][16]>([]{});\n\n" +
-                         std::string(11, ' ') + " int after = 0;\n  int next;"));
+  CHECK(out == rewritten_kernel("  auto& tile = ::gpulab::emu::shared_variable<float[16][16]>([]{});\n\n" +
+                                std::string(11, ' ') + " int after = 0;\n  int next;"));
   CHECK(line_of(out, "int after") == line_of(src, "int after"));
   CHECK(line_of(out, "int next") == line_of(src, "int next"));
 }
@@ -422,13 +427,13 @@ TEST_CASE("unparsable __shared__ declarations are rejected with advice", "[rewri
 
 TEST_CASE("extern __shared__ inside a function body", "[rewriter][extern]") {
   CHECK(rewrite_body(in_kernel("  extern __shared__ float sdata[];")) ==
-        in_kernel("  float* const sdata = ::gpulab::emu::dynamic_shared<float>();"));
+        rewritten_kernel("  float* const sdata = ::gpulab::emu::dynamic_shared<float>();"));
   CHECK(rewrite_body(in_kernel("extern __shared__ volatile int v[];")) ==
-        in_kernel("volatile int* const v = ::gpulab::emu::dynamic_shared<volatile int>();"));
+        rewritten_kernel("volatile int* const v = ::gpulab::emu::dynamic_shared<volatile int>();"));
   CHECK(rewrite_body(in_kernel("extern __shared__ __align__(16) unsigned char smem[];")) ==
-        in_kernel("unsigned char* const smem = ::gpulab::emu::dynamic_shared<unsigned char>();"));
+        rewritten_kernel("unsigned char* const smem = ::gpulab::emu::dynamic_shared<unsigned char>();"));
   CHECK(rewrite_body(in_kernel("extern __shared__ alignas(8) double d[];")) ==
-        in_kernel("double* const d = ::gpulab::emu::dynamic_shared<double>();"));
+        rewritten_kernel("double* const d = ::gpulab::emu::dynamic_shared<double>();"));
 }
 
 TEST_CASE("extern __shared__ in a template function", "[rewriter][extern][template]") {
@@ -494,7 +499,9 @@ TEST_CASE("__shared__ in comments, strings and #define bodies is untouched", "[r
   const std::string src =
       "__global__ void k() {\n  // __shared__ int a;\n  const char* s = \"__shared__ int b;\";\n"
       "  /* extern __shared__ float c[]; */\n}\n#define SMEM __shared__ float d[4]\n";
-  CHECK(rewrite_body(src) == src);
+  const std::string registered =
+      src.substr(0, src.find("}\n#define") + 1) + registration("k", "", 5, 1) + src.substr(src.find("}\n#define") + 1);
+  CHECK(rewrite_body(src) == registered);
 }
 
 TEST_CASE("extern __shared__ arrays need empty brackets", "[rewriter][extern][error]") {

@@ -91,6 +91,27 @@ TEST_CASE("rewritten course kernels are valid C++", "[rewriter][compile]") {
   CHECK(result.status == 0);
 }
 
+TEST_CASE("kernel registrations are valid C++ beside overloads, namespaces and templates", "[rewriter][compile]") {
+  const std::string source =
+      "typedef float real;\n"
+      "namespace ns {\n"
+      "struct Params { int n; };\n"
+      "__global__ void k(real* x, Params p = {3}) {}\n"
+      "__global__ void k(int* x) {}\n"
+      "__global__ void later(int n);\n"
+      "}\n"
+      "__global__ void ns::later(int n) {}\n"
+      "template <typename T> __global__ void t(T* a) {}\n"
+      "extern \"C\" __global__ void __launch_bounds__(128) c_kernel(const float* __restrict__ in,\n"
+      "                                                              float* out) {}\n"
+      "static __global__ void local_kernel() {}\n"
+      "int main() { return 0; }\n";
+  const TempDir dir;
+  const CompileResult result = compile_rewritten(source, dir, "-fsyntax-only");
+  INFO(result.output);
+  CHECK(result.status == 0);
+}
+
 TEST_CASE("compiler errors in rewritten code name the student's file and line", "[rewriter][compile][line]") {
   const std::string original = course_kernels();
   // One marker in a kernel (after rewritten __shared__ declarations, one of them over two lines), one

@@ -10,6 +10,7 @@
 #include "checker_hooks.hpp"
 #include "gpulab/emu/shared_memory.hpp"
 #include "diagnostics.hpp"
+#include "launch_dims.hpp"
 #include "watchdog.hpp"
 
 __thread gpulab::emu::ThreadContext* gpulab_emu_thread = nullptr;
@@ -165,6 +166,7 @@ void BlockRunner::enter_block() {
   launch_ = own_launch_;
   gpulab_emu_block = &block_;
   gpulab_emu_launch = &launch_->context;
+  set_launch_dims(launch_->context.grid_dim, launch_->context.block_dim);
   tl_running = this;
 }
 

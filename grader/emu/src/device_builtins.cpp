@@ -41,8 +41,9 @@ void device_nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::na
 
 namespace {
 // Reports a device-side error at file:line: inside a kernel with its kernel, block and thread
-// (`in_kernel` gets "line N in <launch>, block B, thread T"), and ends the block; outside a
-// kernel (`outside` is the whole message) it is only reported.
+// (`in_kernel` gets "line N in <launch>, block B, thread T"), and ends the block; only the
+// launch's first such error is reported. Outside a kernel (`outside` is the whole message) it is
+// only reported.
 void report_device_error(const char* kind, const char* file, int line,
                          const std::function<std::string(const std::string&)>& in_kernel, const std::string& outside) {
   BlockRunner* r = running_block_runner();
@@ -52,6 +53,10 @@ void report_device_error(const char* kind, const char* file, int line,
   d.file = file;
   d.line = line;
   if (r && r->launch()) {
+    if (r->launch()->device_error_reported.exchange(true)) {
+      r->abort_block();
+      return;
+    }
     d.kernel = r->launch()->request.kernel_name;
     d.block = r->block_label();
     d.threads = r->current() ? r->thread_label(*r->current()) : "";

@@ -2,17 +2,18 @@
 // of stream-ordered work); nodes are kept in the order they were added, which
 // respects their dependencies because a node can only depend on nodes that
 // already exist. Launching an instantiated graph queues its nodes on the
-// stream, in that order. Graphs come from stream capture, or from host,
-// memset and empty nodes added by hand; a kernel node added by hand carries
-// only a type-erased function pointer, which the emulator cannot call, so it
-// is refused with a message that says to capture the launch instead.
+// stream, in that order. Graphs come from stream capture, or from kernel,
+// host, memset and empty nodes added by hand; a kernel node names its kernel
+// by address, looked up among the registered kernels (kernel_registry.hpp).
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "device_memory.hpp"
 #include "diagnostics.hpp"
+#include "gpulab/emu/array_launch.hpp"
 #include "gpulab/emu/runtime_api.hpp"
+#include "launch_engine.hpp"
 #include "stream_capture.hpp"
 #include "stream_handles.hpp"
 
@@ -110,11 +111,21 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
     }
   });
 }
-cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, size_t,
-                                   const cudaKernelNodeParams*) {
-  return refuse("cudaGraphAddKernelNode", cudaErrorNotSupported,
-                "the emulator cannot call a kernel from a bare function pointer and argument array; build the "
-                "graph by stream capture instead (cudaStreamBeginCapture, launch with <<<>>>, cudaStreamEndCapture)");
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                   const cudaKernelNodeParams* params, const char* file, int line) {
+  if (!params) return set_last_error(cudaErrorInvalidValue);
+  if (params->extra)
+    return refuse("cudaGraphAddKernelNode", cudaErrorNotSupported,
+                  "the emulator takes a kernel node's arguments from kernelParams only, not packed in `extra`");
+  const RegisteredKernel* known = find_registered_kernel(params->func);
+  if (!known) return reject_unknown_kernel_address("cudaGraphAddKernelNode", "params.func", file, line);
+  const LaunchRequest request{known->name, file, line, params->gridDim, params->blockDim, params->sharedMemBytes,
+                              nullptr};
+  const cudaError_t bad = check_launch(request);
+  if (bad != cudaSuccess) return bad;
+  // The arguments are copied now, as CUDA copies kernelParams when the node is added.
+  const KernelBody body = known->bind(params->func, params->kernelParams);
+  return add_node(node, graph, "kernel", [request, body] { run_launch(request, body); });
 }
 // Dependencies only order nodes; nodes already run in the order they were added.
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,

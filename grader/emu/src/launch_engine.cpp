@@ -17,6 +17,7 @@
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "fault_handler.hpp"
+#include "gpulab/emu/array_launch.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "launch_engine.hpp"
 #include "launch_limits.hpp"
@@ -238,23 +239,34 @@ unsigned long long launch_count() { return launches.load(); }
 
 void run_launch(const LaunchRequest& request, const KernelBody& body) { run_checked_launch(request, body, false); }
 
+cudaError_t check_launch(const LaunchRequest& request) {
+  const LaunchCheck check = check_launch_configuration(request, max_dynamic_shared_bytes());
+  if (check.error != cudaSuccess) report_launch_error(request, check);
+  return check.error;
+}
+
 void launch_kernel(const LaunchRequest& request, const KernelBody& body) { queue_launch(request, body, false); }
 
 cudaError_t launch_cooperative_kernel(const LaunchRequest& request, const KernelBody& body) {
   return queue_launch(request, body, true);
 }
 
-cudaError_t reject_untyped_cooperative_kernel(const char* kernel_name, const char* file, int line) {
+cudaError_t launch_kernel_checked(const LaunchRequest& request, const KernelBody& body) {
+  return queue_launch(request, body, false);
+}
+
+cudaError_t reject_unknown_kernel_address(const char* api, const char* call, const char* file, int line) {
   Diagnostic d;
   d.kind = "launch-config";
   d.severity = "error";
-  d.kernel = kernel_name;
+  d.kernel = kernel_as_written(call);
   d.file = file;
   d.line = line;
-  d.message = "cudaLaunchCooperativeKernel(" + std::string(kernel_name) + ", ...) at " + file + ":" +
-              std::to_string(line) +
-              ": the emulator needs the kernel itself to unpack its arguments, not a void*; pass the kernel "
-              "without the cast (valid CUDA too). The kernel did not run.";
+  d.message = std::string(api) + "(" + d.kernel + ", ...) at " + file + ":" + std::to_string(line) +
+              ": no kernel the emulator knows is at that address. A kernel passed as a void* must be a "
+              "non-template kernel defined in the program's own files (.cu files and their local headers, which "
+              "gpulab rewrites); pass a template kernel as itself, e.g. " +
+              api + "(k<float>, grid, block, args) (valid CUDA too). The kernel did not run.";
   report(std::move(d));
   return set_last_error(cudaErrorInvalidDeviceFunction);
 }

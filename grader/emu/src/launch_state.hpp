@@ -18,6 +18,9 @@ struct LaunchState {
   size_t shared_limit = 0;  // bytes of shared memory (static + dynamic) a block may use
   std::atomic<unsigned long long> next_block{0};
   std::atomic<bool> aborted{false};
+  // A device-side error (trap, misuse) was reported: as on a GPU, where the first one ends the
+  // kernel, the blocks that hit one at the same time on other workers end without another report.
+  mutable std::atomic<bool> device_error_reported{false};
 
   std::string where() const;  // "kernel 'name' launched at file:line"
 };

@@ -16,7 +16,7 @@
 #include "gpulab/emu/atomics.hpp"
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/kernel_launch.hpp"
-#include "gpulab/emu/cooperative_launch.hpp"
+#include "gpulab/emu/array_launch.hpp"
 // Last: these route libc names (clock, malloc, free) by macro, after every library declaration above.
 #include "gpulab/emu/device_clock.hpp"
 #include "gpulab/emu/device_heap.hpp"

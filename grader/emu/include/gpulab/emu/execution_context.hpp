@@ -1,6 +1,7 @@
 // What an emulated GPU thread can see of where it runs: its thread, block and
-// launch. The runtime sets these worker-thread-local pointers before it
-// switches to a thread's fiber; the CUDA built-in variables read them.
+// launch. The runtime sets these worker-thread-local pointers (and the grid's
+// and block's shape) before it switches to a thread's fiber; the CUDA built-in
+// variables read them.
 #pragma once
 #include <cstddef>
 #include "gpulab/emu/vector_types.hpp"
@@ -39,6 +40,8 @@ extern __thread const gpulab::emu::LaunchContext* gpulab_emu_launch;
 
 #define threadIdx (static_cast<const uint3&>(gpulab_emu_thread->thread_idx))
 #define blockIdx (static_cast<const uint3&>(gpulab_emu_block->block_idx))
-#define blockDim (static_cast<const dim3&>(gpulab_emu_launch->block_dim))
-#define gridDim (static_cast<const dim3&>(gpulab_emu_launch->grid_dim))
+// Variables, as in CUDA (not macros: `params.gridDim` in a kernel node's or launch config's
+// fields must stay a field). Set for the running launch on each worker (launch_dims.cpp).
+extern __thread const dim3 blockDim;
+extern __thread const dim3 gridDim;
 constexpr int warpSize = 32;

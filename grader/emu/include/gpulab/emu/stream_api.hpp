@@ -23,7 +23,8 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                    size_t dependency_count, const cudaMemsetParams* params);
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                                   size_t dependency_count, const cudaKernelNodeParams* params);
+                                   size_t dependency_count, const cudaKernelNodeParams* params,
+                                   const char* file = __builtin_FILE(), int line = __builtin_LINE());
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
                                      size_t count);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);

@@ -44,11 +44,6 @@ struct cudaMemsetParams {
   size_t width;
   size_t height;
 };
-// Field names as CUDA's, whether or not the emulator's gridDim/blockDim macros are defined yet.
-#pragma push_macro("gridDim")
-#pragma push_macro("blockDim")
-#undef gridDim
-#undef blockDim
 struct cudaKernelNodeParams {
   void* func;
   dim3 gridDim;
@@ -57,8 +52,6 @@ struct cudaKernelNodeParams {
   void** kernelParams;
   void** extra;
 };
-#pragma pop_macro("gridDim")
-#pragma pop_macro("blockDim")
 struct cudaGraphEdgeData;
 
 enum cudaMemLocationType {
