@@ -32,6 +32,10 @@ void collect_inline_asm(const CodeTokens& t, const std::vector<bool>& in_functio
     if (open >= t.size() || t.directive(open) != t.directive(i) || !t.is_punct(open, '(')) continue;
     const std::optional<std::size_t> close = t.match_forward(open);
     if (!close) continue;  // unbalanced: left for the compiler to report
+    if (open + 1 < *close && t.text(open + 1) == "\"\"") {
+      i = *close;  // `asm volatile("" ::: "memory")`: no instruction, a compiler barrier valid on both sides
+      continue;
+    }
     SourceEdit edit;
     edit.begin = t[i].begin;
     edit.end = t[*close].end;

@@ -4,7 +4,9 @@
 // becomes a static_assert that fails with a gpulab message at the student's line:
 //   asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
 //   -> static_assert(false, "inline PTX (asm) cannot run on the emulator: ...");
-// A statement in a branch the preprocessor drops (#ifdef __CUDA_ARCH__) still compiles away.
+// A statement in a branch the preprocessor drops (#ifdef __CUDA_ARCH__) still compiles away. An asm
+// with an empty template, `asm volatile("" ::: "memory")`, holds no instruction (a compiler barrier,
+// as benchmarks use in host code) and is left alone.
 #pragma once
 
 #include "rewriter/code_tokens.hpp"

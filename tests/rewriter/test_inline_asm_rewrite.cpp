@@ -49,3 +49,13 @@ TEST_CASE("asm labels, top-level asm, comments, strings and similar names are un
       "}\n";
   CHECK(rewrite_body(src) == src);
 }
+
+TEST_CASE("an asm with an empty template (a compiler barrier) is left alone", "[rewriter][asm]") {
+  const std::string src =
+      "void host_loop(float* c) {\n"
+      "  asm volatile(\"\" ::\"r\"(c) : \"memory\");\n"
+      "  __asm__ __volatile__(\"\" ::: \"memory\");\n"
+      "}\n";
+  CHECK(rewrite_body(src) == src);
+  CHECK(has_ptx_error(rewrite_body("void f() { asm volatile(\"nop\" ::: \"memory\"); }\n")));
+}
