@@ -138,9 +138,22 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   printf_buffer_.clear();
 
   thread_count_ = launch.threads_per_block;
-  // The threads' records are written by the sweeper as it starts each one
-  // (sweep): threads [next_unstarted_, thread_count_) hold stale records.
-  threads_[0].context = ThreadContext{uint3{0, 0, 0}, 0, 0, 0};  // what hooks may see before it starts
+  // Every thread's record as it starts (the sweep's loop, thread_sweep.hpp, only runs them).
+  const dim3 b = launch.request.block;
+  unsigned x = 0, y = 0, z = 0;
+  for (unsigned i = 0; i < thread_count_; ++i) {
+    EmuThread& t = threads_[i];
+    t.context = ThreadContext{uint3{x, y, z}, i, i % 32, i / 32};
+    t.state = EmuThread::State::runnable;
+    t.on_own_stack = false;
+    if (++x == b.x) {  // counted on, not divided
+      x = 0;
+      if (++y == b.y) {
+        y = 0;
+        ++z;
+      }
+    }
+  }
   live_ = runnable_ = thread_count_;
   next_unstarted_ = 0;
   free_stacks_.clear();
@@ -233,7 +246,9 @@ void BlockRunner::sweeper_entry(fiber::transfer transfer) {
 }
 
 // The fast path. Each unstarted thread is called in turn, on this stack, with
-// no switch: a thread that never waits runs start to finish as one call. One
+// no switch: a thread that never waits runs start to finish as one call. The
+// loop itself is the kernel's (sweep_threads in thread_sweep.hpp, compiled
+// with the kernel, which it inlines); it stops at a thread that waited. One
 // that waits (in wait_and_switch) takes this stack with it, marked
 // on_own_stack; when it is later resumed and its kernel returns, it returns
 // here, into this frame, and ends as a fiber (finish below); the sweep itself
@@ -242,40 +257,27 @@ void BlockRunner::sweeper_entry(fiber::transfer transfer) {
 void BlockRunner::sweep() {
   const unsigned my_stack = sweeper_stack_;
   const KernelBody body = launch_->body;
-  const dim3 b = launch_->request.block;
-  unsigned i = next_unstarted_;
-  unsigned x = i % b.x, y = i / b.x % b.y, z = i / (b.x * b.y);  // counted on below, not divided
-  while (i < thread_count_) {
-    next_unstarted_ = i + 1;
+  ThreadSweep s{reinterpret_cast<unsigned char*>(threads_.data()),
+                sizeof(EmuThread),
+                offsetof(EmuThread, state),
+                static_cast<unsigned char>(EmuThread::State::exited),
+                offsetof(EmuThread, on_own_stack),
+                next_unstarted_,
+                thread_count_,
+                &next_unstarted_,
+                &live_,
+                &runnable_,
+                &current_,
+                &progress_};
+  const unsigned i = body.sweep(body.closure, s);
+  if (i < thread_count_) {
+    // Thread i waited on the way: this stack is its own, and the sweep went on elsewhere.
     EmuThread* t = &threads_[i];
-    t->context = ThreadContext{uint3{x, y, z}, i, i % 32, i / 32};
-    t->state = EmuThread::State::runnable;
-    t->on_own_stack = false;
-    t->stack = static_cast<unsigned short>(my_stack);
-    current_ = t;
-    gpulab_emu_thread = &t->context;
-    body.invoke(body.closure);
-    if (t->on_own_stack) {
-      // t waited on the way: this stack is t's, and the sweep went on elsewhere.
-      t->state = EmuThread::State::exited;
-      --live_;
-      --runnable_;
-      bump_progress();
-      switch_away_for_good(i, my_stack);
-    }
-    // t ran to its end without waiting: it never needed a fiber of its own.
     t->state = EmuThread::State::exited;
     --live_;
     --runnable_;
     bump_progress();
-    ++i;
-    if (++x == b.x) {
-      x = 0;
-      if (++y == b.y) {
-        y = 0;
-        ++z;
-      }
-    }
+    switch_away_for_good(i, my_stack);
   }
   // Every thread has started and this stack holds none of them.
   switch_away_for_good(thread_count_ - 1, my_stack);

@@ -39,14 +39,15 @@ struct alignas(64) EmuThread {
   int wait_line = 0;
   int predicate = 0;
   int barrier_result = 0;
-  // Meaningful once started (rank < BlockRunner::next_unstarted_; the sweeper writes the
-  // whole record then). runnable: running, or released from a wait.
+  // Meaningful once started (rank < BlockRunner::next_unstarted_; start_block writes every
+  // record, the sweep runs them). runnable: running, or released from a wait.
   enum class State : unsigned char { runnable, at_barrier, at_warp, exited, parked } state = State::runnable;
   bool on_own_stack = false;  // it has waited once: the stack it runs on is its own until it exits
-  unsigned short stack = 0;   // the stack slot it runs on
   BarrierKind barrier_kind = BarrierKind::plain;
 };
 static_assert(sizeof(EmuThread) == 64, "one cache line per GPU thread");
+static_assert(offsetof(EmuThread, context) == 0, "the sweep's loop finds a thread's context at its record");
+static_assert(sizeof(EmuThread::State) == 1 && sizeof(bool) == 1, "the sweep's loop writes these as bytes");
 
 // What a thread deposits at a warp collective and gets back.
 struct WarpSlot {

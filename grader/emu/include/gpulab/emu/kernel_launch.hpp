@@ -10,6 +10,7 @@
 #include <tuple>
 #include <utility>
 #include "gpulab/emu/runtime_types.hpp"
+#include "gpulab/emu/thread_sweep.hpp"
 #include "gpulab/emu/vector_types.hpp"
 
 namespace gpulab::emu {
@@ -24,13 +25,19 @@ struct LaunchRequest {
   cudaStream_t stream;
 };
 
-// Type-erased kernel body: invoke(closure) runs the kernel for the current GPU thread.
-// `owner` keeps the closure alive while the launch is queued (and while a graph holds it).
+// Type-erased kernel body: sweep(closure, s) runs the kernel for threads s.begin.. of the
+// running block, one after another (thread_sweep.hpp). `owner` keeps the closure alive while
+// the launch is queued (and while a graph holds it).
 struct KernelBody {
-  void (*invoke)(const void* closure);
+  unsigned (*sweep)(const void* closure, ThreadSweep& s);
   const void* closure;
   std::shared_ptr<const void> owner;
 };
+// The body of a closure whose run() calls the kernel once, for the current GPU thread.
+template <class Closure> KernelBody make_kernel_body(std::shared_ptr<const Closure> closure) {
+  const void* p = closure.get();
+  return KernelBody{&sweep_threads<Closure>, p, std::move(closure)};
+}
 
 // Validates the configuration (errors go to cudaGetLastError, as on a GPU) and
 // queues the launch on its stream (grader/emu/src/stream_queue.hpp); it runs on
@@ -51,14 +58,12 @@ class launcher {
     struct Closure {
       Kernel kernel;
       std::tuple<Args...> args;
+      void run() const {
+        std::apply([this](const Args&... a) { kernel(a...); }, args);
+      }
     };
-    auto closure = std::make_shared<const Closure>(Closure{kernel, std::tuple<Args...>(args...)});
-    const KernelBody body{[](const void* p) {
-                            const auto& c = *static_cast<const Closure*>(p);
-                            std::apply([&c](const Args&... a) { c.kernel(a...); }, c.args);
-                          },
-                          closure.get(), closure};
-    launch_kernel(request_, body);
+    launch_kernel(request_,
+                  make_kernel_body(std::make_shared<const Closure>(Closure{kernel, std::tuple<Args...>(args...)})));
   }
 
  private:

@@ -25,14 +25,10 @@ KernelBody bind_kernel_arguments(void (*kernel)(Params...), void** args, std::in
   struct Closure {
     void (*kernel)(Params...);
     std::tuple<std::decay_t<Params>...> values;
+    void run() const { kernel(std::get<I>(values)...); }
   };
-  auto closure = std::make_shared<const Closure>(
-      Closure{kernel, std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...)});
-  return KernelBody{[](const void* p) {
-                      const auto& c = *static_cast<const Closure*>(p);
-                      c.kernel(std::get<I>(c.values)...);
-                    },
-                    closure.get(), closure};
+  return make_kernel_body(std::make_shared<const Closure>(
+      Closure{kernel, std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...)}));
 }
 template <class... Params> KernelBody bind_kernel_arguments(void (*kernel)(Params...), void** args) {
   return bind_kernel_arguments(kernel, args, std::index_sequence_for<Params...>{});
