@@ -20,11 +20,11 @@ struct EmuThread;  // the runner's record of a GPU thread; its ThreadContext com
 struct ThreadSweep {
   unsigned char* records;  // threads_[0]; records are `record_bytes` apart
   size_t record_bytes;
-  size_t state_offset;        // the record's state byte, set to `exited_state` when the thread ends
+  size_t state_offset;  // the record's state byte, set to `exited_state` when the thread ends
   unsigned char exited_state;
-  size_t waited_offset;       // the record's on_own_stack flag: true once the thread has waited
-  unsigned begin, end;        // the threads to start
-  unsigned* next_unstarted;   // the runner's counters, kept as the runner keeps them
+  size_t waited_offset;      // the record's on_own_stack flag: true once the thread has waited
+  unsigned begin, end;       // the threads to start
+  unsigned* next_unstarted;  // the runner's counters, kept as the runner keeps them
   unsigned* live;
   unsigned* runnable;
   EmuThread** current;
