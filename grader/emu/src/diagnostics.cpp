@@ -1,6 +1,7 @@
 // Diagnostics sink and the CUDA error state.
 #include "diagnostics.hpp"
 
+#include "gpulab/emu/runtime_api.hpp"
 #include "stream_queue.hpp"
 
 #include <nlohmann/json.hpp>
@@ -44,6 +45,15 @@ void report(Diagnostic d, cudaError_t sticky_code) {
     int expected = cudaSuccess;
     pending.compare_exchange_strong(expected, sticky_code);
   }
+}
+
+cudaError_t refuse_call(const char* api, cudaError_t code, const std::string& what) {
+  Diagnostic d;
+  d.kind = "api-misuse";
+  d.severity = "error";
+  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
+  report(std::move(d));
+  return set_last_error(code);
 }
 
 std::vector<Diagnostic> take_diagnostics() {

@@ -15,6 +15,10 @@ namespace gpulab::emu {
 // becomes visible as on a GPU, asynchronously: at the next synchronising call.
 void report(Diagnostic diagnostic, cudaError_t sticky = cudaSuccess);
 
+// A runtime call refused for misuse: reports "API failed: WHAT (CODE)." as an
+// api-misuse error and sets (and returns) `code` as the last error.
+cudaError_t refuse_call(const char* api, cudaError_t code, const std::string& what);
+
 // The CUDA error state shared by every runtime call.
 cudaError_t set_last_error(cudaError_t error);  // returns `error`
 cudaError_t sticky_error();

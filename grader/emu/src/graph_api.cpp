@@ -24,15 +24,6 @@ struct CUgraphExec_st {
 using namespace gpulab::emu;
 
 namespace {
-cudaError_t refuse(const char* api, cudaError_t code, const std::string& what) {
-  Diagnostic d;
-  d.kind = "api-misuse";
-  d.severity = "error";
-  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
-  report(std::move(d));
-  return set_last_error(code);
-}
-
 cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph, const char* kind, std::function<void()> work) {
   if (!node || !graph) return set_last_error(cudaErrorInvalidValue);
   graph->nodes.push_back(std::make_unique<CUgraphNode_st>(CUgraphNode_st{kind, std::move(work)}));
@@ -43,8 +34,8 @@ cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph, const char* kind,
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode) {
   if (s == nullptr || s == cudaStreamLegacy) {
-    return refuse("cudaStreamBeginCapture", cudaErrorStreamCaptureUnsupported,
-                  "the legacy default stream cannot be captured; create a stream with cudaStreamCreate");
+    return refuse_call("cudaStreamBeginCapture", cudaErrorStreamCaptureUnsupported,
+                       "the legacy default stream cannot be captured; create a stream with cudaStreamCreate");
   }
   if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) {
     return set_last_error(cudaErrorInvalidValue);
@@ -103,7 +94,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   const size_t height = p.height ? p.height : 1;
   const size_t span = (height - 1) * p.pitch + row_bytes;
   const std::string why = check_device_range(p.dst, span, "the memset node's destination");
-  if (!why.empty()) return refuse("cudaGraphAddMemsetNode", cudaErrorInvalidValue, why);
+  if (!why.empty()) return refuse_call("cudaGraphAddMemsetNode", cudaErrorInvalidValue, why);
   return add_node(node, graph, "memset", [p, height] {
     for (size_t r = 0; r < height; ++r) {
       char* row = static_cast<char*>(p.dst) + r * p.pitch;
@@ -115,8 +106,8 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, con
                                    const cudaKernelNodeParams* params, const char* file, int line) {
   if (!params) return set_last_error(cudaErrorInvalidValue);
   if (params->extra)
-    return refuse("cudaGraphAddKernelNode", cudaErrorNotSupported,
-                  "the emulator takes a kernel node's arguments from kernelParams only, not packed in `extra`");
+    return refuse_call("cudaGraphAddKernelNode", cudaErrorNotSupported,
+                       "the emulator takes a kernel node's arguments from kernelParams only, not packed in `extra`");
   const RegisteredKernel* known = find_registered_kernel(params->func);
   if (!known) return reject_unknown_kernel_address("cudaGraphAddKernelNode", "params.func", file, line);
   const LaunchRequest request{known->name, file, line, params->gridDim, params->blockDim, params->sharedMemBytes,

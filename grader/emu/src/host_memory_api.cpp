@@ -35,15 +35,6 @@ std::map<uintptr_t, PinnedRange>& pinned() {
 }
 unsigned device_flags = 0;
 
-cudaError_t host_error(const char* api, cudaError_t code, const std::string& what) {
-  Diagnostic d;
-  d.kind = "api-misuse";
-  d.severity = "error";
-  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
-  report(std::move(d));
-  return set_last_error(code);
-}
-
 // The pinned range holding p, or end(). Call with pinned_mutex held.
 std::map<uintptr_t, PinnedRange>::iterator range_holding(const void* p) {
   auto& ranges = pinned();
@@ -76,12 +67,12 @@ using namespace gpulab::emu;
 
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
   if (sticky_error() != cudaSuccess) return sticky_error();
-  if (!ptr) return host_error("cudaHostAlloc", cudaErrorInvalidValue, "the output pointer is null");
+  if (!ptr) return refuse_call("cudaHostAlloc", cudaErrorInvalidValue, "the output pointer is null");
   if (flags & ~static_cast<unsigned>(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined)) {
-    return host_error("cudaHostAlloc", cudaErrorInvalidValue,
-                      "the flags " + std::to_string(flags) +
-                          " are not a combination of cudaHostAllocPortable, cudaHostAllocMapped and "
-                          "cudaHostAllocWriteCombined");
+    return refuse_call("cudaHostAlloc", cudaErrorInvalidValue,
+                       "the flags " + std::to_string(flags) +
+                           " are not a combination of cudaHostAllocPortable, cudaHostAllocMapped and "
+                           "cudaHostAllocWriteCombined");
   }
   if (size == 0) {
     *ptr = nullptr;
@@ -90,7 +81,8 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
   void* p = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);  // pinned memory comes in whole pages
   if (!p) {
     *ptr = nullptr;
-    return host_error("cudaHostAlloc", cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
+    return refuse_call("cudaHostAlloc", cudaErrorMemoryAllocation,
+                       "cannot allocate " + std::to_string(size) + " bytes");
   }
   {
     std::lock_guard<std::mutex> lock(pinned_mutex);
@@ -116,9 +108,9 @@ cudaError_t cudaFreeHost(void* ptr) {
       return cudaSuccess;
     }
   }
-  return host_error("cudaFreeHost", cudaErrorInvalidValue,
-                    "the pointer is not the start of memory from cudaMallocHost or cudaHostAlloc (memory from "
-                    "malloc/new is freed with free/delete, registered memory is released with cudaHostUnregister)");
+  return refuse_call("cudaFreeHost", cudaErrorInvalidValue,
+                     "the pointer is not the start of memory from cudaMallocHost or cudaHostAlloc (memory from "
+                     "malloc/new is freed with free/delete, registered memory is released with cudaHostUnregister)");
 }
 
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
@@ -126,15 +118,15 @@ cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
   const unsigned known =
       cudaHostRegisterPortable | cudaHostRegisterMapped | cudaHostRegisterIoMemory | cudaHostRegisterReadOnly;
   if (!ptr || size == 0 || (flags & ~known)) {
-    return host_error("cudaHostRegister", cudaErrorInvalidValue,
-                      !ptr        ? "the pointer is null"
-                      : size == 0 ? "the size is 0"
-                                  : "unknown flags");
+    return refuse_call("cudaHostRegister", cudaErrorInvalidValue,
+                       !ptr        ? "the pointer is null"
+                       : size == 0 ? "the size is 0"
+                                   : "unknown flags");
   }
   std::lock_guard<std::mutex> lock(pinned_mutex);
   if (overlaps_pinned(reinterpret_cast<uintptr_t>(ptr), size)) {
-    return host_error("cudaHostRegister", cudaErrorHostMemoryAlreadyRegistered,
-                      "part of the " + std::to_string(size) + "-byte range is already page-locked");
+    return refuse_call("cudaHostRegister", cudaErrorHostMemoryAlreadyRegistered,
+                       "part of the " + std::to_string(size) + "-byte range is already page-locked");
   }
   pinned()[reinterpret_cast<uintptr_t>(ptr)] = PinnedRange{size, flags, true};
   return cudaSuccess;
@@ -145,8 +137,8 @@ cudaError_t cudaHostUnregister(void* ptr) {
   std::lock_guard<std::mutex> lock(pinned_mutex);
   auto it = pinned().find(reinterpret_cast<uintptr_t>(ptr));
   if (!ptr || it == pinned().end() || !it->second.registered) {
-    return host_error("cudaHostUnregister", cudaErrorHostMemoryNotRegistered,
-                      "the pointer is not the start of a range registered with cudaHostRegister");
+    return refuse_call("cudaHostUnregister", cudaErrorHostMemoryNotRegistered,
+                       "the pointer is not the start of a range registered with cudaHostRegister");
   }
   pinned().erase(it);
   return cudaSuccess;
@@ -155,26 +147,26 @@ cudaError_t cudaHostUnregister(void* ptr) {
 cudaError_t cudaHostGetDevicePointer(void** device_ptr, void* host_ptr, unsigned int flags) {
   if (sticky_error() != cudaSuccess) return sticky_error();
   if (!device_ptr || flags != 0) {
-    return host_error("cudaHostGetDevicePointer", cudaErrorInvalidValue,
-                      !device_ptr ? "the output pointer is null" : "the flags must be 0");
+    return refuse_call("cudaHostGetDevicePointer", cudaErrorInvalidValue,
+                       !device_ptr ? "the output pointer is null" : "the flags must be 0");
   }
   std::lock_guard<std::mutex> lock(pinned_mutex);
   if (range_holding(host_ptr) == pinned().end()) {
-    return host_error("cudaHostGetDevicePointer", cudaErrorInvalidValue,
-                      "the pointer is not in memory from cudaHostAlloc/cudaMallocHost or registered with "
-                      "cudaHostRegister");
+    return refuse_call("cudaHostGetDevicePointer", cudaErrorInvalidValue,
+                       "the pointer is not in memory from cudaHostAlloc/cudaMallocHost or registered with "
+                       "cudaHostRegister");
   }
   *device_ptr = host_ptr;
   return cudaSuccess;
 }
 
 cudaError_t cudaHostGetFlags(unsigned int* flags, void* host_ptr) {
-  if (!flags) return host_error("cudaHostGetFlags", cudaErrorInvalidValue, "the output pointer is null");
+  if (!flags) return refuse_call("cudaHostGetFlags", cudaErrorInvalidValue, "the output pointer is null");
   std::lock_guard<std::mutex> lock(pinned_mutex);
   auto it = range_holding(host_ptr);
   if (it == pinned().end() || it->second.registered) {
-    return host_error("cudaHostGetFlags", cudaErrorInvalidValue,
-                      "the pointer is not in memory from cudaHostAlloc/cudaMallocHost");
+    return refuse_call("cudaHostGetFlags", cudaErrorInvalidValue,
+                       "the pointer is not in memory from cudaHostAlloc/cudaMallocHost");
   }
   *flags = it->second.flags;
   return cudaSuccess;
@@ -183,8 +175,8 @@ cudaError_t cudaHostGetFlags(unsigned int* flags, void* host_ptr) {
 // Since CUDA 7 the flags may be set again on an active device (they replace the old ones).
 cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   if (flags & ~static_cast<unsigned>(cudaDeviceMask)) {
-    return host_error("cudaSetDeviceFlags", cudaErrorInvalidValue,
-                      "the flags " + std::to_string(flags) + " are not cudaDevice* flags");
+    return refuse_call("cudaSetDeviceFlags", cudaErrorInvalidValue,
+                       "the flags " + std::to_string(flags) + " are not cudaDevice* flags");
   }
   device_flags = flags;
   return cudaSuccess;
@@ -192,7 +184,7 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
 
 // Mapping host memory is always on with unified addressing, so cudaDeviceMapHost is always reported.
 cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
-  if (!flags) return host_error("cudaGetDeviceFlags", cudaErrorInvalidValue, "the output pointer is null");
+  if (!flags) return refuse_call("cudaGetDeviceFlags", cudaErrorInvalidValue, "the output pointer is null");
   *flags = device_flags | cudaDeviceMapHost;
   return cudaSuccess;
 }

@@ -18,15 +18,6 @@
 
 namespace gpulab::emu {
 namespace {
-cudaError_t api_error(const char* api, cudaError_t code, const std::string& what) {
-  Diagnostic d;
-  d.kind = "api-misuse";
-  d.severity = "error";
-  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
-  report(std::move(d));
-  return set_last_error(code);
-}
-
 bool is_device(const void* p) { return find_allocation(p).has_value(); }
 
 // Checks a copy (direction, both ranges) and resolves cudaMemcpyDefault; on an error, reports it.
@@ -37,26 +28,26 @@ cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count
              : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
   }
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
-    return api_error(api, cudaErrorInvalidMemcpyDirection,
-                     "the copy kind " + std::to_string(kind) + " is not a cudaMemcpyKind");
+    return refuse_call(api, cudaErrorInvalidMemcpyDirection,
+                       "the copy kind " + std::to_string(kind) + " is not a cudaMemcpyKind");
   }
   const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
   const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
   if (dst_device) {
     std::string why = check_device_range(dst, count, "the destination");
-    if (!why.empty()) return api_error(api, cudaErrorInvalidValue, why);
+    if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
   } else if (is_device(dst)) {
-    return api_error(api, cudaErrorInvalidValue,
-                     "the destination is device memory but the kind says host; swap the arguments or the kind");
+    return refuse_call(api, cudaErrorInvalidValue,
+                       "the destination is device memory but the kind says host; swap the arguments or the kind");
   }
   if (src_device) {
     std::string why = check_device_range(src, count, "the source");
-    if (!why.empty()) return api_error(api, cudaErrorInvalidValue, why);
+    if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
   } else if (is_device(src)) {
-    return api_error(api, cudaErrorInvalidValue,
-                     "the source is device memory but the kind says host; swap the arguments or the kind");
+    return refuse_call(api, cudaErrorInvalidValue,
+                       "the source is device memory but the kind says host; swap the arguments or the kind");
   }
-  if (!dst || !src) return api_error(api, cudaErrorInvalidValue, "a null pointer was passed");
+  if (!dst || !src) return refuse_call(api, cudaErrorInvalidValue, "a null pointer was passed");
   return cudaSuccess;
 }
 
@@ -92,18 +83,18 @@ cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* 
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   const cudaMemcpyKind host_kind = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
   if (kind != host_kind && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault) {
-    return api_error(api, cudaErrorInvalidMemcpyDirection,
-                     to_symbol ? "copies to a symbol go host-to-device or device-to-device"
-                               : "copies from a symbol go device-to-host or device-to-device");
+    return refuse_call(api, cudaErrorInvalidMemcpyDirection,
+                       to_symbol ? "copies to a symbol go host-to-device or device-to-device"
+                                 : "copies from a symbol go device-to-host or device-to-device");
   }
   if (offset + count > symbol_size) {
-    return api_error(api, cudaErrorInvalidValue,
-                     "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
-                         " overruns the " + std::to_string(symbol_size) + "-byte symbol");
+    return refuse_call(api, cudaErrorInvalidValue,
+                       "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
+                           " overruns the " + std::to_string(symbol_size) + "-byte symbol");
   }
   if (kind == cudaMemcpyDeviceToDevice) {
     std::string why = check_device_range(other, count, to_symbol ? "the source" : "the destination");
-    if (!why.empty()) return api_error(api, cudaErrorInvalidValue, why);
+    if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
   }
   if (count) {
     if (to_symbol) std::memmove(symbol + offset, other, count);
@@ -129,24 +120,24 @@ using namespace gpulab::emu;
 
 cudaError_t cudaMalloc(void** ptr, size_t size, const char* file, int line) {
   if (sticky_error() != cudaSuccess) return sticky_error();
-  if (!ptr) return api_error("cudaMalloc", cudaErrorInvalidValue, "the output pointer is null");
+  if (!ptr) return refuse_call("cudaMalloc", cudaErrorInvalidValue, "the output pointer is null");
   if (size == 0) {
     *ptr = nullptr;
     return cudaSuccess;
   }
   void* p = device_allocate(size, "cudaMalloc", file, line);
   if (!p) {
-    return api_error("cudaMalloc", cudaErrorMemoryAllocation,
-                     "cannot allocate " + std::to_string(size) + " bytes at " + file + ":" + std::to_string(line));
+    return refuse_call("cudaMalloc", cudaErrorMemoryAllocation,
+                       "cannot allocate " + std::to_string(size) + " bytes at " + file + ":" + std::to_string(line));
   }
   *ptr = p;
   return cudaSuccess;
 }
 
 cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int, const char* file, int line) {
-  if (!ptr) return api_error("cudaMallocManaged", cudaErrorInvalidValue, "the output pointer is null");
+  if (!ptr) return refuse_call("cudaMallocManaged", cudaErrorInvalidValue, "the output pointer is null");
   void* p = size ? device_allocate(size, "cudaMallocManaged", file, line) : nullptr;
-  if (size && !p) return api_error("cudaMallocManaged", cudaErrorMemoryAllocation, "out of memory");
+  if (size && !p) return refuse_call("cudaMallocManaged", cudaErrorMemoryAllocation, "out of memory");
   *ptr = p;
   return cudaSuccess;
 }
@@ -156,8 +147,9 @@ cudaError_t cudaFree(void* ptr) {
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (!ptr) return cudaSuccess;
   if (!device_free(ptr)) {
-    return api_error("cudaFree", cudaErrorInvalidValue,
-                     "the pointer is not the start of a live device allocation (freed twice, or not from cudaMalloc?)");
+    return refuse_call(
+        "cudaFree", cudaErrorInvalidValue,
+        "the pointer is not the start of a live device allocation (freed twice, or not from cudaMalloc?)");
   }
   return cudaSuccess;
 }
@@ -194,14 +186,14 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   wait_for_all();
   if (sticky_error() != cudaSuccess) return sticky_error();
   std::string why = check_device_range(ptr, count, "the destination");
-  if (!why.empty()) return api_error("cudaMemset", cudaErrorInvalidValue, why);
+  if (!why.empty()) return refuse_call("cudaMemset", cudaErrorInvalidValue, why);
   if (count) std::memset(ptr, value, count);
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
   if (sticky_error() != cudaSuccess) return sticky_error();
   std::string why = check_device_range(ptr, count, "the destination");
-  if (!why.empty()) return api_error("cudaMemsetAsync", cudaErrorInvalidValue, why);
+  if (!why.empty()) return refuse_call("cudaMemsetAsync", cudaErrorInvalidValue, why);
   if (count)
     submit(
         stream, [ptr, value, count] { std::memset(ptr, value, count); }, "memset");

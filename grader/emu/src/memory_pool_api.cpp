@@ -31,22 +31,13 @@ CUmemPoolHandle_st default_pool;
 cudaMemPool_t current_pool = &default_pool;
 std::map<void*, std::pair<cudaMemPool_t, size_t>> pool_allocations;  // pointer -> (pool, bytes)
 
-cudaError_t refuse(const char* api, cudaError_t code, const std::string& what) {
-  Diagnostic d;
-  d.kind = "api-misuse";
-  d.severity = "error";
-  d.message = std::string(api) + " failed: " + what + " (" + cudaGetErrorName(code) + ").";
-  report(std::move(d));
-  return set_last_error(code);
-}
-
 cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_t pool, const char* file, int line) {
   if (sticky_error() != cudaSuccess) return sticky_error();
   if (!ptr || !pool)
-    return refuse(api, cudaErrorInvalidValue, !ptr ? "the output pointer is null" : "the pool is null");
-  if (size == 0) return refuse(api, cudaErrorInvalidValue, "a stream-ordered allocation of 0 bytes");
+    return refuse_call(api, cudaErrorInvalidValue, !ptr ? "the output pointer is null" : "the pool is null");
+  if (size == 0) return refuse_call(api, cudaErrorInvalidValue, "a stream-ordered allocation of 0 bytes");
   void* p = device_allocate(size, api, file, line);
-  if (!p) return refuse(api, cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
+  if (!p) return refuse_call(api, cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
   std::lock_guard lock(pools_mutex);
   pool_allocations[p] = {pool, size};
   pool->used += size;
@@ -72,8 +63,8 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!ptr) return cudaSuccess;
   const auto a = find_allocation(ptr);
   if (!a || a->begin != reinterpret_cast<std::uintptr_t>(ptr)) {
-    return refuse("cudaFreeAsync", cudaErrorInvalidValue,
-                  "the pointer is not the start of a live device allocation (freed twice?)");
+    return refuse_call("cudaFreeAsync", cudaErrorInvalidValue,
+                       "the pointer is not the start of a live device allocation (freed twice?)");
   }
   submit(
       stream,
@@ -183,7 +174,7 @@ cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation 
                                  cudaStream_t stream) {
   if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_last_error(cudaErrorInvalidDevice);
   const std::string why = check_device_range(ptr, count, "the prefetched range");
-  if (!why.empty()) return refuse("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
+  if (!why.empty()) return refuse_call("cudaMemPrefetchAsync", cudaErrorInvalidValue, why);
   submit(
       stream, [] {}, "prefetch");
   return cudaSuccess;
@@ -194,6 +185,6 @@ cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice
   }
   if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_last_error(cudaErrorInvalidDevice);
   const std::string why = check_device_range(ptr, count, "the advised range");
-  if (!why.empty()) return refuse("cudaMemAdvise", cudaErrorInvalidValue, why);
+  if (!why.empty()) return refuse_call("cudaMemAdvise", cudaErrorInvalidValue, why);
   return cudaSuccess;
 }
