@@ -324,13 +324,8 @@ std::vector<std::string> emulator_command(const BuildSources& s, const BuildOpti
       // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
       "-fstack-clash-protection", "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
-  // has: no loop vectorisation, no loops turned into memset/memcpy calls, and no splitting of a
-  // float4 copy into four scalar loads (the profiler counts requests; the race checker would
-  // not see a memset at all).
-  if (options.race_check) {
-    argv.insert(argv.end(), {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1", "-fno-tree-vectorize",
-                             "-fno-tree-loop-distribute-patterns", "-fno-tree-sra"});
-  }
+  // has (the flags and why: grader/emu/check/CMakeLists.txt).
+  if (options.race_check) argv.insert(argv.end(), {GPULAB_CHECKED_BUILD_ARGS});
   argv.insert(argv.end(), include_flags.begin(), include_flags.end());
   for (const auto& d : options.defines) argv.push_back("-D" + d);
   for (size_t i = 0; i < s.paths.size(); ++i) {

@@ -142,14 +142,14 @@ uintptr_t code_address(int32_t offset) {
 
 void record_access(uintptr_t address, size_t size, uint8_t flags, uintptr_t pc) {
   Session& s = *tl_session;
-  const EmuThread* t = s.runner ? s.runner->current() : nullptr;
+  const ThreadContext* t = s.runner ? s.runner->running_context() : nullptr;
   if (!t || size == 0) return;
-  const unsigned thread = t->context.linear;
+  const unsigned thread = t->linear;
   Now now;
   now.access.pc = code_offset(pc);
   now.access.block = s.block;
   now.access.epoch = static_cast<uint32_t>(s.runner->barrier_epoch());
-  now.access.wclock = s.warps.clock(t->context.warp, t->context.lane);
+  now.access.wclock = s.warps.clock(t->warp, t->lane);
   now.access.thread = static_cast<uint16_t>(thread);
   now.access.flags = flags;
   now.fence = thread < s.fences.size() ? s.fences[thread] : 0;

@@ -134,9 +134,9 @@ void install_checker() {
 void note_fence() {
   Session* s = tl_session;
   if (!s || !s->runner) return;
-  const EmuThread* t = s->runner->current();
-  if (!t || t->context.linear >= s->fences.size()) return;
-  ++s->fences[t->context.linear];
+  const ThreadContext* t = s->runner->running_context();
+  if (!t || t->linear >= s->fences.size()) return;
+  ++s->fences[t->linear];
   s->block_fenced = true;
 }
 

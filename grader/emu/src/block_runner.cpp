@@ -104,7 +104,7 @@ BlockRunner::BlockRunner(unsigned max_threads, size_t shared_bytes, bool guard_p
       shared_arena_(new unsigned char[shared_bytes]),
       shared_capacity_(shared_bytes) {
   free_stacks_.reserve(max_threads + 1);
-  watch_runner(this, &progress_);
+  watch_runner(this);
 }
 
 BlockRunner::~BlockRunner() { unwatch_runner(this); }
@@ -114,6 +114,10 @@ std::string BlockRunner::block_label() const {
 }
 std::string BlockRunner::thread_label(const EmuThread& t) const {
   return format_index(t.context.thread_idx.x, t.context.thread_idx.y, t.context.thread_idx.z);
+}
+std::string BlockRunner::running_thread_label() const {
+  const ThreadContext* c = running_context();
+  return c ? format_index(c->thread_idx.x, c->thread_idx.y, c->thread_idx.z) : "";
 }
 
 bool BlockRunner::run_block(LaunchState& launch, unsigned long long block_linear) {
@@ -138,24 +142,11 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   printf_buffer_.clear();
 
   thread_count_ = launch.threads_per_block;
-  // Every thread's record as it starts (the sweep's loop, thread_sweep.hpp, only runs them).
-  const dim3 b = launch.request.block;
-  unsigned x = 0, y = 0, z = 0;
-  for (unsigned i = 0; i < thread_count_; ++i) {
-    EmuThread& t = threads_[i];
-    t.context = ThreadContext{uint3{x, y, z}, i, i % 32, i / 32};
-    t.state = EmuThread::State::runnable;
-    t.on_own_stack = false;
-    if (++x == b.x) {  // counted on, not divided
-      x = 0;
-      if (++y == b.y) {
-        y = 0;
-        ++z;
-      }
-    }
-  }
+  // No thread has a record yet: the sweep starts them, and settle() writes a record when needed.
   live_ = runnable_ = thread_count_;
   next_unstarted_ = 0;
+  unaccounted_ = 0;
+  active_sweep_ = nullptr;
   free_stacks_.clear();
   fresh_stacks_ = 0;
   coalescing_ = 0;
@@ -214,6 +205,7 @@ BlockRunner::Status BlockRunner::resume() {
 }
 
 void BlockRunner::leave_block() {
+  active_sweep_ = nullptr;
   gpulab_emu_thread = nullptr;
   gpulab_emu_block = nullptr;
   gpulab_emu_launch = nullptr;
@@ -248,29 +240,24 @@ void BlockRunner::sweeper_entry(fiber::transfer transfer) {
 // The fast path. Each unstarted thread is called in turn, on this stack, with
 // no switch: a thread that never waits runs start to finish as one call. The
 // loop itself is the kernel's (sweep_threads in thread_sweep.hpp, compiled
-// with the kernel, which it inlines); it stops at a thread that waited. One
-// that waits (in wait_and_switch) takes this stack with it, marked
-// on_own_stack; when it is later resumed and its kernel returns, it returns
-// here, into this frame, and ends as a fiber (finish below); the sweep itself
-// has meanwhile gone on in a new sweeper on another stack. Nothing is ever run
-// twice: a thread is started once, by whichever sweeper reaches it.
+// with the kernel, which it inlines); it keeps no record per thread: the
+// running thread reads its indices from sweep_context_, and the threads it
+// finished are counted later, all at once (settle, or below). A thread that
+// waits (in wait_and_switch) takes this stack with it, marked on_own_stack,
+// and sets the loop's `waited`; when it is later resumed and its kernel
+// returns, it returns here, into this frame, and ends as a fiber (below); the
+// sweep itself has meanwhile gone on in a new sweeper on another stack.
+// Nothing is ever run twice: a thread is started once, by whichever sweeper
+// reaches it.
 void BlockRunner::sweep() {
   const unsigned my_stack = sweeper_stack_;
-  const KernelBody body = launch_->body;
-  ThreadSweep s{reinterpret_cast<unsigned char*>(threads_.data()),
-                sizeof(EmuThread),
-                offsetof(EmuThread, state),
-                static_cast<unsigned char>(EmuThread::State::exited),
-                offsetof(EmuThread, on_own_stack),
-                next_unstarted_,
-                thread_count_,
-                &next_unstarted_,
-                &live_,
-                &runnable_,
-                &current_,
-                &progress_};
+  const KernelBody& body = launch_->body;  // not a copy: that would count a reference, an atomic shared by the workers
+  const dim3 b = launch_->request.block;
+  ThreadSweep s{&sweep_context_, next_unstarted_, thread_count_, b.x, b.y};
+  active_sweep_ = &s;
+  unaccounted_ = next_unstarted_;
   const unsigned i = body.sweep(body.closure, s);
-  if (i < thread_count_) {
+  if (s.waited) {
     // Thread i waited on the way: this stack is its own, and the sweep went on elsewhere.
     EmuThread* t = &threads_[i];
     t->state = EmuThread::State::exited;
@@ -279,8 +266,44 @@ void BlockRunner::sweep() {
     bump_progress();
     switch_away_for_good(i, my_stack);
   }
-  // Every thread has started and this stack holds none of them.
+  // Every thread has started and this stack holds none of them. The records of the threads that
+  // ended as plain calls are written only if another thread still waits and may read them.
+  active_sweep_ = nullptr;
+  const unsigned ended = thread_count_ - unaccounted_;
+  account_plain_exits(unaccounted_, thread_count_, live_ > ended);
+  next_unstarted_ = thread_count_;
   switch_away_for_good(thread_count_ - 1, my_stack);
+}
+
+// Threads [from, to) ended as plain calls: they count as exited (and get records saying so).
+void BlockRunner::account_plain_exits(unsigned from, unsigned to, bool write_records) {
+  if (from >= to) return;
+  if (write_records) {
+    const dim3 b = launch_->request.block;
+    for (unsigned i = from; i < to; ++i) {
+      EmuThread& t = threads_[i];
+      t.context = ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i, i % 32, i / 32};
+      t.state = EmuThread::State::exited;
+      t.on_own_stack = false;
+    }
+  }
+  live_ -= to - from;
+  runnable_ -= to - from;
+  progress_.store(progress_.load(std::memory_order_relaxed) + (to - from), std::memory_order_relaxed);
+}
+
+void BlockRunner::settle() {
+  if (!active_sweep_ || gpulab_emu_thread != &sweep_context_) return;  // no plain call, or one with its record
+  const unsigned i = sweep_context_.linear;
+  account_plain_exits(unaccounted_, i, true);
+  EmuThread& t = threads_[i];
+  t.context = sweep_context_;
+  t.state = EmuThread::State::runnable;
+  t.on_own_stack = false;
+  next_unstarted_ = i + 1;
+  unaccounted_ = i;  // if it returns to the loop, the next settle counts it as ended
+  current_ = &t;
+  gpulab_emu_thread = &t.context;
 }
 
 inline void BlockRunner::switch_to(EmuThread* next, fiber::context* save) {
@@ -312,7 +335,14 @@ inline EmuThread* BlockRunner::next_runnable_after(unsigned position) {
 }
 
 inline void BlockRunner::wait_and_switch(EmuThread* self) {
-  self->on_own_stack = true;  // from now on it needs its stack: a sweeper it ran in goes on elsewhere
+  if (!self->on_own_stack) {
+    // Its first wait: it runs as a plain call of the active sweep. From now on it needs its stack;
+    // the sweep goes on elsewhere, in a new sweeper, from the next thread.
+    self->on_own_stack = true;
+    active_sweep_->waited = true;
+    active_sweep_ = nullptr;
+    unaccounted_ = self->context.linear + 1;
+  }
   --runnable_;
   EmuThread* next = next_runnable_after(self->context.linear);
   if (!next) next = resolve_stall();
@@ -476,6 +506,7 @@ void BlockRunner::report_stall() {
 }
 
 int BlockRunner::barrier(BarrierKind kind, int predicate, const char* file, int line) {
+  settle();
   EmuThread* self = current_;
   self->state = EmuThread::State::at_barrier;
   self->barrier_kind = kind;
@@ -492,7 +523,8 @@ unsigned BlockRunner::existing_lanes(unsigned warp) const {
   return n == 32 ? 0xffffffffu : ((1u << n) - 1u);
 }
 
-unsigned BlockRunner::active_mask() const {
+unsigned BlockRunner::active_mask() {
+  settle();
   const EmuThread* self = current_;
   const unsigned warp = self->context.warp;
   unsigned m = 0;
@@ -584,6 +616,7 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
 
 unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
                                                 const char* file, int line) {
+  settle();
   EmuThread* self = current_;
   warp_of(*self).op = op;
   warp_of(*self).mask = mask;

@@ -23,6 +23,7 @@
 #include "fiber_stacks.hpp"
 #include "fiber_switch.hpp"
 #include "gpulab/emu/synchronization.hpp"
+#include "gpulab/emu/thread_sweep.hpp"
 #include "gpulab/emu/warp_functions.hpp"
 #include "launch_state.hpp"
 
@@ -39,8 +40,9 @@ struct alignas(64) EmuThread {
   int wait_line = 0;
   int predicate = 0;
   int barrier_result = 0;
-  // Meaningful once started (rank < BlockRunner::next_unstarted_; start_block writes every
-  // record, the sweep runs them). runnable: running, or released from a wait.
+  // Meaningful once started (rank < BlockRunner::next_unstarted_): a thread running as a plain
+  // call gets its record when it first asks the runner for something (BlockRunner::settle).
+  // runnable: running, or released from a wait.
   enum class State : unsigned char { runnable, at_barrier, at_warp, exited, parked } state = State::runnable;
   bool on_own_stack = false;  // it has waited once: the stack it runs on is its own until it exits
   BarrierKind barrier_kind = BarrierKind::plain;
@@ -83,7 +85,7 @@ class BlockRunner {
   int barrier(BarrierKind kind, int predicate, const char* file, int line);
   unsigned long long warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
                                      const char* file, int line);
-  unsigned active_mask() const;
+  unsigned active_mask();
   void* allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key);
   // Group waits (block_waits.cpp): cuda::barrier, multi-warp tiles, coalesced_threads().
   void park(const void* object, const char* what, const char* file, int line);
@@ -95,9 +97,22 @@ class BlockRunner {
   std::string take_printf() { return std::move(printf_buffer_); }
   void reset_after_fault();  // a fault handler jumped out of this block's fiber
 
-  // What is running now, for the watchdog and the fault handler.
+  // What is running now, for the watchdog, the fault handler and the checking runtime.
   const LaunchState* launch() const { return launch_; }
+  // The running GPU thread's indices; null between blocks. Read from another OS thread (the
+  // watchdog) it is a best guess, good for a report.
+  const ThreadContext* running_context() const {
+    if (active_sweep_) return &sweep_context_;
+    return current_ ? &current_->context : nullptr;
+  }
+  std::string running_thread_label() const;  // "(x,y,z)" of running_context(), or ""
+  // The record of the thread that last called the runner (a barrier, a warp collective).
   const EmuThread* current() const { return current_; }
+  // Changes whenever the block makes progress: a thread starts or ends, a barrier releases, a
+  // block starts. Read by the watchdog from its own thread.
+  unsigned long long progress_mark() const {
+    return progress_.load(std::memory_order_relaxed) * 2048 + __atomic_load_n(&sweep_context_.linear, __ATOMIC_RELAXED);
+  }
   const BlockContext& block() const { return block_; }
   unsigned long long block_linear() const { return block_linear_; }
   unsigned long long barrier_epoch() const { return barrier_epoch_; }  // barriers passed by this block
@@ -112,6 +127,10 @@ class BlockRunner {
 
  private:
   [[noreturn]] void sweep();  // runs the unstarted threads in order as plain calls
+  // Gives the thread running as a plain call (if any) its record, and counts the plain calls the
+  // sweep finished before it as exited: every entry from device code calls it first.
+  void settle();
+  void account_plain_exits(unsigned from, unsigned to, bool write_records);
   __attribute__((always_inline)) EmuThread* next_runnable_after(unsigned position);
   EmuThread* resolve_stall();  // all live threads wait: release a barrier, or report and return nullptr
   __attribute__((always_inline)) void wait_and_switch(EmuThread* self);
@@ -139,7 +158,13 @@ class BlockRunner {
   std::vector<unsigned short> free_stacks_;
   unsigned fresh_stacks_ = 0;    // slots [fresh_stacks_, end) not used yet in this block
   unsigned next_unstarted_ = 0;  // threads [next_unstarted_, thread_count_) have not started
-  unsigned sweeper_stack_ = 0;   // the stack of the sweeper made last
+  // The sweep running now (its loop is on the running stack), and the context that the thread it
+  // runs as a plain call reads (gpulab_emu_thread points to it until settle gives the thread its
+  // record). Threads [unaccounted_, sweep_context_.linear) of that sweep have ended uncounted.
+  ThreadSweep* active_sweep_ = nullptr;
+  ThreadContext sweep_context_{};
+  unsigned unaccounted_ = 0;
+  unsigned sweeper_stack_ = 0;  // the stack of the sweeper made last
   bool grid_parked_ = false;
   struct StaticShared {
     const void* key;

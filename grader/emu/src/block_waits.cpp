@@ -24,6 +24,7 @@ void group_synchronised(const char* file, int line) { running_block_runner()->gr
 unsigned coalesced_lanes(const char* file, int line) { return running_block_runner()->coalesce(file, line); }
 
 void BlockRunner::park(const void* object, const char* what, const char* file, int line) {
+  settle();
   EmuThread* self = current_;
   self->state = EmuThread::State::parked;
   self->wait_file = file;
@@ -33,6 +34,7 @@ void BlockRunner::park(const void* object, const char* what, const char* file, i
 }
 
 void BlockRunner::wake_parked(const void* object) {
+  settle();
   // Threads from next_unstarted_ on have not started: their records are stale (block_runner.cpp).
   for (unsigned i = 0; i < next_unstarted_; ++i) {
     EmuThread& t = threads_[i];
@@ -49,6 +51,7 @@ void BlockRunner::group_synchronised(const char* file, int line) {
   // Accesses in different barrier intervals are ordered for the race check: a
   // completed phase starts a new interval for the whole block. Threads outside
   // the group are ordered with it too, which can hide a race but never invents one.
+  settle();
   current_->wait_file = file;
   current_->wait_line = line;
   ++barrier_epoch_;
@@ -57,6 +60,7 @@ void BlockRunner::group_synchronised(const char* file, int line) {
 }
 
 unsigned BlockRunner::coalesce(const char* file, int line) {
+  settle();
   EmuThread* self = current_;
   self->state = EmuThread::State::parked;
   self->wait_file = file;

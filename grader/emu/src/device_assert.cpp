@@ -22,14 +22,14 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
                               const char* function) noexcept {
   using namespace gpulab::emu;
   BlockRunner* r = running_block_runner();
-  if (!r || !r->launch() || !r->current()) {
+  if (!r || !r->launch() || !r->running_context()) {
     std::fflush(stdout);
     std::fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file, line, function,
                  assertion);
     std::abort();
   }
   const uint3 b = r->block().block_idx;
-  const uint3 t = r->current()->context.thread_idx;
+  const uint3 t = r->running_context()->thread_idx;
   char message[2048];
   const int n = std::snprintf(message, sizeof message,
                               "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
@@ -47,7 +47,7 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
   d.file = file;
   d.line = static_cast<int>(line);
   d.block = r->block_label();
-  d.threads = r->thread_label(*r->current());
+  d.threads = r->running_thread_label();
   d.message = "assert(" + std::string(assertion) + ") failed at " + file + ":" + std::to_string(line) + " in " +
               r->launch()->where() + ", block " + d.block + ", thread " + d.threads +
               "; the kernel stopped and the next synchronising call returns cudaErrorAssert.";

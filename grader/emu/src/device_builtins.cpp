@@ -59,7 +59,7 @@ void report_device_error(const char* kind, const char* file, int line,
     }
     d.kernel = r->launch()->request.kernel_name;
     d.block = r->block_label();
-    d.threads = r->current() ? r->thread_label(*r->current()) : "";
+    d.threads = r->running_thread_label();
     d.message = in_kernel("line " + std::to_string(line) + " in " + r->launch()->where() + ", block " + d.block +
                           ", thread " + d.threads);
     report(std::move(d), cudaErrorLaunchFailure);

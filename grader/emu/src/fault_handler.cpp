@@ -64,7 +64,6 @@ void on_fault(int sig, siginfo_t* info, void* raw_context) {
   (void)raw_context;
 #endif
   const LaunchState& launch = *r->launch();
-  const EmuThread* t = r->current();
   Diagnostic d;
   d.kind = r->owns_stack_address(info->si_addr) ? "stack-overflow" : "out-of-bounds";
   d.severity = "error";
@@ -72,7 +71,7 @@ void on_fault(int sig, siginfo_t* info, void* raw_context) {
   d.file = launch.request.file;
   d.line = launch.request.line;
   d.block = r->block_label();
-  d.threads = t ? r->thread_label(*t) : "";
+  d.threads = r->running_thread_label();
   d.message = describe_fault(info->si_addr, is_write, *r) + ", in " + launch.where() + ", block " + d.block +
               ", thread " + d.threads + ".";
   report(std::move(d), cudaErrorIllegalAddress);

@@ -16,7 +16,6 @@ namespace gpulab::emu {
 namespace {
 struct Watched {
   BlockRunner* runner;
-  const std::atomic<unsigned long long>* progress;
   unsigned long long last = 0;
   std::chrono::steady_clock::time_point since{};
 };
@@ -28,7 +27,6 @@ std::vector<Watched>& watched() {
 
 [[noreturn]] void fire(const Watched& w, double seconds) {
   const LaunchState* launch = w.runner->launch();
-  const EmuThread* t = w.runner->current();
   Diagnostic d;
   d.kind = "watchdog";
   d.severity = "error";
@@ -38,7 +36,7 @@ std::vector<Watched>& watched() {
     d.line = launch->request.line;
   }
   d.block = w.runner->block_label();
-  d.threads = t ? w.runner->thread_label(*t) : "";
+  d.threads = w.runner->running_thread_label();
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.0f", seconds);
   d.message = std::string("no progress for ") + secs + " s in " + (launch ? launch->where() : std::string("a kernel")) +
@@ -59,7 +57,7 @@ void watch_loop() {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard<std::mutex> lock(watch_mutex);
     for (Watched& w : watched()) {
-      const unsigned long long p = w.progress->load(std::memory_order_relaxed);
+      const unsigned long long p = w.runner->progress_mark();
       if (p != w.last || w.runner->launch() == nullptr) {
         w.last = p;
         w.since = now;
@@ -82,11 +80,11 @@ double watchdog_seconds() {
   return s;
 }
 
-void watch_runner(BlockRunner* runner, const std::atomic<unsigned long long>* progress) {
+void watch_runner(BlockRunner* runner) {
   static std::once_flag started;
   std::call_once(started, [] { std::thread(watch_loop).detach(); });
   std::lock_guard<std::mutex> lock(watch_mutex);
-  watched().push_back(Watched{runner, progress, progress->load(), std::chrono::steady_clock::now()});
+  watched().push_back(Watched{runner, runner->progress_mark(), std::chrono::steady_clock::now()});
 }
 
 void unwatch_runner(BlockRunner* runner) {

@@ -2,59 +2,51 @@
 // block runner (grader/emu/src/block_runner.cpp) starts the threads that have
 // not started yet one after another as plain calls; running that loop here,
 // in the kernel's own translation unit, lets the compiler inline the kernel
-// into it: no indirect call per GPU thread. The runner fills each thread's
-// record (its ThreadContext first) before the loop; the loop does per thread
-// what the runner did: marks it the running one, calls the kernel, and counts
-// it finished, or stops at the first thread that waited on the way (it has
-// since ended as a fiber on this stack, and the runner takes it from there).
+// into it: no indirect call per GPU thread. A thread that runs as a plain call
+// keeps no record of its own: the loop writes its indices into one context
+// that the runner owns (gpulab_emu_thread points there), and the runner fills
+// in the thread's record only when it asks the runner for something (a
+// barrier, a warp collective, a report). The loop stops at the first thread
+// that waited on the way: that thread has since ended as a fiber on this
+// stack, and the runner takes it from there.
 #pragma once
-#include <atomic>
 #include <cstddef>
 
 #include "gpulab/emu/execution_context.hpp"
 
 namespace gpulab::emu {
 
-struct EmuThread;  // the runner's record of a GPU thread; its ThreadContext comes first
-
 struct ThreadSweep {
-  unsigned char* records;  // threads_[0]; records are `record_bytes` apart
-  size_t record_bytes;
-  size_t state_offset;  // the record's state byte, set to `exited_state` when the thread ends
-  unsigned char exited_state;
-  size_t waited_offset;      // the record's on_own_stack flag: true once the thread has waited
-  unsigned begin, end;       // the threads to start
-  unsigned* next_unstarted;  // the runner's counters, kept as the runner keeps them
-  unsigned* live;
-  unsigned* runnable;
-  EmuThread** current;
-  std::atomic<unsigned long long>* progress;
+  ThreadContext* context;     // the runner's context for the thread running as a plain call
+  unsigned begin, end;        // the threads to start, by rank
+  unsigned block_x, block_y;  // blockDim.x and .y, to count thread indices on
+  bool waited = false;        // set by the runner when the running thread first waits
 };
 
 // Returns `end`, or the rank of the thread that waited. Flattened: the kernel, and what it calls
-// that is visible here, is inlined into the loop; the cursor's fields are read once, into registers.
+// that is visible here, is inlined into the loop. `linear` is stored atomically (relaxed): the
+// watchdog reads it from its own thread to see that the sweep moves on.
 template <class Closure> __attribute__((flatten)) unsigned sweep_threads(const void* closure, ThreadSweep& s) {
   const Closure& c = *static_cast<const Closure*>(closure);
-  unsigned char* const records = s.records;
-  const size_t record_bytes = s.record_bytes, state_offset = s.state_offset, waited_offset = s.waited_offset;
-  const unsigned char exited = s.exited_state;
-  unsigned* const next_unstarted = s.next_unstarted;
-  unsigned* const live = s.live;
-  unsigned* const runnable = s.runnable;
-  EmuThread** const current = s.current;
-  std::atomic<unsigned long long>* const progress = s.progress;
-  const unsigned end = s.end;
-  for (unsigned i = s.begin; i < end; ++i) {
-    unsigned char* record = records + static_cast<size_t>(i) * record_bytes;
-    *next_unstarted = i + 1;
-    *current = reinterpret_cast<EmuThread*>(record);
-    gpulab_emu_thread = reinterpret_cast<ThreadContext*>(record);
+  ThreadContext* const context = s.context;
+  const unsigned end = s.end, bx = s.block_x, by = s.block_y;
+  unsigned i = s.begin;
+  unsigned x = i % bx, y = i / bx % by, z = i / bx / by;
+  for (; i < end; ++i) {
+    context->thread_idx = uint3{x, y, z};
+    __atomic_store_n(&context->linear, i, __ATOMIC_RELAXED);
+    context->lane = i % 32;
+    context->warp = i / 32;
+    gpulab_emu_thread = context;
     c.run();
-    if (record[waited_offset]) return i;
-    record[state_offset] = exited;
-    --*live;
-    --*runnable;
-    progress->store(progress->load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    if (s.waited) return i;
+    if (++x == bx) {  // counted on, not divided
+      x = 0;
+      if (++y == by) {
+        y = 0;
+        ++z;
+      }
+    }
   }
   return end;
 }
