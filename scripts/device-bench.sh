@@ -5,15 +5,21 @@
 # with `bash scripts/device-bench.sh --prepare` (a stripped gpulab and the
 # libraries it needs, in .devbuild/, as device-check.sh does), carry the tree
 # to the GPU machine and run `bash scripts/device-bench.sh` from its root.
-# Results go to $OUT (bench.md, every lab's Markdown table; grade.txt; device.txt).
-# Environment: BENCH_LABS (default: all five), BENCH_ARGS (default --variants),
-# BENCH_EXTRA_DIR (files <lab>_*.cu there are timed too), BENCH_GRADE=0 skips grading.
+# Results go to $OUT (bench.md, every lab's Markdown table; grade.txt; device.txt;
+# emulator.md, the emulator's barrier-free kernels against serial C++ on the
+# machine's CPUs, all workers and one, three runs each).
+# Environment: BENCH_LABS (default: all five; empty: none), BENCH_ARGS (default --variants),
+# BENCH_EXTRA_DIR (files <lab>_*.cu there are timed too), BENCH_GRADE=0 skips grading,
+# BENCH_EMULATOR=0 skips the emulator's benchmark.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--prepare" ]; then
   mkdir -p .devbuild/lib
   strip -o .devbuild/gpulab build/grader/cli/gpulab
   cp -L /lib/x86_64-linux-gnu/libcrypto.so.3 .devbuild/lib/
+  # The emulator's benchmark, built here (the GPU machine has no emulator toolchain to build it).
+  cp "$(build/grader/cli/gpulab run --build-only --no-cache bench/emulator/barrier_free_bench.cu | tail -1)" \
+    .devbuild/barrier_free_bench
   echo "prepared .devbuild ($(du -sh .devbuild | cut -f1)); carry it to the device"
   exit 0
 fi
@@ -22,7 +28,7 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
 export GPULAB_HOME=$PWD GPULAB_CACHE=${GPULAB_CACHE:-/tmp/gpulab-cache}
 gpulab=$PWD/.devbuild/gpulab
-labs=${BENCH_LABS:-"reduction scan histogram convolution matmul"}
+labs=${BENCH_LABS-"reduction scan histogram convolution matmul"}  # set but empty: no lab
 args=${BENCH_ARGS---variants}  # set but empty: no extra arguments
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader; nvcc --version | tail -1; date -u; } \
   | tee "$out/device.txt"
@@ -59,5 +65,17 @@ if [ "${BENCH_GRADE:-1}" != 0 ]; then
     { echo "=== $lab"; cat "$report"; } >>"$out/grade.txt"
     rm -f "$report"
   done
+fi
+if [ "${BENCH_EMULATOR:-1}" != 0 ] && [ -x .devbuild/barrier_free_bench ]; then
+  {
+    echo "# emulator, barrier-free kernels ($(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2))"
+    for workers in "" 1; do
+      for run in 1 2 3; do
+        echo
+        GPULAB_EMU_WORKERS=$workers .devbuild/barrier_free_bench
+      done
+    done
+  } >"$out/emulator.md" 2>&1
+  cat "$out/emulator.md"
 fi
 exit $status

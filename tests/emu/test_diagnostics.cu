@@ -64,6 +64,17 @@ __global__ void early_exit_before_barrier(float* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;
 }
 
+// One thread asks the runtime something without waiting (thread 5: __activemask), one waits
+// at a barrier nobody else reaches (thread 40); every other thread returns at once. The
+// emulator runs the others as plain calls and counts them as exited in batches.
+constexpr int kLoneBarrierLine = __LINE__ + 4;
+__global__ void lone_barrier_after_a_question(unsigned* out) {
+  if (threadIdx.x == 5) out[blockIdx.x] = __activemask();
+  if (threadIdx.x == 40) {
+    __syncthreads();
+  }
+}
+
 constexpr int kIfElseBase = __LINE__;
 __global__ void barriers_in_if_else(int* out) {
   if (threadIdx.x < 32) {
@@ -142,6 +153,20 @@ TEST_CASE("barrier divergence: threads that returned before __syncthreads") {
   CHECK(has(d.message, "block (2,0,0)"));
   CHECK(has(d.message, "threads 0-39 wait at __syncthreads() on line " + std::to_string(kEarlyExitBarrierLine)));
   CHECK(has(d.message, "threads 40-63 have already exited"));
+  check_sticky(cudaErrorLaunchFailure);
+}
+
+TEST_CASE("barrier divergence: one thread at a barrier, the others exited around a thread that asked") {
+  fresh_device();
+  unsigned* out = nullptr;
+  REQUIRE(cudaMalloc(&out, sizeof(unsigned)) == cudaSuccess);
+  lone_barrier_after_a_question<<<1, 64>>>(out);
+  const Diagnostic d = single_diagnostic();
+  INFO("message: " << d.message);
+  CHECK(d.kind == "barrier-divergence");
+  CHECK(d.line == kLoneBarrierLine);
+  CHECK(has(d.message, "thread 40 waits at __syncthreads() on line " + std::to_string(kLoneBarrierLine)));
+  CHECK(has(d.message, "threads 0-39, 41-63 have already exited"));
   check_sticky(cudaErrorLaunchFailure);
 }
 

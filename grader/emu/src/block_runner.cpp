@@ -50,6 +50,10 @@ const char* warp_op_name(WarpOp op) {
     default: return "__syncwarp";
   }
 }
+// The indices of the thread of rank `i` in a block of shape `b`.
+ThreadContext context_of_rank(unsigned i, dim3 b) {
+  return ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i, i % 32, i / 32};
+}
 std::string hex(unsigned v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%08x", v);
@@ -254,6 +258,9 @@ void BlockRunner::sweep() {
   const KernelBody& body = launch_->body;  // not a copy: that would count a reference, an atomic shared by the workers
   const dim3 b = launch_->request.block;
   ThreadSweep s{&sweep_context_, next_unstarted_, thread_count_, b.x, b.y};
+  // The first thread's indices before the loop writes them: the kernel is inlined into the loop,
+  // so its stack frame (a large local array that overflows, say) is entered before the loop runs.
+  sweep_context_ = context_of_rank(next_unstarted_, b);
   active_sweep_ = &s;
   unaccounted_ = next_unstarted_;
   const unsigned i = body.sweep(body.closure, s);
@@ -282,7 +289,7 @@ void BlockRunner::account_plain_exits(unsigned from, unsigned to, bool write_rec
     const dim3 b = launch_->request.block;
     for (unsigned i = from; i < to; ++i) {
       EmuThread& t = threads_[i];
-      t.context = ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i, i % 32, i / 32};
+      t.context = context_of_rank(i, b);
       t.state = EmuThread::State::exited;
       t.on_own_stack = false;
     }
@@ -292,8 +299,7 @@ void BlockRunner::account_plain_exits(unsigned from, unsigned to, bool write_rec
   progress_.store(progress_.load(std::memory_order_relaxed) + (to - from), std::memory_order_relaxed);
 }
 
-void BlockRunner::settle() {
-  if (!active_sweep_ || gpulab_emu_thread != &sweep_context_) return;  // no plain call, or one with its record
+void BlockRunner::settle_plain_call() {
   const unsigned i = sweep_context_.linear;
   account_plain_exits(unaccounted_, i, true);
   EmuThread& t = threads_[i];
@@ -469,14 +475,16 @@ void BlockRunner::report_stall() {
   std::string first_file;
   for (const auto& [key, ranks] : groups) {
     if (!parts.empty()) parts += "; ";
-    parts += "threads " + format_ranks(ranks) + " wait at " + std::get<2>(key) + " on line " +
-             std::to_string(std::get<1>(key));
+    parts += (ranks.size() == 1 ? "thread " + format_ranks(ranks) + " waits at "
+                                : "threads " + format_ranks(ranks) + " wait at ") +
+             std::get<2>(key) + " on line " + std::to_string(std::get<1>(key));
     if (!first_line) {
       first_line = std::get<1>(key);
       first_file = std::get<0>(key);
     }
   }
-  if (!exited.empty()) parts += "; threads " + format_ranks(exited) + " have already exited";
+  if (exited.size() == 1) parts += "; thread " + format_ranks(exited) + " has already exited";
+  if (exited.size() > 1) parts += "; threads " + format_ranks(exited) + " have already exited";
   d.file = first_file;
   d.line = first_line;
   if (any_parked && !any_warp) {

@@ -129,7 +129,10 @@ class BlockRunner {
   [[noreturn]] void sweep();  // runs the unstarted threads in order as plain calls
   // Gives the thread running as a plain call (if any) its record, and counts the plain calls the
   // sweep finished before it as exited: every entry from device code calls it first.
-  void settle();
+  void settle() {
+    if (active_sweep_ && gpulab_emu_thread == &sweep_context_) settle_plain_call();
+  }
+  void settle_plain_call();
   void account_plain_exits(unsigned from, unsigned to, bool write_records);
   __attribute__((always_inline)) EmuThread* next_runnable_after(unsigned position);
   EmuThread* resolve_stall();  // all live threads wait: release a barrier, or report and return nullptr
