@@ -149,7 +149,7 @@ void record_access(uintptr_t address, size_t size, uint8_t flags, uintptr_t pc) 
   now.access.pc = code_offset(pc);
   now.access.block = s.block;
   now.access.epoch = static_cast<uint32_t>(s.runner->barrier_epoch());
-  now.access.wclock = s.warps.clock(t->warp, t->lane);
+  now.access.wclock = s.warps.clock(t->warp(), t->lane());
   now.access.thread = static_cast<uint16_t>(thread);
   now.access.flags = flags;
   now.fence = thread < s.fences.size() ? s.fences[thread] : 0;

@@ -27,7 +27,7 @@ constexpr unsigned grid_group_id = 3;
 constexpr unsigned thread_block_id = 4;
 constexpr unsigned multi_tile_group_id = 5;
 
-inline unsigned laneid() { return gpulab_emu_thread->lane; }
+inline unsigned laneid() { return gpulab_emu_thread->lane(); }
 inline unsigned lanemask_lt() { return (1u << laneid()) - 1u; }
 inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 inline unsigned popc(unsigned m) { return static_cast<unsigned>(__builtin_popcount(m)); }

@@ -52,7 +52,7 @@ const char* warp_op_name(WarpOp op) {
 }
 // The indices of the thread of rank `i` in a block of shape `b`.
 ThreadContext context_of_rank(unsigned i, dim3 b) {
-  return ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i, i % 32, i / 32};
+  return ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i};
 }
 std::string hex(unsigned v) {
   char buf[16];
@@ -308,8 +308,7 @@ void BlockRunner::settle_plain_call() {
   t.on_own_stack = false;
   next_unstarted_ = i + 1;
   unaccounted_ = i;  // if it returns to the loop, the next settle counts it as ended
-  current_ = &t;
-  gpulab_emu_thread = &t.context;
+  current_ = &t;     // it still reads sweep_context_, which holds the same indices until it ends
 }
 
 inline void BlockRunner::switch_to(EmuThread* next, fiber::context* save) {
@@ -534,7 +533,7 @@ unsigned BlockRunner::existing_lanes(unsigned warp) const {
 unsigned BlockRunner::active_mask() {
   settle();
   const EmuThread* self = current_;
-  const unsigned warp = self->context.warp;
+  const unsigned warp = self->context.warp();
   unsigned m = 0;
   for (unsigned l = 0; l < 32 && warp * 32 + l < thread_count_; ++l) {
     const unsigned i = warp * 32 + l;
@@ -558,7 +557,7 @@ void BlockRunner::report_warp_problem(const EmuThread& t, const std::string& wha
 }
 
 bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
-  const unsigned base = self->context.warp * 32;
+  const unsigned base = self->context.warp() * 32;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(effective >> l & 1u)) continue;
     if (base + l >= next_unstarted_) return false;  // not started yet
@@ -618,7 +617,7 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
   }
   self->state = EmuThread::State::runnable;
   bump_progress();
-  if (hooks_) hooks_->warp_synchronised(*this, self->context.warp, effective);
+  if (hooks_) hooks_->warp_synchronised(*this, self->context.warp(), effective);
   return true;
 }
 
@@ -633,9 +632,9 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   warp_of(*self).width = width;
   self->wait_file = file;
   self->wait_line = line;
-  if (!(mask >> self->context.lane & 1u)) {
+  if (!(mask >> self->context.lane() & 1u)) {
     report_warp_problem(*self, "the mask " + hex(mask) + " does not include the calling lane " +
-                                   std::to_string(self->context.lane) +
+                                   std::to_string(self->context.lane()) +
                                    "; a thread must name itself in the mask it passes.");
     abort_block();
   }
@@ -644,7 +643,7 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
     abort_block();
   }
   self->state = EmuThread::State::at_warp;
-  const unsigned effective = mask & existing_lanes(self->context.warp);
+  const unsigned effective = mask & existing_lanes(self->context.warp());
   if (!try_complete_warp(self, effective)) wait_and_switch(self);
   return warp_of(*self).warp_result;
 }

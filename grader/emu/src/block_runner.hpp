@@ -130,7 +130,7 @@ class BlockRunner {
   // Gives the thread running as a plain call (if any) its record, and counts the plain calls the
   // sweep finished before it as exited: every entry from device code calls it first.
   void settle() {
-    if (active_sweep_ && gpulab_emu_thread == &sweep_context_) settle_plain_call();
+    if (active_sweep_ && sweep_context_.linear >= next_unstarted_) settle_plain_call();
   }
   void settle_plain_call();
   void account_plain_exits(unsigned from, unsigned to, bool write_records);
@@ -162,8 +162,10 @@ class BlockRunner {
   unsigned fresh_stacks_ = 0;    // slots [fresh_stacks_, end) not used yet in this block
   unsigned next_unstarted_ = 0;  // threads [next_unstarted_, thread_count_) have not started
   // The sweep running now (its loop is on the running stack), and the context that the thread it
-  // runs as a plain call reads (gpulab_emu_thread points to it until settle gives the thread its
-  // record). Threads [unaccounted_, sweep_context_.linear) of that sweep have ended uncounted.
+  // runs as a plain call reads (gpulab_emu_thread points to it while the sweep runs; settle gives
+  // the thread a record too, once it asks the runner for something: then its rank is below
+  // next_unstarted_). Threads [unaccounted_, sweep_context_.linear) of that sweep have ended
+  // uncounted.
   ThreadSweep* active_sweep_ = nullptr;
   ThreadContext sweep_context_{};
   unsigned unaccounted_ = 0;

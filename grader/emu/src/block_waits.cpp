@@ -69,7 +69,7 @@ unsigned BlockRunner::coalesce(const char* file, int line) {
   ++coalescing_;
   // The common case: every live lane of the warp is here. Otherwise the group
   // forms once the block can run nothing else (release_coalesced).
-  if (!try_coalesce_warp(self->context.warp)) suspend(self);
+  if (!try_coalesce_warp(self->context.warp())) suspend(self);
   return static_cast<unsigned>(warp_of(*self).warp_result);
 }
 
@@ -110,9 +110,9 @@ EmuThread* BlockRunner::release_coalesced() {
     EmuThread& leader = threads_[i];
     if (leader.state != EmuThread::State::parked || parked_on_[i].object != &kCoalesceTag) continue;
     // `leader` is the lowest waiting lane at its call site: its group is every lane of the warp there.
-    const unsigned base = leader.context.warp * 32;
+    const unsigned base = leader.context.warp() * 32;
     unsigned mask = 0;
-    for (unsigned l = leader.context.lane; l < 32 && base + l < next_unstarted_; ++l) {
+    for (unsigned l = leader.context.lane(); l < 32 && base + l < next_unstarted_; ++l) {
       const EmuThread& t = threads_[base + l];
       if (t.state == EmuThread::State::parked && parked_on_[base + l].object == &kCoalesceTag && same_site(t, leader))
         mask |= 1u << l;

@@ -11,8 +11,8 @@ namespace gpulab::emu {
 struct ThreadContext {
   uint3 thread_idx;
   unsigned linear;  // x + y*bx + z*bx*by, the thread's rank in its block
-  unsigned lane;    // linear % 32
-  unsigned warp;    // linear / 32
+  unsigned lane() const { return linear % 32; }
+  unsigned warp() const { return linear / 32; }
 };
 
 struct BlockContext {
