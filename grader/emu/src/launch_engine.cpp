@@ -27,6 +27,8 @@
 namespace gpulab::emu {
 namespace {
 
+constexpr unsigned long long kBlocksPerRun = 16;  // the most consecutive blocks a worker takes at once
+
 void report_launch_error(const LaunchRequest& r, const LaunchCheck& check) {
   Diagnostic d;
   d.kind = "launch-config";
@@ -183,12 +185,21 @@ void run_blocks_on_this_worker(LaunchState& launch) {
     return;
   }
   set_recovery_armed(true);
+  // Blocks are taken in runs of consecutive ones, a run per worker at a time (at most 1/4 of an
+  // even share, so that the workers still finish together): neighbouring blocks touch
+  // neighbouring memory, and a cache line (or a prefetched one) that two cores keep writing
+  // costs more than the work of a short kernel's block.
+  const unsigned long long run =
+      std::clamp<unsigned long long>(launch.total_blocks / (4ull * worker_count()), 1, kBlocksPerRun);
   while (!launch.aborted.load(std::memory_order_relaxed)) {
-    const unsigned long long b = launch.next_block.fetch_add(1, std::memory_order_relaxed);
-    if (b >= launch.total_blocks) break;
-    const bool ok = runner.run_block(launch, b);
-    queue_device_output(runner.take_printf());
-    if (!ok) launch.aborted.store(true);
+    const unsigned long long first = launch.next_block.fetch_add(run, std::memory_order_relaxed);
+    if (first >= launch.total_blocks) break;
+    const unsigned long long last = std::min(first + run, launch.total_blocks);
+    for (unsigned long long b = first; b < last && !launch.aborted.load(std::memory_order_relaxed); ++b) {
+      const bool ok = runner.run_block(launch, b);
+      queue_device_output(runner.take_printf());
+      if (!ok) launch.aborted.store(true);
+    }
   }
   set_recovery_armed(false);
 }
