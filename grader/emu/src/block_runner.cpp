@@ -54,6 +54,15 @@ const char* warp_op_name(WarpOp op) {
 ThreadContext context_of_rank(unsigned i, dim3 b) {
   return ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i};
 }
+// On to the next thread of a block of shape `b` (as the sweep's loop counts).
+void step_context(ThreadContext& c, dim3 b) {
+  ++c.linear;
+  if (++c.thread_idx.x < b.x) return;
+  c.thread_idx.x = 0;
+  if (++c.thread_idx.y < b.y) return;
+  c.thread_idx.y = 0;
+  ++c.thread_idx.z;
+}
 std::string hex(unsigned v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%08x", v);
@@ -151,6 +160,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   next_unstarted_ = 0;
   unaccounted_ = 0;
   active_sweep_ = nullptr;
+  sweep_context_ = ThreadContext{};  // thread 0's indices
   free_stacks_.clear();
   fresh_stacks_ = 0;
   coalescing_ = 0;
@@ -258,9 +268,15 @@ void BlockRunner::sweep() {
   const KernelBody& body = launch_->body;  // not a copy: that would count a reference, an atomic shared by the workers
   const dim3 b = launch_->request.block;
   ThreadSweep s{&sweep_context_, next_unstarted_, thread_count_, b.x, b.y};
-  // The first thread's indices before the loop writes them: the kernel is inlined into the loop,
-  // so its stack frame (a large local array that overflows, say) is entered before the loop runs.
-  sweep_context_ = context_of_rank(next_unstarted_, b);
+  // The first thread's indices, before the loop runs it (also what a report names if the kernel's
+  // stack frame, inlined into the loop, overflows on entry). Mostly the sweep before this one
+  // stopped at the thread just before (it waited): one step on from its indices, no division.
+  const unsigned first = next_unstarted_;
+  if (sweep_context_.linear + 1 == first) {
+    step_context(sweep_context_, b);
+  } else if (sweep_context_.linear != first) {
+    sweep_context_ = context_of_rank(first, b);
+  }
   active_sweep_ = &s;
   unaccounted_ = next_unstarted_;
   const unsigned i = body.sweep(body.closure, s);

@@ -185,12 +185,12 @@ void run_blocks_on_this_worker(LaunchState& launch) {
     return;
   }
   set_recovery_armed(true);
-  // Blocks are taken in runs of consecutive ones, a run per worker at a time (at most 1/4 of an
+  // Blocks are taken in runs of consecutive ones, a run per worker at a time (at most 1/16 of an
   // even share, so that the workers still finish together): neighbouring blocks touch
   // neighbouring memory, and a cache line (or a prefetched one) that two cores keep writing
   // costs more than the work of a short kernel's block.
   const unsigned long long run =
-      std::clamp<unsigned long long>(launch.total_blocks / (4ull * worker_count()), 1, kBlocksPerRun);
+      std::clamp<unsigned long long>(launch.total_blocks / (16ull * worker_count()), 1, kBlocksPerRun);
   while (!launch.aborted.load(std::memory_order_relaxed)) {
     const unsigned long long first = launch.next_block.fetch_add(run, std::memory_order_relaxed);
     if (first >= launch.total_blocks) break;
