@@ -254,7 +254,8 @@ void BlockRunner::sweeper_entry(fiber::transfer transfer) {
 // The fast path. Each unstarted thread is called in turn, on this stack, with
 // no switch: a thread that never waits runs start to finish as one call. The
 // loop itself is the kernel's (sweep_threads in thread_sweep.hpp, compiled
-// with the kernel, which it inlines); it keeps no record per thread: the
+// with the kernel, which is inlined into it where it is short); it keeps no
+// record per thread: the
 // running thread reads its indices from sweep_context_, and the threads it
 // finished are counted later, all at once (settle, or below). A thread that
 // waits (in wait_and_switch) takes this stack with it, marked on_own_stack,
