@@ -23,6 +23,7 @@
 #include "grade/submission_build.hpp"
 #include "grade/submission_runner.hpp"
 #include "grade/submission_source.hpp"
+#include "grade/trusted_program.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
 #include "process/run.hpp"
@@ -223,10 +224,11 @@ void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, cons
                  const SubmissionBuild& built, const SubmissionRunner& runner) {
   const files::TempFolder work_folder("grade");  // every run's files; gone on every path
   const fs::path& work = work_folder.path();
-  PerformanceScorer scorer(lab, o, work / "speed", runner);
+  TrustedPrograms trusted(lab, o, runner);
+  PerformanceScorer scorer(lab, o, work / "speed", runner, trusted);
   for (PartResult& pr : g.parts) {
     const PartSpec& part = lab.part(pr.name);
-    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, pr);
+    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, trusted, pr);
     if (o.sanitize) sanitize_step(pr, part, manifests.front(), built, work, runner);
     if (o.counters) counters_step(pr, part, manifests.front(), built, work, runner, o);
     if (part.performance && speed_is_scored(o)) speed_step(pr, part, built, scorer, all_passed);
@@ -253,6 +255,15 @@ GradeResult finish(GradeResult g, std::chrono::steady_clock::time_point start) {
   for (const PartResult& p : g.parts) {
     g.score += p.score;
     g.max_score += p.max_score;
+    // Each untrusted run once per part and reason: the instructor reads what happened, not every case.
+    for (const CaseResult& c : p.cases) {
+      if (c.review.empty()) continue;
+      const ReviewNote note{p.name, c.label + ": " + c.review};
+      const bool seen = std::any_of(g.review.begin(), g.review.end(), [&](const ReviewNote& n) {
+        return n.part == p.name && n.reason.substr(n.reason.find(": ") + 2) == c.review;
+      });
+      if (!seen) g.review.push_back(note);
+    }
   }
   g.seconds = seconds_since(start);
   return g;

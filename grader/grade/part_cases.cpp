@@ -109,7 +109,7 @@ void add_profile(const CaseRun& run, const fs::path& program, const std::string&
 
 // What is wrong with a run that finished: the harness's findings, the outputs, a data race.
 std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c, const CaseRun& run) {
-  std::vector<Problem> problems = harness_findings(run.result);
+  std::vector<Problem> problems = harness_findings(run.report->call, run.report->kernel_launches, part.host_work);
   if (problems.empty() || problems.front().kind != FailureKind::no_kernel) {
     for (Problem& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }
@@ -124,14 +124,25 @@ std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const
 }
 
 void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-              const fs::path& work, const SubmissionRunner& runner, CaseResult& out,
+              const fs::path& work, const SubmissionRunner& runner, TrustedPrograms& trusted, CaseResult& out,
               std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
-  const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
-                                       profiles ? Profiling::sampled : Profiling::off);
+  CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
+                                 profiles ? Profiling::sampled : Profiling::off);
+  if (!run.harness_error.empty()) {
+    // The grader's problem if a trusted program fails the same way (then this throws); else the
+    // submission's process wrote that, and the case is its.
+    run.review = trusted.check_harness_failure(part, m, c, run.harness_error, work / "trusted-check");
+    run.failure =
+        "your program's process reported that the grader's harness failed, which it does not do for a "
+        "program of the course's own on the same case: this run cannot be graded; it earns no points and "
+        "your submission is marked for the instructor's review";
+    run.failure_kind = FailureKind::tampering;
+  }
   if (profiles) add_profile(run, program, arch, out.label, *profiles);
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;
   out.stopped_by = run.stopped_by;
+  out.review = run.review;
   if (!run.failure.empty()) {
     out.feedback = run.failure;
     out.failure = run.failure_kind == FailureKind::none ? FailureKind::other : run.failure_kind;
@@ -153,7 +164,7 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& o, PartResult& pr) {
+                    const GradeOptions& o, TrustedPrograms& trusted, PartResult& pr) {
   const std::vector<PartCase> cases = cases_of(lab, part, manifests);
   const double each = part.correctness_points() / static_cast<double>(cases.size());
   const DatasetCase* profiled = profiled_case(part, cases, built);
@@ -169,7 +180,7 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
       cr.failure = stop.skipped_failure();
     } else {
       const bool checked = runs_checked(built, *m, *c);
-      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, cr,
+      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, trusted, cr,
                checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
       stop.record(cr, size);
     }

@@ -168,6 +168,10 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
     }
     s += "  " + paint(bold, "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score)) + "\n";
   }
+  if (!g.review.empty()) {
+    s += "\n" + paint(warn, "for the instructor's review:") + "\n";
+    for (const ReviewNote& n : g.review) s += "  " + (n.part.empty() ? "" : "part " + n.part + ": ") + n.reason + "\n";
+  }
   if (!g.performance_note.empty()) s += "\n" + paint(dim, g.performance_note) + "\n";
   if (!g.isolation.empty()) s += "\n" + paint(dim, "isolation: " + g.isolation) + "\n";
   s += "\n" + paint(bold, "score: " + points(g.score) + " / " + points(g.max_score)) + "\n";

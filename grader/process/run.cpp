@@ -146,7 +146,29 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
   bool open_pipe = out_fd >= 0;
   bool exited = false;
   char buf[65536];
+  // Markers are found in everything read, the output cap notwithstanding, and timestamped on arrival.
+  const std::string marker_start = kMarkerStart;
+  std::string marker_tail;
+  auto find_markers = [&](const char* data, size_t n) {
+    if (!std::memchr(data, kMarkerEnd, n) && marker_tail.empty()) return;
+    const double now = since(start);
+    marker_tail.append(data, n);
+    for (size_t at; (at = marker_tail.find(marker_start)) != std::string::npos;) {
+      const size_t end = marker_tail.find(kMarkerEnd, at + marker_start.size());
+      if (end == std::string::npos) break;
+      if (r.markers.size() < 1000) {
+        r.markers.push_back({marker_tail.substr(at + marker_start.size(), end - at - marker_start.size()), now});
+      }
+      marker_tail.erase(0, end + 1);
+    }
+    // Keep only what may begin a marker that the next read completes.
+    const size_t keep = marker_start.size() + 32;
+    const size_t last = marker_tail.rfind(kMarkerEnd);
+    if (last == std::string::npos || marker_tail.size() - last > keep) marker_tail.clear();
+    else marker_tail.erase(0, last);
+  };
   auto take = [&](const char* data, size_t n) {
+    find_markers(data, n);
     const size_t room = o.output_cap ? o.output_cap - std::min(o.output_cap, r.output.size()) : n;
     if (n > room) truncated = true;
     r.output.append(data, std::min(n, room));
@@ -230,6 +252,11 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
   if (exited) {
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  }
+  // The markers are the harness's, not the program's output.
+  for (size_t at; (at = r.output.find(marker_start)) != std::string::npos;) {
+    const size_t end = r.output.find(kMarkerEnd, at + marker_start.size());
+    r.output.erase(at, end == std::string::npos ? std::string::npos : end + 1 - at);
   }
   if (truncated) {
     r.output += "\n[output truncated at " + std::to_string(o.output_cap / 1024) + " KiB]\n";

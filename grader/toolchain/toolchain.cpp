@@ -103,12 +103,14 @@ void add_local_headers(std::vector<fs::path>& reads, const fs::path& source, con
 
 // The link of an emulator program: the prebuilt inputs, the runtime and the output.
 void append_emulator_link(std::vector<std::string>& argv, const BuildOptions& options, const fs::path& executable) {
-  argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
+  // The whole archives (the harness) before the prebuilt objects (a submission's): the harness is
+  // linked first.
   if (!options.whole_archives.empty()) {
     argv.push_back("-Wl,--whole-archive");
     argv.insert(argv.end(), options.whole_archives.begin(), options.whole_archives.end());
     argv.push_back("-Wl,--no-whole-archive");
   }
+  argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
   // The race-check build links the checking runtime instead of ThreadSanitizer's own. With
   // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
   // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
@@ -276,8 +278,8 @@ void check_build_options(const fs::path& source_in, const fs::path& source, cons
   if (options.race_check && std::string(GPULAB_EMU_CHECK_LIBRARY).empty()) {
     throw std::runtime_error("this build of gpulab has no checking runtime for --race-check");
   }
-  if (options.object_file && (options.shared_library || !options.extra_sources.empty() || options.race_check)) {
-    throw std::runtime_error("an object file is compiled from one source, without the race check");
+  if (options.object_file && (options.shared_library || !options.extra_sources.empty())) {
+    throw std::runtime_error("an object file is compiled from one source");
   }
 }
 
