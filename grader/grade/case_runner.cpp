@@ -38,6 +38,7 @@ ReportExpectations expectations(const PartSpec& part, const json& extra) {
   e.part = &part;
   e.timing = extra.contains("timing");
   e.recheck = extra.contains("recheck");
+  e.probe = extra.value("probe", false);
   if (e.timing) {
     const json& t = extra.at("timing");
     e.max_timed_calls = t.value("max_runs", 100) + t.value("warmup", 0);

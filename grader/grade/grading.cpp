@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "audit/audit.hpp"
 #include "grade/dataset_cache.hpp"
 #include "grade/part_cases.hpp"
 #include "gold/dataset_generation.hpp"
@@ -219,6 +220,45 @@ void speed_step(PartResult& pr, const PartSpec& part, const SubmissionBuild& bui
   if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
 }
 
+// Step 5b: the submission's object audited before anything linked with it runs (grader/audit/).
+void audit_step(GradeResult& g, const LabSpec& lab, const fs::path& submission, const SubmissionBuild& built,
+                const GradeOptions& o, const SubmissionRunner& runner) {
+  const fs::path source = o.backend == toolchain::Backend::emu
+                              ? toolchain::emulator_rewritten_source(built.object.executable, submission)
+                              : fs::absolute(submission);
+  const audit::AuditResult a =
+      audit::audit_object(built.object.executable, o.backend, source, runner.compile_runner(lab));
+  g.audit_seconds = a.seconds;
+  for (const audit::Finding& f : a.findings) g.audit.push_back({audit::kind_name(f.kind), f.symbol, f.sentence, f.where});
+  for (const AuditNote& n : g.audit) {
+    g.review.push_back({"", "the audit of the submission's object: " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")")});
+  }
+}
+
+// Why a submission with audit findings gets no points for what it reports of itself: for its cases.
+std::string withheld_reason(const GradeResult& g) {
+  if (g.audit.empty()) return "";
+  std::string first = g.audit.front().sentence;
+  if (g.audit.size() > 1) first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
+  return "the audit of your compiled file found that it " + first +
+         ". Your program runs in the same process as the grader's harness, so what it reports of itself (that a "
+         "kernel did the work, that the inputs stayed unchanged, the emulator's findings) cannot be trusted: this "
+         "case's points are held for the instructor's review. Remove what the audit names and submit again";
+}
+
+// A part's speed when the audit found something: no timing at all (its timer is the program's own word).
+void speed_withheld(PartResult& pr, const PartSpec& part, const GradeResult& g) {
+  PerformanceResult r;
+  r.status = PerformanceStatus::failed;
+  r.counted = true;
+  r.max_score = part.performance->points;
+  r.review = "the audit of the submission's object: " + g.audit.front().sentence;
+  r.feedback = "not timed: the audit of your compiled file found that it " + g.audit.front().sentence +
+               ". A submission that could change the grader's timer earns no speed points, and the instructor is "
+               "asked to look at it.";
+  pr.performance = r;
+}
+
 // Step 6: every part of a compiled submission: its cases, then the sanitizer, the counters and its speed.
 void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, const std::vector<Manifest>& manifests,
                  const SubmissionBuild& built, const SubmissionRunner& runner) {
@@ -226,12 +266,19 @@ void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, cons
   const fs::path& work = work_folder.path();
   TrustedPrograms trusted(lab, o, runner);
   PerformanceScorer scorer(lab, o, work / "speed", runner, trusted);
+  const std::string withheld = withheld_reason(g);
   for (PartResult& pr : g.parts) {
     const PartSpec& part = lab.part(pr.name);
-    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, trusted, pr);
+    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, trusted, withheld, pr);
     if (o.sanitize) sanitize_step(pr, part, manifests.front(), built, work, runner);
     if (o.counters) counters_step(pr, part, manifests.front(), built, work, runner, o);
-    if (part.performance && speed_is_scored(o)) speed_step(pr, part, built, scorer, all_passed);
+    if (part.performance && speed_is_scored(o)) {
+      if (withheld.empty()) {
+        speed_step(pr, part, built, scorer, all_passed);
+      } else {
+        speed_withheld(pr, part, g);
+      }
+    }
   }
 }
 
@@ -287,6 +334,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
   record_build(g, built);
   if (built.program.ok) {
+    audit_step(g, lab, submission, built, o, runner);
     grade_parts(g, lab, o, manifests, built, runner);
   } else {
     fail_speed_uncompiled(g, lab, o);

@@ -119,6 +119,16 @@ struct ReviewNote {
   bool operator==(const ReviewNote&) const = default;
 };
 
+// One finding of the audit of the submission's object (grader/audit/): what it names, a sentence
+// for the student, and where.
+struct AuditNote {
+  std::string kind;  // interposition, forbidden_call, harness_reference, raw_system_call, ...
+  std::string symbol;
+  std::string sentence;
+  std::string where;
+  bool operator==(const AuditNote&) const = default;
+};
+
 struct GradeResult {
   std::string lab;
   std::string lab_version;
@@ -136,6 +146,10 @@ struct GradeResult {
   double compile_seconds = 0;
   std::string isolation;           // how the submission was isolated, in words ("" when nothing ran)
   std::vector<ReviewNote> review;  // what the instructor should look at; empty when nothing
+  // The audit of the submission's object before it was linked; a finding costs every part its
+  // speed points and withholds what the program reports of itself (docs/security.md).
+  std::vector<AuditNote> audit;
+  double audit_seconds = 0;
 };
 
 // Whether these options score speed (PerformanceMode::automatic: on the cuda backend only).

@@ -83,7 +83,8 @@ struct HarnessReport {
 
 // What the parent asked of the run, so that the report can be held to it.
 struct ReportExpectations {
-  const PartSpec* part = nullptr;  // null: a probe, whose report names no buffers
+  const PartSpec* part = nullptr;  // the part run
+  bool probe = false;              // a probe of the device: no call of the host function
   bool timing = false;             // "timing" was requested
   bool recheck = false;            // "recheck" was requested
   long long max_timed_calls = 0;   // the most timed calls the request allows (samples, calls)

@@ -164,7 +164,8 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& o, TrustedPrograms& trusted, PartResult& pr) {
+                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld,
+                    PartResult& pr) {
   const std::vector<PartCase> cases = cases_of(lab, part, manifests);
   const double each = part.correctness_points() / static_cast<double>(cases.size());
   const DatasetCase* profiled = profiled_case(part, cases, built);
@@ -183,6 +184,13 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
       run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, trusted, cr,
                checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
       stop.record(cr, size);
+    }
+    if (!withheld.empty() && cr.passed) {
+      // Right outputs, but whether a kernel computed them (and the inputs stayed unchanged, ...) is
+      // the program's own word, which the audit says cannot be trusted.
+      cr.passed = false;
+      cr.failure = FailureKind::tampering;
+      cr.feedback = "your outputs match the expected ones, but " + withheld;
     }
     if (cr.passed) cr.score = each;
     passed += cr.passed;

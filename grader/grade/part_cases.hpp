@@ -16,10 +16,13 @@
 namespace gpulab::grade {
 
 // Fills pr.cases, pr.profile and pr.score (correctness only); true when every case passed.
-// `trusted` checks a run that says the harness itself failed (trusted_program.hpp).
+// `trusted` checks a run that says the harness itself failed (trusted_program.hpp). `withheld`,
+// when not empty, says why what the program reports of itself cannot be trusted (an audit
+// finding): a case whose outputs are right then fails all the same, with that reason.
 // Throws DatasetError when the datasets hold no case of the part.
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const std::filesystem::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& options, TrustedPrograms& trusted, PartResult& pr);
+                    const GradeOptions& options, TrustedPrograms& trusted, const std::string& withheld,
+                    PartResult& pr);
 
 }  // namespace gpulab::grade

@@ -198,6 +198,7 @@ ResultsRecord results_record(const GradeResult& g) {
   r.performance_note = g.performance_note;
   r.isolation = g.isolation;
   r.review = g.review;
+  r.audit = g.audit;
   for (const PartResult& p : g.parts) {
     PartRecord pr;
     pr.name = p.name;
@@ -249,6 +250,10 @@ json to_json(const ResultsRecord& r) {
   }
   json review = json::array();
   for (const ReviewNote& n : r.review) review.push_back({{"part", n.part}, {"reason", n.reason}});
+  json audit = json::array();
+  for (const AuditNote& n : r.audit) {
+    audit.push_back({{"kind", n.kind}, {"symbol", n.symbol}, {"sentence", n.sentence}, {"where", n.where}});
+  }
   return {{"schema", kResultsSchema},
           {"lab", r.lab},
           {"lab_version", r.lab_version},
@@ -264,7 +269,8 @@ json to_json(const ResultsRecord& r) {
           {"performance_note", r.performance_note},
           {"isolation", r.isolation},
           {"parts", parts},
-          {"review", review}};
+          {"review", review},
+          {"audit", audit}};
 }
 
 ResultsRecord results_from_json(const json& j, const std::string& origin) {
@@ -289,6 +295,11 @@ ResultsRecord results_from_json(const json& j, const std::string& origin) {
   for (const Field& p : f.at("parts").elements()) r.parts.push_back(part_from(p));
   if (f.has("review")) {
     for (const Field& n : f.at("review").elements()) r.review.push_back({n.at("part").text(), n.at("reason").text()});
+  }
+  if (f.has("audit")) {
+    for (const Field& n : f.at("audit").elements()) {
+      r.audit.push_back({n.at("kind").text(), n.at("symbol").text(), n.at("sentence").text(), n.at("where").text()});
+    }
   }
   return r;
 }

@@ -66,6 +66,7 @@ struct ResultsRecord {
   std::string performance_note, isolation;
   std::vector<PartRecord> parts;
   std::vector<ReviewNote> review;  // absent in older files: none
+  std::vector<AuditNote> audit;    // absent in older files: none
 
   const PartRecord* part(const std::string& name) const;  // null when the file has no such part
   bool operator==(const ResultsRecord&) const = default;

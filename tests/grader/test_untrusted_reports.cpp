@@ -159,17 +159,20 @@ TEST_CASE("untrusted reports: a folder where the report should be fails the case
   CHECK(run.failure_kind != FailureKind::none);
 }
 
-TEST_CASE("untrusted reports: a malformed timing report fails the speed test for review", "[untrusted]") {
+TEST_CASE("untrusted reports: a well-formed timing report is scored", "[untrusted]") {
   UnitSpeed u;
   gpulab::grade::TrustedPrograms trusted(u.lab, u.options, u.runner);
-  {
-    TempDir dir, work;
-    gpulab::grade::PerformanceScorer scorer(u.lab, u.options, work.path(), u.runner, trusted);
-    const gpulab::grade::PerformanceResult control = scorer.measure(u.lab.parts[0], child_with(dir, nullptr), true);
-    INFO(control.feedback);
-    CHECK(control.status == PerformanceStatus::scored);
-    CHECK(control.review.empty());
-  }
+  TempDir dir, work;
+  gpulab::grade::PerformanceScorer scorer(u.lab, u.options, work.path(), u.runner, trusted);
+  const gpulab::grade::PerformanceResult control = scorer.measure(u.lab.parts[0], child_with(dir, nullptr), true);
+  INFO(control.feedback);
+  CHECK(control.status == PerformanceStatus::scored);
+  CHECK(control.review.empty());
+}
+
+TEST_CASE("untrusted reports: a malformed timing report fails the speed test for review", "[untrusted]") {
+  static UnitSpeed u;  // one project and one reference build for every variant
+  static gpulab::grade::TrustedPrograms trusted(u.lab, u.options, u.runner);
   for (const auto& [name, variant] : malformed_timings()) {
     DYNAMIC_SECTION(name) {
       TempDir dir, work;
