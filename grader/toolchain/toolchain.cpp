@@ -515,6 +515,10 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
 
 size_t emulator_rewrites() { return rewrites.load(); }
 
+fs::path emulator_rewritten_source(const fs::path& artifact, const fs::path& source) {
+  return rewritten_path(artifact.parent_path(), 0, source);
+}
+
 BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {
   const fs::path source = fs::absolute(source_in);
   check_build_options(source_in, source, options);

@@ -1,0 +1,65 @@
+// audit_object: the checks of checks.hpp and source_scan.hpp in one pass, places turned into
+// source lines at the end (see audit.hpp).
+#include "audit/audit.hpp"
+
+#include <chrono>
+#include <map>
+
+#include "audit/checks.hpp"
+#include "audit/source_lines.hpp"
+#include "audit/source_scan.hpp"
+#include "audit/symbol_names.hpp"
+
+namespace gpulab::audit {
+namespace fs = std::filesystem;
+
+namespace {
+// Fills each finding's `where`: the source line of its place where the debug info has one, else
+// the function that holds it, else its section.
+void locate(const ElfObject& elf, const fs::path& object, std::vector<PlacedFinding>& placed) {
+  std::map<uint32_t, std::vector<size_t>> by_section;
+  for (size_t i = 0; i < placed.size(); ++i) {
+    if (placed[i].place && placed[i].finding.where.empty()) by_section[placed[i].place->section].push_back(i);
+  }
+  for (const auto& [section, indexes] : by_section) {
+    std::vector<uint64_t> offsets;
+    for (const size_t i : indexes) offsets.push_back(placed[i].place->offset);
+    const std::vector<std::string> lines = object_source_lines(object, elf.section_name(section), offsets);
+    for (size_t k = 0; k < indexes.size(); ++k) {
+      Finding& f = placed[indexes[k]].finding;
+      if (!lines[k].empty()) {
+        f.where = lines[k];
+      } else if (const ElfSymbol* function = elf.function_at(section, offsets[k])) {
+        f.where = "in function " + demangled(function->name);
+      } else {
+        f.where = "section " + elf.section_name(section);
+      }
+    }
+  }
+}
+}  // namespace
+
+AuditResult audit_object(const fs::path& object, toolchain::Backend backend, const fs::path& source,
+                         const toolchain::CompileRunner& run_compiler) {
+  const auto start = std::chrono::steady_clock::now();
+  const ElfObject elf = read_elf_object(object);
+  const std::shared_ptr<const ProtectedSymbols> symbols = protected_symbols(backend);
+  const ObjectUnderAudit o{elf, object, backend, *symbols, allowed_calls()};
+  std::vector<PlacedFinding> placed;
+  check_definitions(o, placed);
+  check_references(o, placed);
+  check_startup(o, placed);
+  check_instructions(o, placed);
+  locate(elf, object, placed);
+  AuditResult result;
+  for (PlacedFinding& p : placed) result.findings.push_back(std::move(p.finding));
+  if (!source.empty()) {
+    for (Finding& f : scan_source(source, backend, object.parent_path(), run_compiler)) {
+      result.findings.push_back(std::move(f));
+    }
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace gpulab::audit

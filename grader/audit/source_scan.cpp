@@ -1,0 +1,222 @@
+// Host-side inline assembly and reserved start-up names in a submission's source (see
+// source_scan.hpp).
+#include "audit/source_scan.hpp"
+
+#include <sys/stat.h>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "audit/source_lines.hpp"
+#include "files/grader_error.hpp"
+#include "files/temp_folder.hpp"
+#include "rewriter/cuda_lexer.hpp"
+#include "toolchain/local_headers.hpp"
+
+namespace gpulab::audit {
+namespace fs = std::filesystem;
+using rewriter::Token;
+using rewriter::TokenKind;
+
+namespace {
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+bool is_asm_keyword(std::string_view word) { return word == "asm" || word == "__asm__" || word == "__asm"; }
+
+// The characters of a string literal's body (prefix, quotes and raw-string delimiters removed).
+std::string literal_body(std::string_view literal) {
+  const size_t quote = literal.find('"');
+  if (quote == std::string_view::npos) return {};
+  const bool raw = quote > 0 && literal[quote - 1] == 'R';
+  std::string_view body = literal.substr(quote + 1);
+  if (raw) {
+    const size_t open = body.find('(');
+    const size_t close = body.rfind(')');
+    return open == std::string_view::npos || close == std::string_view::npos || close < open
+               ? std::string()
+               : std::string(body.substr(open + 1, close - open - 1));
+  }
+  if (!body.empty() && body.back() == '"') body.remove_suffix(1);
+  return std::string(body);
+}
+
+// Whether a template holds an instruction: anything but white space and its escapes.
+bool holds_instruction(const std::string& body) {
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] == '\\' && i + 1 < body.size() && std::string_view("ntrvf").find(body[i + 1]) != std::string_view::npos) {
+      ++i;
+      continue;
+    }
+    if (!std::isspace(static_cast<unsigned char>(body[i]))) return true;
+  }
+  return false;
+}
+
+struct Significant {
+  std::string_view text;
+  std::vector<Token> tokens;  // non-trivia only
+  std::string_view at(size_t i) const { return tokens[i].text(text); }
+  bool punct(size_t i, char c) const { return tokens[i].kind == TokenKind::Punct && at(i) == std::string_view(&c, 1); }
+};
+
+Significant significant_tokens(std::string_view text) {
+  Significant s{text, {}};
+  for (const Token& t : rewriter::lex_cuda(text)) {
+    if (!rewriter::is_trivia(t.kind)) s.tokens.push_back(t);
+  }
+  return s;
+}
+
+// An asm after a declarator (`int f() asm("name")`, `register int r asm("rax")`) names a symbol or
+// register; an asm where a statement or declaration starts is a statement.
+bool is_label(const Significant& s, size_t i) {
+  if (i == 0) return false;
+  const size_t p = i - 1;
+  if (s.tokens[p].kind == TokenKind::Identifier) {
+    const std::string_view w = s.at(p);
+    return w != "else" && w != "do" && w != "return";
+  }
+  if (s.punct(p, ']')) return true;
+  if (!s.punct(p, ')')) return false;
+  int depth = 0;
+  for (size_t k = p + 1; k-- > 0;) {
+    if (s.punct(k, ')')) ++depth;
+    if (s.punct(k, '(') && --depth == 0) {
+      if (k == 0) return true;
+      const std::string_view before = s.at(k - 1);
+      return !(before == "if" || before == "while" || before == "for" || before == "switch");
+    }
+  }
+  return true;
+}
+
+const char* kReservedPrefixes[] = {"_GLOBAL__", "__sti__"};
+
+struct ProgramFile {
+  fs::path path;     // the original's, for lines and for telling the program's files apart
+  std::string text;  // what the compiler read: the rewritten copy on the emulator, where there is one
+};
+
+std::vector<ProgramFile> program_files(const fs::path& source, toolchain::Backend backend, const fs::path& build_folder) {
+  const std::string text = read_text(source);
+  const bool emu = backend == toolchain::Backend::emu;
+  const fs::path original = emu ? fs::path(LineMarkers(text, source.string()).first_file()) : source;
+  std::vector<ProgramFile> files = {{original, text}};
+  std::error_code ec;
+  if (!fs::is_regular_file(original, ec)) return files;  // the original is gone: its headers cannot be found
+  const std::vector<fs::path> sources = {fs::absolute(original)};
+  const auto search = toolchain::program_header_search(emu, toolchain::include_folders({}, sources));
+  for (const toolchain::LocalHeader& h : toolchain::find_local_headers(sources, {read_text(original)}, search)) {
+    const fs::path copy = build_folder / "headers" / h.path.relative_path();
+    files.push_back({h.path, emu && fs::is_regular_file(copy, ec) ? read_text(copy) : h.text});
+  }
+  return files;
+}
+
+Finding asm_finding(const AsmStatement& a, const std::string& file, int line) {
+  std::string shown = a.text.size() > 60 ? a.text.substr(0, 57) + "..." : a.text;
+  return {FindingKind::inline_assembly, "asm(\"" + a.text + "\")",
+          "has inline assembly in host code (asm(\"" + shown +
+              "\")): a graded function has no use for it; write it in C++ (inline PTX belongs in device code)",
+          fs::path(file).filename().string() + ":" + std::to_string(line)};
+}
+
+// nvcc's host-side translation unit of `source` (nvcc -cuda), or nullopt when nvcc fails on it.
+std::optional<std::string> host_view(const fs::path& source, const std::vector<ProgramFile>& files,
+                                     const toolchain::CompileRunner& run_compiler) {
+  files::TempFolder folder("audit", toolchain::cache_directory() / "building");
+  chmod(folder.path().c_str(), 0755);  // as a build folder (the sandbox's user writes it)
+  const fs::path out = folder / "host.ii";
+  toolchain::CompileJob job{{toolchain::nvcc_path(), "-std=c++20", "-cuda", "-I", source.parent_path().string(),
+                             source.string(), "-o", out.string()},
+                            folder.path(),
+                            {}};
+  for (const ProgramFile& f : files) job.reads.push_back(f.path);
+  process::ProcessOptions options;
+  options.time_limit_s = 300;
+  const process::ProcessResult p = run_compiler ? run_compiler(job) : process::run(job.argv, options);
+  if (!p.started()) throw files::GraderError("the audit cannot start nvcc: " + p.spawn_error);
+  std::error_code ec;
+  if (p.status() != 0 || !fs::is_regular_file(fs::symlink_status(out, ec))) return std::nullopt;
+  return read_text(out);
+}
+}  // namespace
+
+std::vector<AsmStatement> asm_statements(std::string_view text) {
+  std::vector<AsmStatement> found;
+  const Significant s = significant_tokens(text);
+  for (size_t i = 0; i < s.tokens.size(); ++i) {
+    if (s.tokens[i].kind != TokenKind::Identifier || !is_asm_keyword(s.at(i)) || is_label(s, i)) continue;
+    size_t j = i + 1;
+    while (j < s.tokens.size() && (s.at(j) == "volatile" || s.at(j) == "__volatile__" || s.at(j) == "__volatile" ||
+                                   s.at(j) == "goto" || s.at(j) == "inline")) {
+      ++j;
+    }
+    if (j >= s.tokens.size() || !s.punct(j, '(')) continue;
+    std::string body;
+    size_t k = j + 1;
+    for (; k < s.tokens.size() && s.tokens[k].kind == TokenKind::String; ++k) body += literal_body(s.at(k));
+    if (k == j + 1) {  // not a literal (a macro, say): its tokens up to the first ':' or ')'
+      for (; k < s.tokens.size() && !s.punct(k, ':') && !s.punct(k, ')'); ++k) body += std::string(s.at(k)) + " ";
+      if (body.empty()) continue;
+    } else if (!holds_instruction(body)) {
+      continue;
+    }
+    found.push_back({s.tokens[i].line, body});
+  }
+  return found;
+}
+
+std::vector<Finding> scan_source(const fs::path& source, toolchain::Backend backend, const fs::path& build_folder,
+                                 const toolchain::CompileRunner& run_compiler) {
+  std::vector<Finding> findings;
+  const std::vector<ProgramFile> files = program_files(source, backend, build_folder);
+  bool any_asm = false;
+  for (const ProgramFile& f : files) {
+    const LineMarkers markers(f.text, f.path.string());
+    for (const Token& t : significant_tokens(f.text).tokens) {
+      if (t.kind != TokenKind::Identifier) continue;
+      const std::string_view word = t.text(f.text);
+      for (const char* prefix : kReservedPrefixes) {
+        if (word.rfind(prefix, 0) != 0) continue;
+        const LineMarkers::Origin o = markers.origin(t.line);
+        findings.push_back({FindingKind::early_constructor, std::string(word),
+                            "names something " + std::string(word) +
+                                ", a name reserved for the compiler's own start-up code: a submission may not use it",
+                            fs::path(o.file).filename().string() + ":" + std::to_string(o.line)});
+      }
+    }
+    const std::vector<AsmStatement> statements = asm_statements(f.text);
+    any_asm = any_asm || !statements.empty();
+    if (backend != toolchain::Backend::emu) continue;
+    for (const AsmStatement& a : statements) {
+      const LineMarkers::Origin o = markers.origin(a.line);
+      findings.push_back(asm_finding(a, o.file, o.line));
+    }
+  }
+  if (backend == toolchain::Backend::emu || !any_asm) return findings;
+
+  const std::optional<std::string> host = host_view(source, files, run_compiler);
+  if (!host) {
+    findings.push_back({FindingKind::other, "asm",
+                        "holds inline assembly, and nvcc could not preprocess it for the host to tell host code from "
+                        "device code (nvcc -cuda failed): to be reviewed by hand",
+                        source.filename().string()});
+    return findings;
+  }
+  std::set<std::string> program;
+  for (const ProgramFile& f : files) program.insert(fs::absolute(f.path).lexically_normal().string());
+  const LineMarkers markers(*host, source.string());
+  for (const AsmStatement& a : asm_statements(*host)) {
+    const LineMarkers::Origin o = markers.origin(a.line);
+    if (o.system || !program.count(fs::absolute(o.file).lexically_normal().string())) continue;
+    findings.push_back(asm_finding(a, o.file, o.line));
+  }
+  return findings;
+}
+
+}  // namespace gpulab::audit
