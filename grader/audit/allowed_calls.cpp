@@ -26,7 +26,8 @@ std::vector<std::string> strings(const json& entry, const char* field, const fs:
   if (!entry.contains(field)) return out;
   if (!entry[field].is_array()) malformed(file, where + "." + field, "a list of strings is expected");
   for (const json& s : entry[field]) {
-    if (!s.is_string() || s.get<std::string>().empty()) malformed(file, where + "." + field, "a non-empty string is expected");
+    if (!s.is_string() || s.get<std::string>().empty())
+      malformed(file, where + "." + field, "a non-empty string is expected");
     out.push_back(s.get<std::string>());
   }
   return out;
@@ -66,7 +67,8 @@ AllowedCalls parse(const fs::path& file) {
     const json& e = doc["allow"][i];
     check_fields(e, {"names", "libraries", "backends", "why"}, file, where);
     if (!e.contains("why")) malformed(file, where, "every entry says why it is allowed (\"why\")");
-    calls.allow.push_back({strings(e, "names", file, where), strings(e, "libraries", file, where), backends(e, file, where)});
+    calls.allow.push_back(
+        {strings(e, "names", file, where), strings(e, "libraries", file, where), backends(e, file, where)});
   }
   for (size_t i = 0; i < doc.value("deny", json::array()).size(); ++i) {
     const std::string where = "deny[" + std::to_string(i) + "]";
@@ -77,7 +79,8 @@ AllowedCalls parse(const fs::path& file) {
     if (!e.contains("does") || !e["does"].is_string() || e["does"].get<std::string>().empty()) {
       malformed(file, where + ".does", "every deny entry says what the call does, for the student");
     }
-    calls.deny.push_back({strings(e, "names", file, where), *kind, e["does"].get<std::string>(), backends(e, file, where)});
+    calls.deny.push_back(
+        {strings(e, "names", file, where), *kind, e["does"].get<std::string>(), backends(e, file, where)});
   }
   return calls;
 }

@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <map>
+#include <set>
+#include <tuple>
 
 #include "audit/checks.hpp"
 #include "audit/source_lines.hpp"
@@ -37,6 +39,29 @@ void locate(const ElfObject& elf, const fs::path& object, std::vector<PlacedFind
     }
   }
 }
+// The class a reference belongs to: `std::basic_ofstream` for its constructor, destructor and
+// vtable alike; a C function is its own.
+std::string owner(const std::string& symbol) {
+  const std::string key = symbol_key(symbol);
+  const size_t first = key.find("::");
+  if (first == std::string::npos) return key;
+  const size_t second = key.find("::", first + 2);
+  return key.substr(0, second);
+}
+
+// One finding per class and line: `std::ofstream log(...)` refers to its constructor, destructor,
+// vtable and filebuf, one line for the student says it.
+std::vector<Finding> without_repeats(std::vector<PlacedFinding>& placed) {
+  std::vector<Finding> kept;
+  std::set<std::tuple<FindingKind, std::string, std::string>> seen;
+  for (PlacedFinding& p : placed) {
+    const Finding& f = p.finding;
+    const bool reference = f.kind == FindingKind::forbidden_call || f.kind == FindingKind::harness_reference;
+    if (reference && !f.where.empty() && !seen.insert({f.kind, f.where, owner(f.symbol)}).second) continue;
+    kept.push_back(std::move(p.finding));
+  }
+  return kept;
+}
 }  // namespace
 
 AuditResult audit_object(const fs::path& object, toolchain::Backend backend, const fs::path& source,
@@ -52,7 +77,7 @@ AuditResult audit_object(const fs::path& object, toolchain::Backend backend, con
   check_instructions(o, placed);
   locate(elf, object, placed);
   AuditResult result;
-  for (PlacedFinding& p : placed) result.findings.push_back(std::move(p.finding));
+  result.findings = without_repeats(placed);
   if (!source.empty()) {
     for (Finding& f : scan_source(source, backend, object.parent_path(), run_compiler)) {
       result.findings.push_back(std::move(f));

@@ -20,8 +20,7 @@ class Reader {
   Reader(std::string bytes, fs::path path) : bytes_(std::move(bytes)), path_(std::move(path)) {}
 
   // A copy of the T at `offset`; a damaged object when it does not fit.
-  template <typename T>
-  T at(uint64_t offset) const {
+  template <typename T> T at(uint64_t offset) const {
     if (offset > bytes_.size() || bytes_.size() - offset < sizeof(T)) damaged("a table runs past the end of the file");
     T value;
     std::memcpy(&value, bytes_.data() + offset, sizeof(T));
@@ -76,13 +75,18 @@ const std::string& ElfObject::section_name(uint32_t index) const {
 }
 
 const ElfSymbol* ElfObject::function_at(uint32_t section, uint64_t offset) const {
+  // The function whose extent holds the offset; else, for code written in assembly without a
+  // .size, the nearest symbol of the section at or before it.
+  const ElfSymbol* nearest = nullptr;
   for (const ElfSymbol& s : symbols) {
-    if (s.type == STT_FUNC && s.defined() && s.section == section && s.value <= offset &&
-        offset < s.value + (s.size ? s.size : 1)) {
-      return &s;
+    if (!s.defined() || s.section != section || s.value > offset || s.type == STT_SECTION || s.name.empty()) continue;
+    if (s.type == STT_FUNC && offset < s.value + s.size) return &s;
+    if ((s.type == STT_FUNC || s.type == STT_NOTYPE) && s.size == 0 && s.name[0] != '.' &&
+        (!nearest || s.value > nearest->value)) {
+      nearest = &s;
     }
   }
-  return nullptr;
+  return nearest;
 }
 
 bool ElfObject::is_call(const ElfRelocation& r) const {
@@ -155,11 +159,12 @@ ElfObject read_elf_object(const fs::path& object) {
     if (h.sh_size / size > r.size() / size) r.damaged("it claims more relocations than the file can hold");
     for (uint64_t k = 0; k < h.sh_size / size; ++k) {
       const uint64_t at = h.sh_offset + k * size;
-      const auto rel = rela ? r.at<Elf64_Rela>(at) : Elf64_Rela{r.at<Elf64_Rel>(at).r_offset, r.at<Elf64_Rel>(at).r_info, 0};
+      const auto rel =
+          rela ? r.at<Elf64_Rela>(at) : Elf64_Rela{r.at<Elf64_Rel>(at).r_offset, r.at<Elf64_Rel>(at).r_info, 0};
       const uint32_t symbol = ELF64_R_SYM(rel.r_info);
       if (symbol >= elf.symbols.size()) r.damaged("a relocation names a symbol that is not in the table");
-      elf.relocations.push_back({h.sh_info, rel.r_offset, symbol, static_cast<uint32_t>(ELF64_R_TYPE(rel.r_info)),
-                                 rel.r_addend});
+      elf.relocations.push_back(
+          {h.sh_info, rel.r_offset, symbol, static_cast<uint32_t>(ELF64_R_TYPE(rel.r_info)), rel.r_addend});
     }
   }
   return elf;

@@ -33,7 +33,8 @@ const std::map<std::string, Forbidden>& forbidden_x86() {
     f["syscall"] = system_call;
     f["sysenter"] = system_call;
     for (const char* m : {"int", "int1", "into"}) f[m] = interrupt;
-    for (const char* m : {"lcall", "ljmp", "lret", "lretq", "lretl", "lretw", "iret", "iretq", "iretl", "iretw"}) f[m] = far;
+    for (const char* m : {"lcall", "ljmp", "lret", "lretq", "lretl", "lretw", "iret", "iretq", "iretl", "iretw"})
+      f[m] = far;
     for (const char* m : {"wrpkru", "xrstor", "xrstor64", "xrstors", "xrstors64"}) f[m] = keys;
     return f;
   }();
@@ -51,8 +52,9 @@ const std::map<std::string, Forbidden>& forbidden_aarch64() {
 
 // The instruction's mnemonic, after prefixes objdump writes as words of their own.
 std::string mnemonic(const std::string& instruction) {
-  static const std::vector<std::string> prefixes = {"lock", "rep", "repz", "repnz", "repe", "repne", "notrack", "bnd",
-                                                    "data16", "data32", "addr32", "cs", "ds", "es", "fs", "gs", "ss"};
+  static const std::vector<std::string> prefixes = {"lock",    "rep", "repz",   "repnz",  "repe",   "repne",
+                                                    "notrack", "bnd", "data16", "data32", "addr32", "cs",
+                                                    "ds",      "es",  "fs",     "gs",     "ss"};
   std::istringstream words(instruction);
   std::string word;
   while (words >> word) {
@@ -72,8 +74,8 @@ void check_instructions(const ObjectUnderAudit& o, std::vector<PlacedFinding>& o
   const process::ProcessResult p =
       process::run({"objdump", "-d", "-w", "--no-show-raw-insn", o.path.string()}, options);
   if (!p.started() || p.status() != 0) {
-    throw files::GraderError("the audit cannot disassemble " + o.path.string() + " with objdump: " +
-                             (p.started() ? p.output.substr(0, 500) : p.spawn_error) +
+    throw files::GraderError("the audit cannot disassemble " + o.path.string() +
+                             " with objdump: " + (p.started() ? p.output.substr(0, 500) : p.spawn_error) +
                              "; install binutils (it provides objdump, nm and addr2line)");
   }
   const auto& forbidden = o.elf.machine == EM_AARCH64 ? forbidden_aarch64() : forbidden_x86();
@@ -93,16 +95,20 @@ void check_instructions(const ObjectUnderAudit& o, std::vector<PlacedFinding>& o
     if (line.empty() || line[0] != ' ') continue;
     const size_t digits = line.find_first_not_of(' ');
     const size_t colon = line.find(':', digits);
-    if (colon == std::string::npos || colon == digits ||
-        line.find_first_not_of("0123456789abcdef", digits) != colon) {
+    if (colon == std::string::npos || colon == digits || line.find_first_not_of("0123456789abcdef", digits) != colon) {
       continue;
     }
     const uint64_t offset = std::stoull(line.substr(digits, colon - digits), nullptr, 16);
     std::string instruction = line.substr(colon + 1);
-    instruction.erase(0, instruction.find_first_not_of(" \t") == std::string::npos ? instruction.size()
-                                                                                   : instruction.find_first_not_of(" \t"));
-    if (const size_t comment = instruction.find_first_of("#<"); comment != std::string::npos) instruction.erase(comment);
-    while (!instruction.empty() && std::isspace(static_cast<unsigned char>(instruction.back()))) instruction.pop_back();
+    instruction.erase(0, instruction.find_first_not_of(" \t") == std::string::npos
+                             ? instruction.size()
+                             : instruction.find_first_not_of(" \t"));
+    if (const size_t comment = instruction.find_first_of("#<"); comment != std::string::npos)
+      instruction.erase(comment);
+    // One space between the words: "int    $0x80" -> "int $0x80".
+    std::istringstream words(instruction);
+    instruction.clear();
+    for (std::string word; words >> word;) instruction += (instruction.empty() ? "" : " ") + word;
     const auto hit = forbidden.find(mnemonic(instruction));
     if (hit == forbidden.end()) continue;
     out.push_back({{hit->second.kind, instruction,

@@ -141,14 +141,20 @@ std::vector<ProtectedLibrary> protected_libraries(toolchain::Backend backend) {
   }
   static const std::vector<ProtectedLibrary> system = [] {
     std::vector<ProtectedLibrary> found;
-    const std::pair<const char*, const char*> names[] = {
-        {"libc", "libc.so.6"},         {"libm", "libm.so.6"},         {"libstdc++", "libstdc++.so.6"},
-        {"libgcc_s", "libgcc_s.so.1"}, {"ld.so", "ld-linux-x86-64.so.2"}, {"ld.so", "ld-linux-aarch64.so.1"}};
-    const std::map<std::string, std::string> descriptions = {
-        {"libc", "the C library"},        {"libm", "the math library"},     {"libstdc++", "the C++ library"},
-        {"libgcc_s", "the compiler's runtime library"}, {"ld.so", "the dynamic loader"}};
+    const std::pair<const char*, const char*> names[] = {{"libc", "libc.so.6"},
+                                                         {"libm", "libm.so.6"},
+                                                         {"libstdc++", "libstdc++.so.6"},
+                                                         {"libgcc_s", "libgcc_s.so.1"},
+                                                         {"ld.so", "ld-linux-x86-64.so.2"},
+                                                         {"ld.so", "ld-linux-aarch64.so.1"}};
+    const std::map<std::string, std::string> descriptions = {{"libc", "the C library"},
+                                                             {"libm", "the math library"},
+                                                             {"libstdc++", "the C++ library"},
+                                                             {"libgcc_s", "the compiler's runtime library"},
+                                                             {"ld.so", "the dynamic loader"}};
     for (const auto& [id, file] : names) {
-      if (std::string path = compiler_library(file); !path.empty()) found.push_back({id, descriptions.at(id), path, true});
+      if (std::string path = compiler_library(file); !path.empty())
+        found.push_back({id, descriptions.at(id), path, true});
     }
     return found;
   }();

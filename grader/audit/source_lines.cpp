@@ -15,8 +15,9 @@ namespace {
 // A frame inside headers that are not the program's own: the system's, CUDA's, the emulator's.
 bool outside_program(const std::string& file) {
   static const std::string emulator = toolchain::emu_include_dir();
-  return file.rfind("/usr/", 0) == 0 || file.rfind("/opt/", 0) == 0 || (!emulator.empty() && file.rfind(emulator, 0) == 0) ||
-         file.find("/cuda/") != std::string::npos || file.rfind("??", 0) == 0;
+  return file.rfind("/usr/", 0) == 0 || file.rfind("/opt/", 0) == 0 ||
+         (!emulator.empty() && file.rfind(emulator, 0) == 0) || file.find("/cuda/") != std::string::npos ||
+         file.rfind("??", 0) == 0;
 }
 
 // "/path/file.cu:12 (discriminator 3)" -> "file.cu:12"; "" for "??:0" and "??:?".

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 
 #include "audit/source_lines.hpp"
@@ -13,6 +14,7 @@
 #include "files/temp_folder.hpp"
 #include "rewriter/cuda_lexer.hpp"
 #include "toolchain/local_headers.hpp"
+#include "toolchain/runtime_libraries.hpp"
 
 namespace gpulab::audit {
 namespace fs = std::filesystem;
@@ -47,7 +49,8 @@ std::string literal_body(std::string_view literal) {
 // Whether a template holds an instruction: anything but white space and its escapes.
 bool holds_instruction(const std::string& body) {
   for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '\\' && i + 1 < body.size() && std::string_view("ntrvf").find(body[i + 1]) != std::string_view::npos) {
+    if (body[i] == '\\' && i + 1 < body.size() &&
+        std::string_view("ntrvf").find(body[i + 1]) != std::string_view::npos) {
       ++i;
       continue;
     }
@@ -71,11 +74,36 @@ Significant significant_tokens(std::string_view text) {
   return s;
 }
 
+// The index of the token before i that belongs to the same code: the same #define's tokens, or
+// code outside every directive (an `#if` line between two declarations is not before the asm).
+std::optional<size_t> previous_token(const Significant& s, size_t i) {
+  for (size_t p = i; p-- > 0;) {
+    if (s.tokens[p].directive == s.tokens[i].directive) return p;
+  }
+  return std::nullopt;
+}
+
+// Whether token i starts the replacement text of its #define (`#define NAME asm(...)`,
+// `#define NAME(a, b) asm(...)`).
+bool starts_macro_body(const Significant& s, size_t i) {
+  size_t first = i;
+  while (first > 0 && s.tokens[first - 1].directive == s.tokens[i].directive) --first;
+  if (first + 2 >= i || s.at(first + 1) != "define") return false;
+  size_t body = first + 3;  // after '#', 'define', NAME
+  if (body < s.tokens.size() && s.punct(body, '(') && s.tokens[body].begin == s.tokens[body - 1].end) {
+    while (body < i && !s.punct(body, ')')) ++body;
+    ++body;
+  }
+  return body == i;
+}
+
 // An asm after a declarator (`int f() asm("name")`, `register int r asm("rax")`) names a symbol or
 // register; an asm where a statement or declaration starts is a statement.
 bool is_label(const Significant& s, size_t i) {
-  if (i == 0) return false;
-  const size_t p = i - 1;
+  if (s.tokens[i].directive && starts_macro_body(s, i)) return false;
+  const std::optional<size_t> previous = previous_token(s, i);
+  if (!previous) return false;
+  const size_t p = *previous;
   if (s.tokens[p].kind == TokenKind::Identifier) {
     const std::string_view w = s.at(p);
     return w != "else" && w != "do" && w != "return";
@@ -84,11 +112,13 @@ bool is_label(const Significant& s, size_t i) {
   if (!s.punct(p, ')')) return false;
   int depth = 0;
   for (size_t k = p + 1; k-- > 0;) {
+    if (s.tokens[k].directive != s.tokens[i].directive) continue;
     if (s.punct(k, ')')) ++depth;
     if (s.punct(k, '(') && --depth == 0) {
-      if (k == 0) return true;
-      const std::string_view before = s.at(k - 1);
-      return !(before == "if" || before == "while" || before == "for" || before == "switch");
+      const std::optional<size_t> before = previous_token(s, k);
+      if (!before) return true;
+      const std::string_view w = s.at(*before);
+      return !(w == "if" || w == "while" || w == "for" || w == "switch");
     }
   }
   return true;
@@ -101,7 +131,8 @@ struct ProgramFile {
   std::string text;  // what the compiler read: the rewritten copy on the emulator, where there is one
 };
 
-std::vector<ProgramFile> program_files(const fs::path& source, toolchain::Backend backend, const fs::path& build_folder) {
+std::vector<ProgramFile> program_files(const fs::path& source, toolchain::Backend backend,
+                                       const fs::path& build_folder) {
   const std::string text = read_text(source);
   const bool emu = backend == toolchain::Backend::emu;
   const fs::path original = emu ? fs::path(LineMarkers(text, source.string()).first_file()) : source;
@@ -125,21 +156,36 @@ Finding asm_finding(const AsmStatement& a, const std::string& file, int line) {
           fs::path(file).filename().string() + ":" + std::to_string(line)};
 }
 
-// nvcc's host-side translation unit of `source` (nvcc -cuda), or nullopt when nvcc fails on it.
-std::optional<std::string> host_view(const fs::path& source, const std::vector<ProgramFile>& files,
+// The translation unit the host compiler saw, preprocessed: on the emulator the rewritten source
+// through g++ -E with the emulator's header and the rewritten headers' folders first (as the
+// build's -I options put them); with nvcc, nvcc -cuda (device functions' bodies removed). nullopt
+// when the compiler fails on it.
+std::optional<std::string> host_view(const fs::path& source, toolchain::Backend backend,
+                                     const std::vector<ProgramFile>& files, const fs::path& build_folder,
                                      const toolchain::CompileRunner& run_compiler) {
   files::TempFolder folder("audit", toolchain::cache_directory() / "building");
   chmod(folder.path().c_str(), 0755);  // as a build folder (the sandbox's user writes it)
   const fs::path out = folder / "host.ii";
-  toolchain::CompileJob job{{toolchain::nvcc_path(), "-std=c++20", "-cuda", "-I", source.parent_path().string(),
-                             source.string(), "-o", out.string()},
-                            folder.path(),
-                            {}};
+  const fs::path program_folder = files.front().path.parent_path();
+  toolchain::CompileJob job{{}, folder.path(), {source}};
+  if (backend == toolchain::Backend::emu) {
+    job.argv = {toolchain::host_compiler(),  "-std=c++20", "-E", "-include", "gpulab/emu/cuda_emulation.hpp", "-I",
+                toolchain::emu_include_dir()};
+    std::error_code ec;
+    const fs::path copies = build_folder / "headers" / program_folder.relative_path();
+    if (fs::is_directory(copies, ec)) job.argv.insert(job.argv.end(), {"-I", copies.string()});
+    job.argv.insert(job.argv.end(), {"-I", program_folder.string(), source.string(), "-o", out.string()});
+    job.reads.push_back(toolchain::emu_include_dir());
+    if (fs::is_directory(build_folder / "headers", ec)) job.reads.push_back(build_folder / "headers");
+  } else {
+    job.argv = {toolchain::nvcc_path(),  "-std=c++20",    "-cuda", "-I",
+                program_folder.string(), source.string(), "-o",    out.string()};
+  }
   for (const ProgramFile& f : files) job.reads.push_back(f.path);
   process::ProcessOptions options;
   options.time_limit_s = 300;
   const process::ProcessResult p = run_compiler ? run_compiler(job) : process::run(job.argv, options);
-  if (!p.started()) throw files::GraderError("the audit cannot start nvcc: " + p.spawn_error);
+  if (!p.started()) throw files::GraderError("the audit cannot start the compiler: " + p.spawn_error);
   std::error_code ec;
   if (p.status() != 0 || !fs::is_regular_file(fs::symlink_status(out, ec))) return std::nullopt;
   return read_text(out);
@@ -190,22 +236,18 @@ std::vector<Finding> scan_source(const fs::path& source, toolchain::Backend back
                             fs::path(o.file).filename().string() + ":" + std::to_string(o.line)});
       }
     }
-    const std::vector<AsmStatement> statements = asm_statements(f.text);
-    any_asm = any_asm || !statements.empty();
-    if (backend != toolchain::Backend::emu) continue;
-    for (const AsmStatement& a : statements) {
-      const LineMarkers::Origin o = markers.origin(a.line);
-      findings.push_back(asm_finding(a, o.file, o.line));
-    }
+    any_asm = any_asm || !asm_statements(f.text).empty();
   }
-  if (backend == toolchain::Backend::emu || !any_asm) return findings;
+  if (!any_asm) return findings;  // the common case: no compiler run
 
-  const std::optional<std::string> host = host_view(source, files, run_compiler);
+  // Some asm statement is in the text: which ones the host compiler compiled (not in a branch the
+  // preprocessor drops; with nvcc, not in device code) is read from its preprocessed view.
+  const std::optional<std::string> host = host_view(source, backend, files, build_folder, run_compiler);
   if (!host) {
     findings.push_back({FindingKind::other, "asm",
-                        "holds inline assembly, and nvcc could not preprocess it for the host to tell host code from "
-                        "device code (nvcc -cuda failed): to be reviewed by hand",
-                        source.filename().string()});
+                        "holds inline assembly, and the compiler could not preprocess the file again to tell host "
+                        "code from device code: to be reviewed by hand",
+                        files.front().path.filename().string()});
     return findings;
   }
   std::set<std::string> program;

@@ -1,13 +1,15 @@
 // The source-level part of the audit: host-side inline assembly (an `asm` statement with a
 // non-empty template) and names reserved for the compiler's start-up code.
 //
-// Telling host from device asm: on the emulator the audited source is the rewritten one, in
-// which the rewriter has already replaced every device-side asm (inline PTX), so every asm
-// statement left in it, and in the program's own headers (their rewritten copies where the build
-// made them), was compiled as host code. With nvcc, device asm is normal; when the source or its
-// headers hold an asm statement at all, nvcc preprocesses the file for the host (`nvcc -cuda`:
-// device functions' bodies removed, `__CUDA_ARCH__` branches resolved, macros expanded) and only
-// asm statements that survive there, on lines of the program's own files, are host asm.
+// Which asm statements the host compiler compiled: the submission's file and its own headers are
+// read first; only when one of them holds an asm statement with a non-empty template is the file
+// preprocessed again as its host compiler saw it, and the asm statements left there, on lines of
+// the program's own files, are the findings. On the emulator that is the rewritten source through
+// g++ -E (the rewriter has already replaced every asm inside a function: inline PTX is not x86
+// code; what is left is host code, e.g. namespace-scope assembly; branches the preprocessor drops
+// are gone). With nvcc, where inline PTX in device code is normal, it is nvcc -cuda: the host's
+// translation unit, device functions' bodies removed, `__CUDA_ARCH__` branches resolved, macros
+// expanded.
 #pragma once
 #include <filesystem>
 #include <vector>
@@ -19,10 +21,11 @@ namespace gpulab::audit {
 
 // `source`: emulator: the rewritten .cu (its first #line names the original); cuda: the .cu.
 // `build_folder`: where the emulator's build wrote the object (its headers/ holds the rewritten
-// copies of the program's headers, where it made them). `run_compiler` runs nvcc -cuda (the
-// sandbox); unset, nvcc runs directly.
+// copies of the program's headers, where it made them). `run_compiler` runs the preprocessing
+// (the sandbox, as for the submission's compile); unset, the compiler runs directly.
 std::vector<Finding> scan_source(const std::filesystem::path& source, toolchain::Backend backend,
-                                 const std::filesystem::path& build_folder, const toolchain::CompileRunner& run_compiler);
+                                 const std::filesystem::path& build_folder,
+                                 const toolchain::CompileRunner& run_compiler);
 
 // The asm statements of a text with a non-empty template (asm labels on declarations, `int f()
 // asm("name")`, are not statements and are left out), by 1-based line, and the template's text.

@@ -4,6 +4,7 @@
 #include <elf.h>
 
 #include <cctype>
+#include <map>
 
 #include "audit/checks.hpp"
 #include "audit/symbol_names.hpp"
@@ -24,14 +25,16 @@ bool has_priority(const std::string& name) {
 }
 
 bool is_constructor_list(const ElfSection& s) {
-  return s.type == SHT_INIT_ARRAY || s.name == ".init_array" || s.name == ".ctors" || starts_with(s.name, ".init_array.") ||
-         starts_with(s.name, ".ctors.");
+  return s.type == SHT_INIT_ARRAY || s.name == ".init_array" || s.name == ".ctors" ||
+         starts_with(s.name, ".init_array.") || starts_with(s.name, ".ctors.");
 }
 bool is_destructor_list(const ElfSection& s) {
-  return s.type == SHT_FINI_ARRAY || s.name == ".fini_array" || s.name == ".dtors" || starts_with(s.name, ".fini_array.") ||
-         starts_with(s.name, ".dtors.");
+  return s.type == SHT_FINI_ARRAY || s.name == ".fini_array" || s.name == ".dtors" ||
+         starts_with(s.name, ".fini_array.") || starts_with(s.name, ".dtors.");
 }
-bool is_preinit_list(const ElfSection& s) { return s.type == SHT_PREINIT_ARRAY || starts_with(s.name, ".preinit_array"); }
+bool is_preinit_list(const ElfSection& s) {
+  return s.type == SHT_PREINIT_ARRAY || starts_with(s.name, ".preinit_array");
+}
 
 // The compiler's own start-up functions: g++'s initialiser of the translation unit (global
 // objects' constructors, <iostream>'s, the emulator's kernel registrations) and nvcc's
@@ -43,41 +46,48 @@ bool compilers_own(const ElfSymbol& s) {
 }
 
 PlacedFinding startup_finding(const std::string& what, const std::string& sentence,
-                              std::optional<CodePlace> place = std::nullopt) {
-  return {{FindingKind::early_constructor, what, sentence, ""}, place};
+                              std::optional<CodePlace> place = std::nullopt, const std::string& where = "") {
+  return {{FindingKind::early_constructor, what, sentence, where}, place};
 }
 
-// Each entry of a constructor list must be the compiler's own function, and each at most once.
-void check_constructor_list(const ObjectUnderAudit& o, uint32_t index, std::vector<PlacedFinding>& out) {
+const char* kOnlyWhenCalled =
+    ": a submission's code runs only when the harness calls it; do the work in the graded function";
+
+// What an entry of a list section does, for the sentence: "runs F <when>".
+std::string when_it_runs(const ElfSection& s) {
+  if (is_preinit_list(s)) return "before the program starts (section " + s.name + ")";
+  if (is_destructor_list(s))
+    return "after main (a destructor, e.g. __attribute__((destructor)), section " + s.name + ")";
+  if (has_priority(s.name)) return "before main (a constructor with a priority, section " + s.name + ")";
+  return "before main (a constructor, e.g. __attribute__((constructor)))";
+}
+
+// Each entry of a start-up list must be one of the compiler's own functions (each of those at
+// most once, in a constructor list without priority); an entry without a relocation is not a
+// function of the object's.
+void check_list(const ObjectUnderAudit& o, uint32_t index, std::vector<PlacedFinding>& out) {
   const ElfSection& list = o.elf.sections[index];
-  size_t entries = 0, compiler_entries = 0;
+  const bool plain_constructors = is_constructor_list(list) && !has_priority(list.name);
+  size_t entries = 0;
+  std::map<std::string, int> compiler_entries;  // by kind: g++'s initialiser, nvcc's registration
   for (const ElfRelocation& r : o.elf.relocations) {
     if (r.applies_to != index) continue;
     ++entries;
     const ElfSymbol& target = o.elf.symbols[r.symbol];
     const ElfSymbol* function = target.type == STT_SECTION ? o.elf.function_at(target.section, r.addend) : &target;
-    if (function && compilers_own(*function)) {
-      ++compiler_entries;
-      continue;
+    if (plain_constructors && function && compilers_own(*function)) {
+      const std::string key = symbol_key(demangled(function->name));
+      if (++compiler_entries[key.rfind("_GLOBAL__sub_I_", 0) == 0 ? "g++" : "nvcc"] == 1) continue;
     }
     const std::string name = function ? shown_name(function->name) : target.name + "+" + std::to_string(r.addend);
     std::optional<CodePlace> place;
     if (function && function->defined()) place = CodePlace{function->section, function->value};
-    out.push_back(startup_finding(name,
-                                  "runs " + name +
-                                      " before main (a constructor, e.g. __attribute__((constructor))): a submission's "
-                                      "code runs only when the harness calls it; do the work in the graded function",
-                                  place));
+    out.push_back(startup_finding(name, "runs " + name + " " + when_it_runs(list) + kOnlyWhenCalled, place));
   }
-  if (compiler_entries > 1) {
-    out.push_back(startup_finding(list.name, "has more than one start-up function named like the compiler's own (" +
-                                                 list.name + "): a submission may not name its functions so"));
-  }
-  const uint64_t pointer = 8;
-  if (list.size / pointer != entries) {
-    out.push_back(startup_finding(list.name, "has an entry in " + list.name +
-                                                 " that is not a function of its own: a submission's code runs only "
-                                                 "when the harness calls it"));
+  if (list.size / 8 != entries) {
+    out.push_back(startup_finding(
+        list.name, "has an entry in " + list.name + " that is not a function of its own" + kOnlyWhenCalled,
+        std::nullopt, "section " + list.name));
   }
 }
 }  // namespace
@@ -92,7 +102,7 @@ void check_startup(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out) {
         out.push_back({{FindingKind::executable_stack, s.name,
                         "asks for an executable stack (its .note.GNU-stack section is marked executable): a "
                         "submission's code has no use for one",
-                        ".note.GNU-stack"},
+                        "section .note.GNU-stack"},
                        std::nullopt});
       }
     }
@@ -100,25 +110,16 @@ void check_startup(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out) {
       out.push_back({{FindingKind::other, s.name,
                       "has code that can be written while it runs (section " + s.name +
                           " is writable and executable): a submission's code has no use for it",
-                      s.name},
+                      "section " + s.name},
                      std::nullopt});
     }
-    if (has_priority(s.name)) {
-      out.push_back(startup_finding(s.name, "has a constructor or destructor with a priority (section " + s.name +
-                                                "): a submission's code runs only when the harness calls it"));
-    } else if (is_preinit_list(s)) {
-      out.push_back(startup_finding(s.name, "has code that runs before the program starts (section " + s.name +
-                                                "): a submission's code runs only when the harness calls it"));
-    } else if (is_destructor_list(s)) {
-      out.push_back(startup_finding(s.name, "has a destructor function that runs after main (section " + s.name +
-                                                ", e.g. __attribute__((destructor))): a submission's code runs only "
-                                                "when the harness calls it"));
+    if (is_preinit_list(s) || is_destructor_list(s) || is_constructor_list(s)) {
+      check_list(o, i, out);
     } else if (s.name == ".init" || s.name == ".fini") {
-      out.push_back(startup_finding(s.name, "adds code to the program's " + s.name.substr(1) +
-                                                " section, which runs outside main: a submission's code runs only "
-                                                "when the harness calls it"));
-    } else if (is_constructor_list(s)) {
-      check_constructor_list(o, i, out);
+      out.push_back(startup_finding(
+          s.name,
+          "adds code to the program's " + s.name.substr(1) + " section, which runs outside main" + kOnlyWhenCalled,
+          std::nullopt, "section " + s.name));
     }
   }
   if (!stack_note) {
@@ -130,11 +131,11 @@ void check_startup(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out) {
   }
   for (const ElfSymbol& s : o.elf.symbols) {
     if (s.type != STT_GNU_IFUNC) continue;
-    out.push_back(startup_finding(shown_name(s.name),
-                                  "defines " + shown_name(s.name) +
-                                      " as an IFUNC, whose resolver runs while the program is loaded, before main: a "
-                                      "submission's code runs only when the harness calls it",
-                                  s.defined() ? std::optional<CodePlace>(CodePlace{s.section, s.value}) : std::nullopt));
+    out.push_back(startup_finding(
+        shown_name(s.name),
+        "defines " + shown_name(s.name) + " as an IFUNC, whose resolver runs while the program is loaded, before main" +
+            kOnlyWhenCalled,
+        s.defined() ? std::optional<CodePlace>(CodePlace{s.section, s.value}) : std::nullopt));
   }
 }
 

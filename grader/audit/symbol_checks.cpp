@@ -15,7 +15,8 @@ bool shared_inline_copy(const std::string& key) {
 }
 
 bool weak_in_object(const ObjectUnderAudit& o, const ElfSymbol& s) {
-  return s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE || (s.section < o.elf.sections.size() && o.elf.sections[s.section].in_comdat);
+  return s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE ||
+         (s.section < o.elf.sections.size() && o.elf.sections[s.section].in_comdat);
 }
 
 // Where the object refers to symbol `index` first: a relocation in its code, else in its data.

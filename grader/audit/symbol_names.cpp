@@ -49,7 +49,8 @@ std::string without_parameters(const std::string& s) {
   // hold no parameter list at their end.
   std::string rest = s.substr(close + 1);
   for (const char* qualifier : {"volatile", "const", "&&", "&", " "}) {
-    for (size_t at; (at = rest.find(qualifier)) != std::string::npos;) rest.erase(at, std::string_view(qualifier).size());
+    for (size_t at; (at = rest.find(qualifier)) != std::string::npos;)
+      rest.erase(at, std::string_view(qualifier).size());
   }
   if (!rest.empty()) return s;
   int depth = 0;
@@ -111,18 +112,28 @@ std::string without_template_arguments(const std::string& s) {
 }  // namespace
 
 std::string symbol_key(const std::string& demangled_name) {
-  static const std::array<const char*, 14> prefixes = {
-      "vtable for ", "VTT for ", "typeinfo for ", "typeinfo name for ", "guard variable for ",
-      "construction vtable for ", "non-virtual thunk to ", "virtual thunk to ", "covariant return thunk to ",
-      "TLS init function for ", "TLS wrapper function for ", "transaction clone for ", "hidden alias for ",
-      "reference temporary "};
+  static const std::array<const char*, 14> prefixes = {"vtable for ",
+                                                       "VTT for ",
+                                                       "typeinfo for ",
+                                                       "typeinfo name for ",
+                                                       "guard variable for ",
+                                                       "construction vtable for ",
+                                                       "non-virtual thunk to ",
+                                                       "virtual thunk to ",
+                                                       "covariant return thunk to ",
+                                                       "TLS init function for ",
+                                                       "TLS wrapper function for ",
+                                                       "transaction clone for ",
+                                                       "hidden alias for ",
+                                                       "reference temporary "};
   std::string s = without_tags(demangled_name);
   for (bool again = true; again;) {
     again = false;
     for (const char* p : prefixes) {
       if (s.rfind(p, 0) != 0) continue;
       s.erase(0, std::string_view(p).size());
-      if (std::string_view(p) == "reference temporary ") s.erase(0, s.find(" for ") == std::string::npos ? 0 : s.find(" for ") + 5);
+      if (std::string_view(p) == "reference temporary ")
+        s.erase(0, s.find(" for ") == std::string::npos ? 0 : s.find(" for ") + 5);
       if (std::string_view(p) == "construction vtable for ") s = s.substr(0, s.find("-in-"));
       again = true;
     }

@@ -61,7 +61,8 @@ std::vector<Audited> audit_files(const std::vector<fs::path>& files, Backend bac
 bool has_finding(const gpulab::audit::AuditResult& r, gpulab::audit::FindingKind kind, const std::string& symbol,
                  const std::string& sentence) {
   for (const auto& f : r.findings) {
-    if (f.kind == kind && f.symbol.find(symbol) != std::string::npos && f.sentence.find(sentence) != std::string::npos) {
+    if (f.kind == kind && f.symbol.find(symbol) != std::string::npos &&
+        f.sentence.find(sentence) != std::string::npos) {
       return true;
     }
   }
@@ -72,7 +73,8 @@ std::string describe(const Audited& a) {
   std::string s = a.file.string() + " (" + gpulab::toolchain::backend_name(a.backend) + ")";
   if (!a.compiled) return s + " did not compile:\n" + a.compiler_output;
   for (const auto& f : a.result.findings) {
-    s += "\n  [" + std::string(gpulab::audit::kind_name(f.kind)) + "] " + f.symbol + " at " + f.where + ": " + f.sentence;
+    s += "\n  [" + std::string(gpulab::audit::kind_name(f.kind)) + "] " + f.symbol + " at " + f.where + ": " +
+         f.sentence;
   }
   return s;
 }

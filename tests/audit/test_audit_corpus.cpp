@@ -77,6 +77,9 @@ TEST_CASE("no finding in the references, progressions, skeletons, examples, test
 }
 
 TEST_CASE("no finding in the references, progressions, skeletons, examples, tests and idioms (cuda, compile only)") {
-  if (!gpulab::toolchain::cuda_backend_available()) SKIP("no nvcc here");
+  if (!gpulab::toolchain::cuda_backend_available()) {
+    WARN("no nvcc here: the cuda backend is not audited");
+    return;
+  }
   check_corpus(Backend::cuda);
 }

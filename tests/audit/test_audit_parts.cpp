@@ -20,14 +20,16 @@ namespace fs = std::filesystem;
 TEST_CASE("symbol keys: qualified names without return type, parameters, template arguments and tags") {
   CHECK(symbol_key(demangled("mprotect")) == "mprotect");
   CHECK(symbol_key(demangled("_Z10cudaMallocPPvmPKci")) == "cudaMalloc");
-  CHECK(symbol_key("std::basic_ofstream<char, std::char_traits<char> >::basic_ofstream(char const*, std::_Ios_Openmode)") ==
+  CHECK(symbol_key(
+            "std::basic_ofstream<char, std::char_traits<char> >::basic_ofstream(char const*, std::_Ios_Openmode)") ==
         "std::basic_ofstream::basic_ofstream");
   CHECK(symbol_key("void std::sort<int*>(int*, int*)") == "std::sort");
   CHECK(symbol_key("std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >("
                    "std::basic_ostream<char, std::char_traits<char> >&, char const*)") == "std::operator<<");
   CHECK(symbol_key("operator new(unsigned long)") == "operator new");
   CHECK(symbol_key("vtable for std::basic_ofstream<char, std::char_traits<char> >") == "std::basic_ofstream");
-  CHECK(symbol_key("gpulab::emu::BlockRunner::block_label[abi:cxx11]() const") == "gpulab::emu::BlockRunner::block_label");
+  CHECK(symbol_key("gpulab::emu::BlockRunner::block_label[abi:cxx11]() const") ==
+        "gpulab::emu::BlockRunner::block_label");
   CHECK(symbol_key("(anonymous namespace)::counter") == "(anonymous namespace)::counter");
   CHECK(symbol_key("std::thread::_M_start_thread(std::unique_ptr<std::thread::_State, "
                    "std::default_delete<std::thread::_State> >, void (*)())") == "std::thread::_M_start_thread");
@@ -45,18 +47,26 @@ TEST_CASE("patterns: '*' spans names and scopes, a class matches one character")
 
 TEST_CASE("asm statements: non-empty templates, not labels, not empty barriers") {
   const auto found = asm_statements(
-      "int f() asm(\"renamed\");\n"                 // a label: not a statement
+      "int f() asm(\"renamed\");\n"                        // a label: not a statement
       "void g() { asm volatile(\"\" ::: \"memory\"); }\n"  // empty: a compiler barrier
       "void h() { asm volatile(\"rdtsc\" : \"=a\"(x)); }\n"
       "register int r asm(\"rax\");\n"
       "void k() { if (x) __asm__ __volatile__(\"nop\\n\\t\" \"pause\"); }\n"
       "asm(R\"(.globl x)\");\n"
-      "// asm(\"in a comment\");\n");
-  REQUIRE(found.size() == 3);
+      "// asm(\"in a comment\");\n"
+      "#if defined(__x86_64__)\n"  // a directive's ')' before an asm is not a declarator's
+      "asm(\"nop\");\n"
+      "#endif\n"
+      "#define LANE(r) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r))\n"
+      "#define SPIN asm volatile(\"pause\")\n");
+  REQUIRE(found.size() == 6);
   CHECK(found[0].line == 3);
   CHECK(found[0].text == "rdtsc");
   CHECK(found[1].line == 5);
   CHECK(found[2].text == ".globl x");
+  CHECK(found[3].line == 9);
+  CHECK(found[4].text == "mov.u32 %0, %%laneid;");
+  CHECK(found[5].text == "pause");
 }
 
 TEST_CASE("line markers: #line and the preprocessor's markers, system headers told apart") {
