@@ -65,10 +65,13 @@ AllowedCalls parse(const fs::path& file) {
   for (size_t i = 0; i < doc.value("allow", json::array()).size(); ++i) {
     const std::string where = "allow[" + std::to_string(i) + "]";
     const json& e = doc["allow"][i];
-    check_fields(e, {"names", "libraries", "backends", "why"}, file, where);
+    check_fields(e, {"names", "libraries", "backends", "why", "only_from"}, file, where);
     if (!e.contains("why")) malformed(file, where, "every entry says why it is allowed (\"why\")");
-    calls.allow.push_back(
-        {strings(e, "names", file, where), strings(e, "libraries", file, where), backends(e, file, where)});
+    calls.allow.push_back({strings(e, "names", file, where), strings(e, "libraries", file, where),
+                           backends(e, file, where), strings(e, "only_from", file, where)});
+    if (!calls.allow.back().only_from.empty() && !calls.allow.back().libraries.empty()) {
+      malformed(file, where, "an entry with only_from names its names, not libraries");
+    }
   }
   for (size_t i = 0; i < doc.value("deny", json::array()).size(); ++i) {
     const std::string where = "deny[" + std::to_string(i) + "]";
@@ -102,6 +105,24 @@ bool matches_any(const std::vector<std::string>& patterns, const std::string& ke
 }
 
 bool AllowedCalls::is_harness(const std::string& key) const { return matches_any(harness, key); }
+
+const AllowEntry* AllowedCalls::allowed_only_from(const std::string& key, toolchain::Backend backend) const {
+  for (const AllowEntry& e : allow) {
+    if (!e.only_from.empty() && applies_to(e.backends, backend) && matches_any(e.names, key)) return &e;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> AllowedCalls::only_from_names() const {
+  std::vector<std::string> names;
+  for (const AllowEntry& e : allow) {
+    for (const std::string& p : e.only_from) {
+      const size_t scope = p.rfind("::");
+      names.push_back(scope == std::string::npos ? p : p.substr(scope + 2));
+    }
+  }
+  return names;
+}
 
 const DenyEntry* AllowedCalls::denied(const std::string& key, toolchain::Backend backend) const {
   for (const DenyEntry& e : deny) {

@@ -23,6 +23,11 @@ struct AllowEntry {
   std::vector<std::string> names;      // patterns
   std::vector<std::string> libraries;  // every symbol these protected libraries define ("libm")
   std::vector<toolchain::Backend> backends;
+  // When set, the names are allowed only where every reference to them is inside an inline
+  // (COMDAT) function whose key matches one of these: a library header's own code (NVTX's
+  // initialisation, which CUB includes, loads a profiler's library with dlopen). Checked before
+  // deny; the program's own files may not name such a function (source_scan.hpp).
+  std::vector<std::string> only_from;
 };
 
 struct AllowedCalls {
@@ -31,6 +36,10 @@ struct AllowedCalls {
   std::vector<DenyEntry> deny;
 
   bool is_harness(const std::string& key) const;
+  // The allow entry with only_from of `backend` that names `key`, or nullptr.
+  const AllowEntry* allowed_only_from(const std::string& key, toolchain::Backend backend) const;
+  // Every only_from pattern's last name (after its last "::"), for the source's identifiers.
+  std::vector<std::string> only_from_names() const;
   // The first deny entry of `backend` that names `key`, or nullptr.
   const DenyEntry* denied(const std::string& key, toolchain::Backend backend) const;
   // Whether an allow entry of `backend` names `key`, or names a library that defines `name`
@@ -51,7 +60,7 @@ bool matches_any(const std::vector<std::string>& patterns, const std::string& ke
 template <typename DefinedIn>
 bool AllowedCalls::allowed(const std::string& key, toolchain::Backend backend, DefinedIn defined_in) const {
   for (const AllowEntry& e : allow) {
-    if (!applies_to(e.backends, backend)) continue;
+    if (!applies_to(e.backends, backend) || !e.only_from.empty()) continue;
     if (matches_any(e.names, key)) return true;
     for (const std::string& library : e.libraries) {
       if (defined_in(library)) return true;

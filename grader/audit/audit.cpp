@@ -69,7 +69,8 @@ AuditResult audit_object(const fs::path& object, toolchain::Backend backend, con
   const auto start = std::chrono::steady_clock::now();
   const ElfObject elf = read_elf_object(object);
   const std::shared_ptr<const ProtectedSymbols> symbols = protected_symbols(backend);
-  const ObjectUnderAudit o{elf, object, backend, *symbols, allowed_calls()};
+  const AllowedCalls& calls = allowed_calls();
+  const ObjectUnderAudit o{elf, object, backend, *symbols, calls};
   std::vector<PlacedFinding> placed;
   check_definitions(o, placed);
   check_references(o, placed);
@@ -79,7 +80,7 @@ AuditResult audit_object(const fs::path& object, toolchain::Backend backend, con
   AuditResult result;
   result.findings = without_repeats(placed);
   if (!source.empty()) {
-    for (Finding& f : scan_source(source, backend, object.parent_path(), run_compiler)) {
+    for (Finding& f : scan_source(source, backend, object.parent_path(), run_compiler, calls.only_from_names())) {
       result.findings.push_back(std::move(f));
     }
   }

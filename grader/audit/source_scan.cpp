@@ -10,6 +10,7 @@
 #include <set>
 
 #include "audit/source_lines.hpp"
+#include "audit/symbol_names.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
 #include "rewriter/cuda_lexer.hpp"
@@ -218,22 +219,36 @@ std::vector<AsmStatement> asm_statements(std::string_view text) {
 }
 
 std::vector<Finding> scan_source(const fs::path& source, toolchain::Backend backend, const fs::path& build_folder,
-                                 const toolchain::CompileRunner& run_compiler) {
+                                 const toolchain::CompileRunner& run_compiler,
+                                 const std::vector<std::string>& reserved) {
   std::vector<Finding> findings;
   const std::vector<ProgramFile> files = program_files(source, backend, build_folder);
   bool any_asm = false;
+  std::set<std::string> named;  // each reserved name once, where it first appears
   for (const ProgramFile& f : files) {
     const LineMarkers markers(f.text, f.path.string());
     for (const Token& t : significant_tokens(f.text).tokens) {
       if (t.kind != TokenKind::Identifier) continue;
       const std::string_view word = t.text(f.text);
+      if (named.count(std::string(word))) continue;
       for (const char* prefix : kReservedPrefixes) {
         if (word.rfind(prefix, 0) != 0) continue;
+        named.insert(std::string(word));
         const LineMarkers::Origin o = markers.origin(t.line);
         findings.push_back({FindingKind::early_constructor, std::string(word),
                             "names something " + std::string(word) +
                                 ", a name reserved for the compiler's own start-up code: a submission may not use it",
                             fs::path(o.file).filename().string() + ":" + std::to_string(o.line)});
+      }
+      for (const std::string& pattern : reserved) {
+        if (!glob_match(pattern, word) || !named.insert(std::string(word)).second) continue;
+        const LineMarkers::Origin o = markers.origin(t.line);
+        findings.push_back({FindingKind::other, std::string(word),
+                            "names something " + std::string(word) +
+                                ", a name of a library's own code that the audit trusts by its name: a submission "
+                                "may not use it",
+                            fs::path(o.file).filename().string() + ":" + std::to_string(o.line)});
+        break;
       }
     }
     any_asm = any_asm || !asm_statements(f.text).empty();

@@ -23,9 +23,12 @@ namespace gpulab::audit {
 // `build_folder`: where the emulator's build wrote the object (its headers/ holds the rewritten
 // copies of the program's headers, where it made them). `run_compiler` runs the preprocessing
 // (the sandbox, as for the submission's compile); unset, the compiler runs directly.
+// `reserved`: patterns of names the program's own files may not use as identifiers (besides the
+// compiler's start-up names): the functions allowed_calls.json trusts by name (only_from).
 std::vector<Finding> scan_source(const std::filesystem::path& source, toolchain::Backend backend,
                                  const std::filesystem::path& build_folder,
-                                 const toolchain::CompileRunner& run_compiler);
+                                 const toolchain::CompileRunner& run_compiler,
+                                 const std::vector<std::string>& reserved = {});
 
 // The asm statements of a text with a non-empty template (asm labels on declarations, `int f()
 // asm("name")`, are not statements and are left out), by 1-based line, and the template's text.

@@ -8,12 +8,6 @@
 namespace gpulab::audit {
 
 namespace {
-// The library's copy of a template or inline function is the same code as the object's: the
-// linker keeps one of them, and either is the library's own.
-bool shared_inline_copy(const std::string& key) {
-  return key.rfind("std::", 0) == 0 || key.rfind("__gnu_cxx::", 0) == 0 || key.rfind("__cxxabiv1::", 0) == 0;
-}
-
 bool weak_in_object(const ObjectUnderAudit& o, const ElfSymbol& s) {
   return s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE ||
          (s.section < o.elf.sections.size() && o.elf.sections[s.section].in_comdat);
@@ -29,6 +23,21 @@ std::optional<CodePlace> first_use(const ElfObject& elf, uint32_t index) {
     if ((section.flags & SHF_ALLOC) && !in_data) in_data = CodePlace{r.applies_to, r.offset};
   }
   return in_data;
+}
+
+// Whether every reference to symbol `index` is inside an inline (COMDAT) function whose key
+// matches one of `functions` (and there is at least one).
+bool only_from(const ElfObject& elf, uint32_t index, const std::vector<std::string>& functions) {
+  bool any = false;
+  for (const ElfRelocation& r : elf.relocations) {
+    if (r.symbol != index) continue;
+    const ElfSymbol* f = r.applies_to < elf.sections.size() ? elf.function_at(r.applies_to, r.offset) : nullptr;
+    if (!f || !elf.sections[r.applies_to].in_comdat || !matches_any(functions, symbol_key(demangled(f->name)))) {
+      return false;
+    }
+    any = true;
+  }
+  return any;
 }
 
 bool called(const ElfObject& elf, uint32_t index) {
@@ -57,7 +66,10 @@ void check_definitions(const ObjectUnderAudit& o, std::vector<PlacedFinding>& ou
     if (o.calls.is_harness(key)) owner = "the grader's harness";
     if (const auto* defs = o.protected_symbols.find(name); defs && owner.empty()) {
       for (const LibraryDefinition& d : *defs) {
-        if (weak && (d.weak || shared_inline_copy(key))) continue;
+        // Both copies weak: a template's or inline function's instantiation from the same header (the
+        // linker keeps either, the same code). A weak copy of what the library defines strongly
+        // (say, std::chrono::steady_clock::now declared inline again) would replace it.
+        if (weak && d.weak) continue;
         owner = o.protected_symbols.libraries[d.library].description;
         break;
       }
@@ -92,6 +104,9 @@ void check_references(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out
       f.kind = FindingKind::harness_reference;
       f.sentence = "refers to " + shown_name(name) +
                    ", part of the grader's harness; a submission may not use the grader's own code";
+    } else if (const AllowEntry* a = o.calls.allowed_only_from(key, o.backend);
+               a && only_from(o.elf, i, a->only_from)) {
+      continue;
     } else if (const DenyEntry* deny = o.calls.denied(key, o.backend)) {
       f.kind = deny->kind;
       f.sentence = verb + shown_name(name) + ", which " + deny->does + "; a graded function has no use for it";

@@ -168,6 +168,18 @@ TEST_CASE("early code: constructors, a priority, a destructor, preinit, IFUNC an
   }
 }
 
+TEST_CASE("names the allowlist trusts, forged; a weak copy of what libstdc++ defines strongly") {
+  for (const Backend b : audit_backends()) {
+    const Audited a = audited("forged_library_code.cu", b);
+    INFO(describe(a));
+    CHECK(has_finding(a.result, FindingKind::other, "nvtxForged_impl_init_v3",
+                      "a name of a library's own code that the audit trusts by its name"));
+    CHECK(has_finding(a.result, FindingKind::interposition, "steady_clock::now",
+                      "a name the C++ library already defines"));
+    if (b == Backend::emu) CHECK(has_finding(a.result, FindingKind::forbidden_call, "dlsym", "calls dlsym"));
+  }
+}
+
 TEST_CASE("an executable stack and writable code") {
   for (const Backend b : audit_backends()) {
     const Audited a = audited("executable_stack.cu", b);
