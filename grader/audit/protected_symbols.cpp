@@ -32,6 +32,56 @@ std::string compiler_library(const std::string& name) {
   return fs::canonical(path, ec).string();
 }
 
+std::string stamp(const std::string& path);
+
+// libc, libm, libstdc++, libgcc_s and the dynamic loader, where the host compiler links them from.
+// Asking the compiler costs a process per library (about 0.1 s in all), so the answer is kept in
+// the cache, named by the compiler's own stamp, and used while every file it names is still there.
+std::vector<ProtectedLibrary> system_libraries() {
+  const std::pair<const char*, const char*> names[] = {{"libc", "libc.so.6"},
+                                                       {"libm", "libm.so.6"},
+                                                       {"libstdc++", "libstdc++.so.6"},
+                                                       {"libgcc_s", "libgcc_s.so.1"},
+                                                       {"ld.so", "ld-linux-x86-64.so.2"},
+                                                       {"ld.so", "ld-linux-aarch64.so.1"}};
+  const std::map<std::string, std::string> descriptions = {{"libc", "the C library"},
+                                                           {"libm", "the math library"},
+                                                           {"libstdc++", "the C++ library"},
+                                                           {"libgcc_s", "the compiler's runtime library"},
+                                                           {"ld.so", "the dynamic loader"}};
+  const fs::path file =
+      toolchain::cache_directory() / "audit" /
+      ("system-libraries-" + toolchain::ContentHash().add(kCacheFormat).add(stamp(toolchain::host_compiler())).hex() +
+       ".tsv");
+  std::vector<ProtectedLibrary> found;
+  std::error_code ec;
+  try {
+    std::istringstream lines(fs::is_regular_file(file, ec) ? files::read_whole_file(file) : std::string());
+    for (std::string line; std::getline(lines, line);) {
+      const size_t tab = line.find('\t');
+      const std::string id = line.substr(0, tab), path = tab == std::string::npos ? "" : line.substr(tab + 1);
+      if (!descriptions.count(id) || !fs::is_regular_file(path, ec)) {
+        found.clear();
+        break;
+      }
+      found.push_back({id, descriptions.at(id), path, true});
+    }
+  } catch (const files::GraderError&) {
+    found.clear();
+  }
+  if (!found.empty()) return found;
+  std::string text;
+  for (const auto& [id, name] : names) {
+    if (std::string path = compiler_library(name); !path.empty()) {
+      found.push_back({id, descriptions.at(id), path, true});
+      text += std::string(id) + "\t" + path + "\n";
+    }
+  }
+  fs::create_directories(file.parent_path(), ec);
+  files::write_file_atomically(file, text);
+  return found;
+}
+
 std::string stamp(const std::string& path) {
   std::error_code ec;
   const auto time = fs::last_write_time(path, ec).time_since_epoch().count();
@@ -139,25 +189,7 @@ std::vector<ProtectedLibrary> protected_libraries(toolchain::Backend backend) {
   } else if (const std::string cudart = toolchain::cuda_static_runtime(); !cudart.empty()) {
     libraries.push_back({"cudart", "the CUDA runtime", cudart, false});
   }
-  static const std::vector<ProtectedLibrary> system = [] {
-    std::vector<ProtectedLibrary> found;
-    const std::pair<const char*, const char*> names[] = {{"libc", "libc.so.6"},
-                                                         {"libm", "libm.so.6"},
-                                                         {"libstdc++", "libstdc++.so.6"},
-                                                         {"libgcc_s", "libgcc_s.so.1"},
-                                                         {"ld.so", "ld-linux-x86-64.so.2"},
-                                                         {"ld.so", "ld-linux-aarch64.so.1"}};
-    const std::map<std::string, std::string> descriptions = {{"libc", "the C library"},
-                                                             {"libm", "the math library"},
-                                                             {"libstdc++", "the C++ library"},
-                                                             {"libgcc_s", "the compiler's runtime library"},
-                                                             {"ld.so", "the dynamic loader"}};
-    for (const auto& [id, file] : names) {
-      if (std::string path = compiler_library(file); !path.empty())
-        found.push_back({id, descriptions.at(id), path, true});
-    }
-    return found;
-  }();
+  const std::vector<ProtectedLibrary> system = system_libraries();
   libraries.insert(libraries.end(), system.begin(), system.end());
   for (const ProtectedLibrary& l : libraries) {
     std::error_code ec;
@@ -171,16 +203,16 @@ std::vector<ProtectedLibrary> protected_libraries(toolchain::Backend backend) {
 
 std::shared_ptr<const ProtectedSymbols> protected_symbols(toolchain::Backend backend) {
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const ProtectedSymbols>> loaded;  // by cache key
+  static std::map<fs::path, std::shared_ptr<const ProtectedSymbols>> loaded;  // by the cache's file
   const std::vector<ProtectedLibrary> libraries = protected_libraries(backend);
   toolchain::ContentHash hash;
   hash.add(kCacheFormat);
   for (const ProtectedLibrary& l : libraries) hash.add(l.id).add(stamp(l.path)).add(l.dynamic ? "dynamic" : "static");
   const std::string key = hash.hex();
 
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (const auto it = loaded.find(key); it != loaded.end()) return it->second;
   const fs::path file = toolchain::cache_directory() / "audit" / ("protected-" + key + ".tsv");
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = loaded.find(file); it != loaded.end()) return it->second;
   std::shared_ptr<ProtectedSymbols> symbols = read_cache(file);
   if (!symbols) {
     symbols = std::make_shared<ProtectedSymbols>();
@@ -190,7 +222,7 @@ std::shared_ptr<const ProtectedSymbols> protected_symbols(toolchain::Backend bac
     fs::create_directories(file.parent_path(), ec);
     files::write_file_atomically(file, cache_text(*symbols));
   }
-  loaded[key] = symbols;
+  loaded[file] = symbols;
   return symbols;
 }
 

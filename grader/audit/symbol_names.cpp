@@ -134,7 +134,9 @@ std::string symbol_key(const std::string& demangled_name) {
       s.erase(0, std::string_view(p).size());
       if (std::string_view(p) == "reference temporary ")
         s.erase(0, s.find(" for ") == std::string::npos ? 0 : s.find(" for ") + 5);
-      if (std::string_view(p) == "construction vtable for ") s = s.substr(0, s.find("-in-"));
+      if (std::string_view(p) == "construction vtable for " && s.find("-in-") != std::string::npos) {
+        s.resize(s.find("-in-"));
+      }
       again = true;
     }
   }
