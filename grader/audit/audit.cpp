@@ -39,14 +39,12 @@ void locate(const ElfObject& elf, const fs::path& object, std::vector<PlacedFind
     }
   }
 }
-// The class a reference belongs to: `std::basic_ofstream` for its constructor, destructor and
-// vtable alike; a C function is its own.
+// The C++ library's class a reference belongs to: `std::basic_ofstream` for its constructor,
+// destructor and vtable alike; any other name is its own.
 std::string owner(const std::string& symbol) {
   const std::string key = symbol_key(symbol);
-  const size_t first = key.find("::");
-  if (first == std::string::npos) return key;
-  const size_t second = key.find("::", first + 2);
-  return key.substr(0, second);
+  if (key.rfind("std::", 0) != 0) return key;
+  return key.substr(0, key.find("::", 5));
 }
 
 // One finding per class and line: `std::ofstream log(...)` refers to its constructor, destructor,
