@@ -89,6 +89,9 @@ void check_references(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out
     const ElfSymbol& s = o.elf.symbols[i];
     if (!s.undefined || s.name.empty() || (s.bind != STB_GLOBAL && s.bind != STB_WEAK)) continue;
     const std::string name(unversioned(s.name));
+    // The assembler names the GOT in the symbol table of code that uses thread-local variables;
+    // only a relocation against it is the program's own use.
+    if (name == "_GLOBAL_OFFSET_TABLE_" && !first_use(o.elf, i)) continue;
     const std::string full = demangled(name);
     const std::string key = symbol_key(full);
     const std::string verb = called(o.elf, i) ? "calls " : "uses ";
