@@ -152,6 +152,7 @@ ElfObject read_elf_object(const fs::path& object) {
     elf.symbols.push_back(std::move(symbol));
   }
 
+  elf.relocations_of.resize(elf.symbols.size());
   for (const Elf64_Shdr& h : headers) {
     if ((h.sh_type != SHT_RELA && h.sh_type != SHT_REL) || h.sh_link != symtab.index) continue;
     const bool rela = h.sh_type == SHT_RELA;
@@ -163,6 +164,7 @@ ElfObject read_elf_object(const fs::path& object) {
           rela ? r.at<Elf64_Rela>(at) : Elf64_Rela{r.at<Elf64_Rel>(at).r_offset, r.at<Elf64_Rel>(at).r_info, 0};
       const uint32_t symbol = ELF64_R_SYM(rel.r_info);
       if (symbol >= elf.symbols.size()) r.damaged("a relocation names a symbol that is not in the table");
+      elf.relocations_of[symbol].push_back(elf.relocations.size());
       elf.relocations.push_back(
           {h.sh_info, rel.r_offset, symbol, static_cast<uint32_t>(ELF64_R_TYPE(rel.r_info)), rel.r_addend});
     }

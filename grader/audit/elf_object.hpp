@@ -44,6 +44,7 @@ struct ElfObject {
   std::vector<ElfSection> sections;
   std::vector<ElfSymbol> symbols;
   std::vector<ElfRelocation> relocations;
+  std::vector<std::vector<size_t>> relocations_of;  // by symbol index: the relocations against it
 
   // The section's name, "" for an index out of range or a special index (SHN_ABS, ...).
   const std::string& section_name(uint32_t index) const;

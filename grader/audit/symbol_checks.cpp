@@ -16,8 +16,9 @@ bool weak_in_object(const ObjectUnderAudit& o, const ElfSymbol& s) {
 // Where the object refers to symbol `index` first: a relocation in its code, else in its data.
 std::optional<CodePlace> first_use(const ElfObject& elf, uint32_t index) {
   std::optional<CodePlace> in_data;
-  for (const ElfRelocation& r : elf.relocations) {
-    if (r.symbol != index || r.applies_to >= elf.sections.size()) continue;
+  for (const size_t k : elf.relocations_of[index]) {
+    const ElfRelocation& r = elf.relocations[k];
+    if (r.applies_to >= elf.sections.size()) continue;
     const ElfSection& section = elf.sections[r.applies_to];
     if (section.flags & SHF_EXECINSTR) return CodePlace{r.applies_to, r.offset};
     if ((section.flags & SHF_ALLOC) && !in_data) in_data = CodePlace{r.applies_to, r.offset};
@@ -29,8 +30,8 @@ std::optional<CodePlace> first_use(const ElfObject& elf, uint32_t index) {
 // matches one of `functions` (and there is at least one).
 bool only_from(const ElfObject& elf, uint32_t index, const std::vector<std::string>& functions) {
   bool any = false;
-  for (const ElfRelocation& r : elf.relocations) {
-    if (r.symbol != index) continue;
+  for (const size_t k : elf.relocations_of[index]) {
+    const ElfRelocation& r = elf.relocations[k];
     const ElfSymbol* f = r.applies_to < elf.sections.size() ? elf.function_at(r.applies_to, r.offset) : nullptr;
     if (!f || !elf.sections[r.applies_to].in_comdat || !matches_any(functions, symbol_key(demangled(f->name)))) {
       return false;
@@ -41,8 +42,8 @@ bool only_from(const ElfObject& elf, uint32_t index, const std::vector<std::stri
 }
 
 bool called(const ElfObject& elf, uint32_t index) {
-  for (const ElfRelocation& r : elf.relocations) {
-    if (r.symbol == index && elf.is_call(r)) return true;
+  for (const size_t k : elf.relocations_of[index]) {
+    if (elf.is_call(elf.relocations[k])) return true;
   }
   return false;
 }
