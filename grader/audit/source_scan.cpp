@@ -228,9 +228,11 @@ std::vector<Finding> scan_source(const fs::path& source, toolchain::Backend back
   for (const ProgramFile& f : files) {
     const LineMarkers markers(f.text, f.path.string());
     for (const Token& t : significant_tokens(f.text).tokens) {
-      if (t.kind != TokenKind::Identifier) continue;
-      const std::string_view word = t.text(f.text);
-      if (named.count(std::string(word))) continue;
+      // An identifier, or a string literal that names a symbol (an asm label, an alias attribute).
+      if (t.kind != TokenKind::Identifier && t.kind != TokenKind::String) continue;
+      const std::string body = t.kind == TokenKind::String ? literal_body(t.text(f.text)) : std::string();
+      const std::string_view word = t.kind == TokenKind::String ? std::string_view(body) : t.text(f.text);
+      if (word.empty() || named.count(std::string(word))) continue;
       for (const char* prefix : kReservedPrefixes) {
         if (word.rfind(prefix, 0) != 0) continue;
         named.insert(std::string(word));

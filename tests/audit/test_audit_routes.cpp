@@ -176,6 +176,7 @@ TEST_CASE("names the allowlist trusts, forged; a weak copy of what libstdc++ def
     INFO(describe(a));
     CHECK(has_finding(a.result, FindingKind::other, "nvtxForged_impl_init_v3",
                       "a name of a library's own code that the audit trusts by its name"));
+    CHECK(has_finding(a.result, FindingKind::other, "nvtxLabelled_impl_init_v3", "a name of a library's own code"));
     CHECK(has_finding(a.result, FindingKind::interposition, "steady_clock::now",
                       "a name the C++ library already defines"));
     if (b == Backend::emu) CHECK(has_finding(a.result, FindingKind::forbidden_call, "dlsym", "calls dlsym"));
