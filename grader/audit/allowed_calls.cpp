@@ -59,9 +59,10 @@ AllowedCalls parse(const fs::path& file) {
   } catch (const json::exception& e) {
     malformed(file, "the top", e.what());
   }
-  check_fields(doc, {"review", "harness", "allow", "deny"}, file, "the top");
+  check_fields(doc, {"review", "harness", "hooks", "allow", "deny"}, file, "the top");
   AllowedCalls calls;
   calls.harness = strings(doc, "harness", file, "harness");
+  calls.hooks = strings(doc, "hooks", file, "hooks");
   for (size_t i = 0; i < doc.value("allow", json::array()).size(); ++i) {
     const std::string where = "allow[" + std::to_string(i) + "]";
     const json& e = doc["allow"][i];

@@ -32,6 +32,10 @@ struct AllowEntry {
 
 struct AllowedCalls {
   std::vector<std::string> harness;  // patterns of the harness's own names
+  // Patterns of names (as written in the object, mangled) that the C runtime's start-up code or a
+  // library calls when a program defines them (crti's __gmon_start__, the _ITM_* hooks): a
+  // definition of one is code that runs outside the graded function.
+  std::vector<std::string> hooks;
   std::vector<AllowEntry> allow;
   std::vector<DenyEntry> deny;
 

@@ -60,6 +60,15 @@ void check_definitions(const ObjectUnderAudit& o, std::vector<PlacedFinding>& ou
     if (s.bind != STB_GLOBAL && s.bind != STB_WEAK && s.bind != STB_GNU_UNIQUE) continue;
     const std::string name(unversioned(s.name));
     if (name == "main") continue;  // the grader tells students to remove their own main
+    if (matches_any(o.calls.hooks, name)) {
+      out.push_back({{FindingKind::early_constructor, demangled(name),
+                      "defines " + shown_name(name) +
+                          ", which the program's start-up code or a library calls by itself when a program "
+                          "defines it: a submission's code runs only when the harness calls it",
+                      ""},
+                     CodePlace{s.section, s.value}});
+      continue;
+    }
     const std::string full = demangled(name);
     const std::string key = symbol_key(full);
     const bool weak = weak_in_object(o, s);

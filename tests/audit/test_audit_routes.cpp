@@ -150,7 +150,7 @@ TEST_CASE("inline assembly: a host function's asm, told apart from inline PTX in
   CHECK(count == 1);
 }
 
-TEST_CASE("early code: constructors, a priority, a destructor, preinit, IFUNC and a forged compiler name") {
+TEST_CASE("early code: constructors, a priority, a destructor, preinit, IFUNC, start-up hooks, a forged name") {
   for (const Backend b : audit_backends()) {
     const Audited a = audited("early_constructor.cu", b);
     INFO(describe(a));
@@ -160,6 +160,9 @@ TEST_CASE("early code: constructors, a priority, a destructor, preinit, IFUNC an
     CHECK(has_finding(a.result, FindingKind::early_constructor, "late", "runs late after main (a destructor"));
     CHECK(has_finding(a.result, FindingKind::early_constructor, "preinit", "runs preinit before the program starts"));
     CHECK(has_finding(a.result, FindingKind::early_constructor, "resolved_answer", "as an IFUNC"));
+    CHECK(has_finding(a.result, FindingKind::early_constructor, "__gmon_start__",
+                      "defines __gmon_start__, which the program's start-up code or a library calls by itself"));
+    CHECK(has_finding(a.result, FindingKind::early_constructor, "_ITM_registerTMCloneTable", "calls by itself"));
     CHECK(has_finding(a.result, FindingKind::early_constructor, "_GLOBAL__sub_I_forged",
                       "a name reserved for the compiler's own start-up code"));
     // The compiler's own initialiser (the global std::vector's) and nvcc's registration are not findings.
