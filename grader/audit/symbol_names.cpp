@@ -144,6 +144,13 @@ std::string symbol_key(const std::string& demangled_name) {
 }
 
 namespace {
+// Whether pattern[p] starts a class: a '[' with a ']' after at least one character ("[]", as in
+// `operator new[]`, is literal).
+bool is_class(std::string_view pattern, size_t p) {
+  return pattern[p] == '[' && p + 1 < pattern.size() && pattern[p + 1] != ']' &&
+         pattern.find(']', p + 2) != std::string_view::npos;
+}
+
 // Whether `c` is in the class that starts at pattern[p] ('['); `end` is set past its ']'.
 bool in_class(std::string_view pattern, size_t p, char c, size_t& end) {
   bool found = false;
@@ -168,10 +175,10 @@ bool glob_match(std::string_view pattern, std::string_view text) {
     if (p < pattern.size() && pattern[p] == '*') {
       star = p++;
       resume = t;
-    } else if (p < pattern.size() && pattern[p] == '[' && in_class(pattern, p, text[t], class_end)) {
+    } else if (p < pattern.size() && is_class(pattern, p) && in_class(pattern, p, text[t], class_end)) {
       p = class_end;
       ++t;
-    } else if (p < pattern.size() && pattern[p] != '[' && pattern[p] == text[t]) {
+    } else if (p < pattern.size() && !is_class(pattern, p) && pattern[p] == text[t]) {
       ++p;
       ++t;
     } else if (star != std::string_view::npos) {

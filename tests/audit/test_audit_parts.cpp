@@ -43,6 +43,8 @@ TEST_CASE("patterns: '*' spans names and scopes, a class matches one character")
   CHECK(glob_match("pkey_*", "pkey_mprotect"));
   CHECK_FALSE(glob_match("mmap", "mmap64"));
   CHECK(glob_match("*", ""));
+  CHECK(glob_match("operator new[]", "operator new[]"));  // "[]" is literal
+  CHECK_FALSE(glob_match("operator new[]", "operator new"));
 }
 
 TEST_CASE("asm statements: non-empty templates, not labels, not empty barriers") {

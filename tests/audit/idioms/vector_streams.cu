@@ -1,6 +1,6 @@
 // Idiom: std::vector and std::string on the host, CUDA streams and events (timing one's own
 // kernel), asynchronous copies, a host-side lambda, std::sort and std::accumulate for
-// debugging, and a global std::vector.
+// debugging, new[] and delete[], and a global std::vector.
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -31,6 +31,9 @@ void reduce_sum_float(const float* in, float* out, int n) {
   cudaMemcpyAsync(debug_copy.data(), in, debug_copy.size() * sizeof(float), cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   std::vector<float> sorted = debug_copy;
+  float* scratch = new float[sorted.size() + 1];  // new[] and delete[]
+  scratch[0] = 0;
+  delete[] scratch;
   std::sort(sorted.begin(), sorted.end(), [](float a, float b) { return a > b; });
   const float total = std::accumulate(sorted.begin(), sorted.end(), 0.0f);
   const std::string label = "kernel took " + std::to_string(ms) + " ms";
