@@ -14,7 +14,7 @@
 #include "files/grader_error.hpp"
 #include "process/run.hpp"
 #include "toolchain/content_hash.hpp"
-#include "toolchain/runtime_libraries.hpp"
+#include "toolchain/audit_inputs.hpp"
 
 namespace gpulab::audit {
 namespace fs = std::filesystem;

@@ -15,7 +15,7 @@
 #include "files/temp_folder.hpp"
 #include "rewriter/cuda_lexer.hpp"
 #include "toolchain/local_headers.hpp"
-#include "toolchain/runtime_libraries.hpp"
+#include "toolchain/audit_inputs.hpp"
 
 namespace gpulab::audit {
 namespace fs = std::filesystem;

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "audit_inputs.hpp"
 #include "build_config.hpp"
 #include "c_sources.hpp"
 #include "content_hash.hpp"

@@ -68,11 +68,6 @@ BuildResult build_program(const std::filesystem::path& source, const BuildOption
 // How many .cu sources build_program has rewritten for the emulator in this process (a cache
 // hit rewrites none).
 size_t emulator_rewrites();
-// The rewritten source an emulator build compiled `source` (its main source) from, beside the
-// build's artifact (`object.o`, `program`) in its cache folder: what the audit of an object reads
-// for host-side inline assembly (grader/audit/).
-std::filesystem::path emulator_rewritten_source(const std::filesystem::path& artifact,
-                                                const std::filesystem::path& source);
 
 std::filesystem::path cache_directory();  // $GPULAB_CACHE, else ~/.cache/gpulab
 std::filesystem::path project_root();     // $GPULAB_HOME, else the source tree gpulab was built from

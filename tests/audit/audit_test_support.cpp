@@ -6,6 +6,8 @@
 #include <iostream>
 #include <thread>
 
+#include "toolchain/audit_inputs.hpp"
+
 namespace gpulab_test {
 namespace fs = std::filesystem;
 using gpulab::toolchain::Backend;

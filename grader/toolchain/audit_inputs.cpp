@@ -1,5 +1,5 @@
-// Paths of the libraries programs are linked with (see runtime_libraries.hpp).
-#include "runtime_libraries.hpp"
+// Paths of the libraries programs are linked with (see audit_inputs.hpp).
+#include "audit_inputs.hpp"
 
 #include <filesystem>
 #include <system_error>
