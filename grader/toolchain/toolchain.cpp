@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "audit_inputs.hpp"
 #include "build_config.hpp"
 #include "c_sources.hpp"
 #include "content_hash.hpp"
@@ -516,6 +517,10 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
 }  // namespace
 
 size_t emulator_rewrites() { return rewrites.load(); }
+
+fs::path emulator_rewritten_source(const fs::path& artifact, const fs::path& source) {
+  return rewritten_path(artifact.parent_path(), 0, source);
+}
 
 BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {
   const fs::path source = fs::absolute(source_in);
