@@ -185,7 +185,7 @@ for name in sorted(secs):
     for p in r.get("parts", []):
         q = p.get("performance") or {}
         rate = q.get("gbps", q.get("gflops", 0))
-        c = q.get("clock") or {}
+        c = q.get("wall_clock") or {}
         clock = ("%.1f / %.1f / %.1f us" % (c["unexplained_per_call_s"] * 1e6, c["margin_s"] * 1e6,
                                             c["harness_per_call_s"] * 1e6)) if c else "-"
         rows.setdefault((lab, file, p["name"]), {})[who] = (

@@ -194,9 +194,10 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     const std::string marker = "gpulab-harness: refused system call ";
     const size_t at = out.rfind(marker);
     const size_t from = at + marker.size();
-    const std::string what = at == std::string::npos
-                                 ? "a system call the harness refuses"
-                                 : files::valid_utf8(out.substr(from, std::min<size_t>(200, out.find('\n', from) - from)));
+    const std::string what =
+        at == std::string::npos
+            ? "a system call the harness refuses"
+            : files::valid_utf8(out.substr(from, std::min<size_t>(200, out.find('\n', from) - from)));
     run.review = "stopped by the harness's system-call filter when it called " + what;
     run.failure = run.with_diagnostics(
         "your program was stopped when it called " + what +

@@ -220,18 +220,18 @@ void speed_step(PartResult& pr, const PartSpec& part, const SubmissionBuild& bui
   if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
 }
 
-// Step 5b: the submission's object audited before anything linked with it runs (grader/audit/).
-void audit_step(GradeResult& g, const LabSpec& lab, const fs::path& submission, const SubmissionBuild& built,
-                const GradeOptions& o, const SubmissionRunner& runner) {
-  const fs::path source = o.backend == toolchain::Backend::emu
-                              ? toolchain::emulator_rewritten_source(built.object.executable, submission)
-                              : fs::absolute(submission);
-  const audit::AuditResult a =
-      audit::audit_object(built.object.executable, o.backend, source, runner.compile_runner(lab));
-  g.audit_seconds = a.seconds;
-  for (const audit::Finding& f : a.findings) g.audit.push_back({audit::kind_name(f.kind), f.symbol, f.sentence, f.where});
+// Step 5b: what the audit of the submission's object found before it was linked (grader/audit/):
+// recorded whether or not the link then worked (a definition that collides with the runtime's can
+// make the link fail; the student learns why).
+void record_audit(GradeResult& g, const SubmissionBuild& built) {
+  if (!built.audit) return;
+  g.audit_seconds = built.audit->seconds;
+  for (const audit::Finding& f : built.audit->findings) {
+    g.audit.push_back({audit::kind_name(f.kind), f.symbol, f.sentence, f.where});
+  }
   for (const AuditNote& n : g.audit) {
-    g.review.push_back({"", "the audit of the submission's object: " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")")});
+    g.review.push_back(
+        {"", "the audit of the submission's object: " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")")});
   }
 }
 
@@ -239,7 +239,8 @@ void audit_step(GradeResult& g, const LabSpec& lab, const fs::path& submission, 
 std::string withheld_reason(const GradeResult& g) {
   if (g.audit.empty()) return "";
   std::string first = g.audit.front().sentence;
-  if (g.audit.size() > 1) first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
+  if (g.audit.size() > 1)
+    first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
   return "the audit of your compiled file found that it " + first +
          ". Your program runs in the same process as the grader's harness, so what it reports of itself (that a "
          "kernel did the work, that the inputs stayed unchanged, the emulator's findings) cannot be trusted: this "
@@ -333,8 +334,8 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
 
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
   record_build(g, built);
+  record_audit(g, built);
   if (built.program.ok) {
-    audit_step(g, lab, submission, built, o, runner);
     grade_parts(g, lab, o, manifests, built, runner);
   } else {
     fail_speed_uncompiled(g, lab, o);

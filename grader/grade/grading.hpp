@@ -87,8 +87,8 @@ struct PerformanceResult {
   // marks, the harness's own work (from a trusted program), what neither accounts for, and the
   // margin; all 0 when it could not be measured.
   double wall_per_call_s = 0, harness_per_call_s = 0, unexplained_per_call_s = 0, bound_margin_s = 0;
-  std::string review;                // status "implausible": why, for the instructor
-  std::string feedback;              // what was measured and how it was scored, or why not
+  std::string review;    // status "implausible": why, for the instructor
+  std::string feedback;  // what was measured and how it was scored, or why not
 
   bool operator==(const PerformanceResult&) const = default;
 };

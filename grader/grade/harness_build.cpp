@@ -83,8 +83,7 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
        {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp", "harness/timed_case.cpp",
         "harness/checker_registry.cpp", "harness/device_checks.cu", "harness/fresh_entropy.cpp",
         "harness/launch_counter_cuda.cpp", "harness/transfer_log.cpp", "harness/transfer_hooks_cuda.cpp",
-        "harness/process_hardening.cpp",
-        "data/npy_io.cpp", "data/nd_array.cpp"}) {
+        "harness/process_hardening.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
   // Every CUDA launch entry point goes through launch_counter_cuda.cpp first.
@@ -95,13 +94,30 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
     b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
   }
   // And every copy entry point through transfer_hooks_cuda.cpp (a result copied in from the host).
-  for (const char* entry :
-       {"cudaMemcpy", "cudaMemcpy_ptds", "cudaMemcpyAsync", "cudaMemcpyAsync_ptsz", "cudaMemcpy2D", "cudaMemcpy2D_ptds",
-        "cudaMemcpy2DAsync", "cudaMemcpy2DAsync_ptsz", "cudaMemcpy3D", "cudaMemcpy3D_ptds", "cudaMemcpy3DAsync",
-        "cudaMemcpy3DAsync_ptsz", "cudaMemcpyPeer", "cudaMemcpyPeerAsync", "cudaMemcpyToSymbol",
-        "cudaMemcpyToSymbol_ptds", "cudaMemcpyToSymbolAsync", "cudaMemcpyToSymbolAsync_ptsz", "cudaMemcpyFromSymbol",
-        "cudaMemcpyFromSymbol_ptds", "cudaMemcpyFromSymbolAsync", "cudaMemcpyFromSymbolAsync_ptsz",
-        "cudaMemcpyBatchAsync", "cudaMemcpyBatchAsync_ptsz"}) {
+  for (const char* entry : {"cudaMemcpy",
+                            "cudaMemcpy_ptds",
+                            "cudaMemcpyAsync",
+                            "cudaMemcpyAsync_ptsz",
+                            "cudaMemcpy2D",
+                            "cudaMemcpy2D_ptds",
+                            "cudaMemcpy2DAsync",
+                            "cudaMemcpy2DAsync_ptsz",
+                            "cudaMemcpy3D",
+                            "cudaMemcpy3D_ptds",
+                            "cudaMemcpy3DAsync",
+                            "cudaMemcpy3DAsync_ptsz",
+                            "cudaMemcpyPeer",
+                            "cudaMemcpyPeerAsync",
+                            "cudaMemcpyToSymbol",
+                            "cudaMemcpyToSymbol_ptds",
+                            "cudaMemcpyToSymbolAsync",
+                            "cudaMemcpyToSymbolAsync_ptsz",
+                            "cudaMemcpyFromSymbol",
+                            "cudaMemcpyFromSymbol_ptds",
+                            "cudaMemcpyFromSymbolAsync",
+                            "cudaMemcpyFromSymbolAsync_ptsz",
+                            "cudaMemcpyBatchAsync",
+                            "cudaMemcpyBatchAsync_ptsz"}) {
     b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
   }
   return b;

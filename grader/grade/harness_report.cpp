@@ -72,8 +72,7 @@ CallInspection read_inspection(const JsonReader& r, const PartSpec* part) {
     t->expect_object({"inputs_to_host", "outputs_from_host"}, "the host function's transfers");
     TransferReport tr;
     tr.inputs_to_host = transfer_list(t->at("inputs_to_host", "a list"), inputs, false);
-    tr.outputs_from_host =
-        transfer_list(t->at("outputs_from_host", "a list"), buffer_names(part, false, true), true);
+    tr.outputs_from_host = transfer_list(t->at("outputs_from_host", "a list"), buffer_names(part, false, true), true);
     c.transfers = tr;
   }
   return c;
@@ -95,9 +94,9 @@ DeviceIdentity read_device(const JsonReader& r) {
 }
 
 TimingReport read_timing(const JsonReader& r, long long max_calls) {
-  r.expect_object({"median_s", "min_s", "max_s", "spread", "runs", "calls", "l2_flush_bytes", "l2_persisting_reset",
-                   "samples_s"},
-                  "the timed runs");
+  r.expect_object(
+      {"median_s", "min_s", "max_s", "spread", "runs", "calls", "l2_flush_bytes", "l2_persisting_reset", "samples_s"},
+      "the timed runs");
   TimingReport t;
   t.median_s = r.number("median_s", kSeconds);
   t.min_s = r.number("min_s", kSeconds);
@@ -128,7 +127,7 @@ VerificationReport read_verification(const JsonReader& r, long long max_calls) {
   r.expect_object({"status", "calls_checked", "reason"}, "the check of the timed calls");
   VerificationReport v;
   const std::string s = r.one_of("status", {"checked", "unavailable", "tampered"});
-  v.status = s == "checked" ? VerificationStatus::checked
+  v.status = s == "checked"    ? VerificationStatus::checked
              : s == "tampered" ? VerificationStatus::tampered
                                : VerificationStatus::unavailable;
   const NumberRange calls = NumberRange::between(0, static_cast<double>(max_calls)).whole_numbers();
@@ -173,10 +172,10 @@ HarnessReport read_harness_report(const std::string& text, const std::string& fi
     throw UntrustedInputError(file + ": not JSON (" + ex.what() + ")");
   }
   const JsonReader r(doc, file, JsonReader::Source::untrusted);
-  r.expect_object({"part", "status", "message", "cuda_error", "seconds", "kernel_launches", "inputs_modified",
-                   "guard_overruns", "transfers", "device", "copy_bandwidth_bytes_per_s", "timing", "verification",
-                   "recheck"},
-                  "the harness's report");
+  r.expect_object(
+      {"part", "status", "message", "cuda_error", "seconds", "kernel_launches", "inputs_modified", "guard_overruns",
+       "transfers", "device", "copy_bandwidth_bytes_per_s", "timing", "verification", "recheck"},
+      "the harness's report");
   HarnessReport h;
   const std::string part = r.at("part", "the part's name").any_text(kMaxNameBytes);
   if (e.part && part != e.part->name) r.at("part", "").fail("names part '" + part + "', not '" + e.part->name + "'");

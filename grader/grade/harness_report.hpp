@@ -69,9 +69,9 @@ struct VerificationReport {
 
 struct HarnessReport {
   HarnessStatus status = HarnessStatus::started;
-  std::string message;     // the harness's words for a status other than ok
-  std::string cuda_error;  // "cudaErrorX: text"
-  double seconds = 0;      // the checked call, on the child's clock
+  std::string message;             // the harness's words for a status other than ok
+  std::string cuda_error;          // "cudaErrorX: text"
+  double seconds = 0;              // the checked call, on the child's clock
   long long kernel_launches = -1;  // -1: nothing counted
   CallInspection call;
   std::optional<CallInspection> recheck;

@@ -164,8 +164,7 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld,
-                    PartResult& pr) {
+                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr) {
   const std::vector<PartCase> cases = cases_of(lab, part, manifests);
   const double each = part.correctness_points() / static_cast<double>(cases.size());
   const DatasetCase* profiled = profiled_case(part, cases, built);

@@ -22,7 +22,6 @@ namespace gpulab::grade {
 // Throws DatasetError when the datasets hold no case of the part.
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const std::filesystem::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& options, TrustedPrograms& trusted, const std::string& withheld,
-                    PartResult& pr);
+                    const GradeOptions& options, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr);
 
 }  // namespace gpulab::grade

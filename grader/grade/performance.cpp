@@ -119,8 +119,8 @@ std::string describe_thresholds(const std::vector<ScorePoint>& points, const cha
 
 struct PerformanceScorer::TimedRun {
   CaseRun run;
-  std::vector<std::string> wrong;     // problems with its checked outputs (timed case and recheck, against the gold)
-  std::optional<PhaseTiming> phase;   // the timed calls on the parent's clock and as reported; none without marks
+  std::vector<std::string> wrong;    // problems with its checked outputs (timed case and recheck, against the gold)
+  std::optional<PhaseTiming> phase;  // the timed calls on the parent's clock and as reported; none without marks
 };
 
 PerformanceScorer::PerformanceScorer(const LabSpec& lab, const GradeOptions& options, fs::path work,
@@ -169,9 +169,10 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
     // program fails the same case too (which then throws).
     if (trusted_run) throw files::GraderError(t.run.harness_error);
     t.run.review = trusted_.check_harness_failure(part, manifest(), timed, t.run.harness_error, work_ / "trusted");
-    t.run.failure = "your program's process reported that the grader's harness failed, which it does not do for a "
-                    "program of the course's own: this run cannot be timed, and your submission is marked for the "
-                    "instructor's review";
+    t.run.failure =
+        "your program's process reported that the grader's harness failed, which it does not do for a "
+        "program of the course's own: this run cannot be timed, and your submission is marked for the "
+        "instructor's review";
     t.run.failure_kind = FailureKind::tampering;
   }
   if (!t.run.failure.empty()) return t;
@@ -372,12 +373,14 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
   if (calibration.phase) {
     std::string review;
     if (!t.phase) {
-      review = "the harness's marks of its timed calls are missing from the program's output (something in the "
-               "program changed what the harness writes), so the grader's own clock cannot bound its time";
+      review =
+          "the harness's marks of its timed calls are missing from the program's output (something in the "
+          "program changed what the harness writes), so the grader's own clock cannot bound its time";
     } else if (t.phase->runs < exact_runs && t.phase->wall_s < 0.9 * budget_s) {
-      review = fmt::format("the program reports {} timed calls where the grader asked for {}, before the {:.1f} s "
-                           "budget that would explain stopping early had passed",
-                           t.phase->runs, exact_runs, budget_s);
+      review = fmt::format(
+          "the program reports {} timed calls where the grader asked for {}, before the {:.1f} s "
+          "budget that would explain stopping early had passed",
+          t.phase->runs, exact_runs, budget_s);
     } else {
       const BoundVerdict v =
           check_timing_bound(*t.phase, *calibration.phase, options_.backend == toolchain::Backend::emu);

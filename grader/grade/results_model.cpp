@@ -98,10 +98,10 @@ json performance_json(const PerformanceResult& r) {
             {"feedback", r.feedback}};
   if (!r.review.empty()) j["review"] = r.review;
   if (r.wall_per_call_s > 0) {
-    j["clock"] = {{"wall_per_call_s", r.wall_per_call_s},
-                  {"harness_per_call_s", r.harness_per_call_s},
-                  {"unexplained_per_call_s", r.unexplained_per_call_s},
-                  {"margin_s", r.bound_margin_s}};
+    j["wall_clock"] = {{"wall_per_call_s", r.wall_per_call_s},
+                       {"harness_per_call_s", r.harness_per_call_s},
+                       {"unexplained_per_call_s", r.unexplained_per_call_s},
+                       {"margin_s", r.bound_margin_s}};
   }
   if (r.rate_unit == "GB/s") j["gbps"] = r.rate;
   else j["gflops"] = r.rate;
@@ -131,8 +131,8 @@ PerformanceResult performance_from(const Field& f) {
   r.l2_persisting_reset = f.at("l2_persisting_reset").boolean();
   r.feedback = f.at("feedback").text();
   if (f.has("review")) r.review = f.at("review").text();
-  if (f.has("clock")) {
-    const Field c = f.at("clock");
+  if (f.has("wall_clock")) {
+    const Field c = f.at("wall_clock");
     r.wall_per_call_s = c.at("wall_per_call_s").number();
     r.harness_per_call_s = c.at("harness_per_call_s").number();
     r.unexplained_per_call_s = c.at("unexplained_per_call_s").number();

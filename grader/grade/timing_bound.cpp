@@ -35,7 +35,10 @@ BoundVerdict check_timing_bound(const PhaseTiming& s, const PhaseTiming& t, bool
   v.margin_s = m.relative * s.claimed_mean_s + m.of_harness * v.harness_s + m.absolute;
   if (std::fabs(v.unexplained_s) <= v.margin_s) return v;
   v.consistent = false;
-  const auto us = [](double seconds) { return fmt::format("{:.1f} us", seconds * 1e6); };
+  const auto us = [](double seconds) {
+    return std::fabs(seconds) >= 1e-3 ? fmt::format("{:.2f} ms", seconds * 1e3)
+                                      : fmt::format("{:.1f} us", seconds * 1e6);
+  };
   if (v.unexplained_s > 0) {
     v.reason = fmt::format(
         "the grader's own clock saw the {} timed calls take {} each, of which the harness's own work between "

@@ -48,7 +48,9 @@ class Filter {
   }
 
   // Refuse every call of `nr`.
-  void refuse(long nr) { on_nr(nr, [this] { ret(SECCOMP_RET_TRAP); }); }
+  void refuse(long nr) {
+    on_nr(nr, [this] { ret(SECCOMP_RET_TRAP); });
+  }
   // Refuse `nr` when (argument `arg` & mask) != 0.
   void refuse_if_any_bit(long nr, int arg, unsigned mask) {
     on_nr(nr, [&] {
@@ -132,8 +134,7 @@ class Filter {
   }
   // if (nr == n) { body }: the body always returns, so what follows is reached with the number
   // still in the accumulator.
-  template <class Body>
-  void on_nr(long nr, Body body) {
+  template <class Body> void on_nr(long nr, Body body) {
     const size_t at = code_.size();
     code_.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(nr), 0, 0));
     body();

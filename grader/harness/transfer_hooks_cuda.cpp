@@ -88,11 +88,11 @@ void note_from_symbol(void* dst, const void* symbol, size_t count, size_t offset
 extern "C" {
 // One wrapper per entry point and per stream flavour: the plain name, _ptds (per-thread default
 // stream, synchronous) or _ptsz (per-thread default stream, asynchronous).
-#define GPULAB_WRAP(name, params, args, noting)                                                           \
-  cudaError_t __real_##name params;                                                                      \
-  cudaError_t __wrap_##name params {                                                                     \
-    noting;                                                                                              \
-    return __real_##name args;                                                                          \
+#define GPULAB_WRAP(name, params, args, noting) \
+  cudaError_t __real_##name params;             \
+  cudaError_t __wrap_##name params {            \
+    noting;                                     \
+    return __real_##name args;                  \
   }
 #define GPULAB_WRAP_BOTH(name, suffix, params, args, noting) \
   GPULAB_WRAP(name, params, args, noting)                    \

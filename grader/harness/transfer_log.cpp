@@ -175,7 +175,8 @@ void note_copy(void* dst, const void* src, size_t bytes, CopyDirection direction
       std::vector<HostCopy> moved;
       for (const HostCopy& c : s.host_copies) {
         const uintptr_t lo = std::max(from, c.begin), hi = std::min(from + bytes, c.begin + c.bytes.size());
-        if (lo < hi) moved.push_back({d + (lo - from), {c.bytes.begin() + (lo - c.begin), c.bytes.begin() + (hi - c.begin)}});
+        if (lo < hi)
+          moved.push_back({d + (lo - from), {c.bytes.begin() + (lo - c.begin), c.bytes.begin() + (hi - c.begin)}});
       }
       forget(s, d, d + bytes);
       for (const InputPiece& p : inputs) s.input_copies.push_back({d + p.at, p.length, p.input, p.offset});
@@ -183,7 +184,8 @@ void note_copy(void* dst, const void* src, size_t bytes, CopyDirection direction
       break;
     }
     case CopyDirection::device_to_host:
-      for (const InputPiece& p : input_pieces(s, from, bytes)) mark_reached_host(s.watched[p.input], p.offset, p.length);
+      for (const InputPiece& p : input_pieces(s, from, bytes))
+        mark_reached_host(s.watched[p.input], p.offset, p.length);
       break;
     case CopyDirection::host_to_host: break;
   }

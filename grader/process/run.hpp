@@ -54,7 +54,7 @@ struct ProcessResult {
   bool memory_exceeded = false;    // held more than resident_limit_bytes and was stopped
   size_t peak_resident_bytes = 0;  // the most seen while watching (resident_limit_bytes set)
   double seconds = 0;
-  std::string output;  // stdout and stderr together, cut at the cap with a note (markers removed)
+  std::string output;                 // stdout and stderr together, cut at the cap with a note (markers removed)
   std::vector<OutputMarker> markers;  // in order of arrival, at most 1000 (the process writes them)
 
   bool started() const { return spawn_error.empty(); }

@@ -54,24 +54,23 @@ void triple_it(const int* in, int* out, int n) { times_three<<<8, 128>>>(in, out
 )";
 
 SpeedHome::SpeedHome(bool with_reference, bool with_checker) {
-    std::filesystem::create_directory_symlink(std::string(GPULAB_TEST_SOURCE_DIR) + "/grader", home / "grader");
-    const gpulab::LabSpec lab = speed_lab();
-    gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small,
-                              home / "datasets/unit_speed");
-    std::filesystem::create_directories(home / "reference/unit_speed");
-    if (with_reference) gpulab_test::write_file(home / "reference/unit_speed/unit_speed.cu", kReference);
-    if (with_checker) gpulab_test::write_file(home / "reference/unit_speed/checker.cu", kChecker);
+  std::filesystem::create_directory_symlink(std::string(GPULAB_TEST_SOURCE_DIR) + "/grader", home / "grader");
+  const gpulab::LabSpec lab = speed_lab();
+  gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small, home / "datasets/unit_speed");
+  std::filesystem::create_directories(home / "reference/unit_speed");
+  if (with_reference) gpulab_test::write_file(home / "reference/unit_speed/unit_speed.cu", kReference);
+  if (with_checker) gpulab_test::write_file(home / "reference/unit_speed/checker.cu", kChecker);
 }
 
 gpulab::grade::GradeResult SpeedHome::grade(const std::string& source, gpulab::grade::PerformanceMode mode) {
-    ScopedEnv env_home("GPULAB_HOME", home.path().string());
-    ScopedEnv env_cache("GPULAB_CACHE", cache.path().string());
-    const std::filesystem::path file = home / "student.cu";
-    gpulab_test::write_file(file, source);
-    gpulab::grade::GradeOptions o;
-    o.performance = mode;
-    o.race_check = false;
-    return gpulab::grade::grade_submission(speed_lab(), file, o);
+  ScopedEnv env_home("GPULAB_HOME", home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", cache.path().string());
+  const std::filesystem::path file = home / "student.cu";
+  gpulab_test::write_file(file, source);
+  gpulab::grade::GradeOptions o;
+  o.performance = mode;
+  o.race_check = false;
+  return gpulab::grade::grade_submission(speed_lab(), file, o);
 }
 
 }  // namespace gpulab_test

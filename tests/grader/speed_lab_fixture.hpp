@@ -15,9 +15,9 @@ namespace gpulab_test {
 nlohmann::json speed_lab_json();
 gpulab::LabSpec speed_lab();
 
-extern const char* const kKernel;       // __global__ thrice(in, out, n): out[i] = 3 * in[i]
-extern const std::string kReference;    // the lab's reference: one launch of thrice
-extern const char* const kChecker;      // another correct implementation, the lab's checker
+extern const char* const kKernel;     // __global__ thrice(in, out, n): out[i] = 3 * in[i]
+extern const std::string kReference;  // the lab's reference: one launch of thrice
+extern const char* const kChecker;    // another correct implementation, the lab's checker
 
 // GPULAB_HOME for the lab: grader/ linked, public datasets generated, the reference and checker written.
 struct SpeedHome {

@@ -264,12 +264,33 @@ TEST_CASE("performance: a submission that registers a checker of its own fails f
   CHECK(r.counted);  // its points stay in the maximum: tampering does not shrink it
   CHECK(r.score == 0);
   CHECK(g.max_score == 10);
-  CHECK_THAT(r.review, Catch::Contains("tampered with") && Catch::Contains("more than one checker"));
+  // The audit of its object names the harness's function it calls, before anything runs.
+  CHECK_THAT(r.review, Catch::Contains("gpulab_harness_adopt_checker"));
   const json results = gpulab::grade::gradescope_results(g);
   bool flagged = false;
   for (const json& t : results["tests"])
     if (t.value("name", "") == "triple: speed") flagged = t["extra_data"].value("review", "") == r.review;
   CHECK(flagged);
+
+  // Behind the audit (built as a trusted program is, without it), the harness itself trusts no
+  // checker once a second one is registered.
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  const gpulab::LabSpec lab = speed_lab();
+  gpulab::grade::GradeOptions o;
+  o.performance = gpulab::grade::PerformanceMode::on;
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
+  gpulab::grade::TrustedPrograms trusted(lab, o, runner);
+  gpulab_test::write_file(h.home / "usurper.cu", kRegistersChecker);
+  std::string problem;
+  const std::filesystem::path program = trusted.build(h.home / "usurper.cu", "the usurper", problem);
+  REQUIRE(!program.empty());
+  TempDir work;
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner, trusted);
+  const gpulab::grade::PerformanceResult unaudited = scorer.measure(lab.parts[0], program, true);
+  INFO(unaudited.feedback);
+  CHECK(unaudited.status == PerformanceStatus::failed);
+  CHECK_THAT(unaudited.review, Catch::Contains("tampered with") && Catch::Contains("more than one checker"));
 }
 
 TEST_CASE("performance: without a checker speed is shown but not scored", "[performance]") {

@@ -92,7 +92,7 @@ TEST_CASE("tamper layers: behind the audit, the system-call filter and the grade
   // A lying timer that wrote no code (or wrote it before anything of the harness could stop it):
   // the grader's own clock, in another process, sees the time is not the calls'.
   for (const std::string exploit :
-       {"tamper_interpose", "tamper_clock", "tamper_proc_self_mem", "tamper_stack_scan", "tamper_constructor"}) {
+       {"tamper_interpose", "tamper_clock", "tamper_proc_self_mem", "tamper_heap_events", "tamper_constructor"}) {
     DYNAMIC_SECTION(exploit << ": no speed points, for review") {
       const gpulab::grade::PerformanceResult r = layers.time_unaudited(exploit);
       INFO(r.feedback);

@@ -38,7 +38,9 @@ std::filesystem::path child_with(const TempDir& dir, const json& variant) {
   return program;
 }
 
-json set(const std::string& pointer, const json& value) { return {{"set", json::array({json::array({pointer, value})})}}; }
+json set(const std::string& pointer, const json& value) {
+  return {{"set", json::array({json::array({pointer, value})})}};
+}
 json remove(const std::string& pointer) { return {{"remove", json::array({pointer})}}; }
 
 // Malformed on every path: the report a correctness case reads.
@@ -119,9 +121,8 @@ struct UnitSpeed {
 TEST_CASE("untrusted reports: the harness's own report is read", "[untrusted]") {
   UnitSpeed u;
   TempDir dir, work;
-  const gpulab::grade::CaseRun run =
-      gpulab::grade::run_harness_case(u.lab.parts[0], u.manifest, u.manifest.cases.front(), child_with(dir, nullptr),
-                                      work.path(), u.runner);
+  const gpulab::grade::CaseRun run = gpulab::grade::run_harness_case(
+      u.lab.parts[0], u.manifest, u.manifest.cases.front(), child_with(dir, nullptr), work.path(), u.runner);
   INFO(run.failure);
   CHECK(run.failure.empty());
   CHECK(run.review.empty());
@@ -153,8 +154,7 @@ TEST_CASE("untrusted reports: a folder where the report should be fails the case
   TempDir dir, work;
   gpulab::grade::CaseRun run;
   REQUIRE_NOTHROW(run = gpulab::grade::run_harness_case(u.lab.parts[0], u.manifest, u.manifest.cases.front(),
-                                                        child_with(dir, {{"directory", true}}), work.path(),
-                                                        u.runner));
+                                                        child_with(dir, {{"directory", true}}), work.path(), u.runner));
   CHECK_FALSE(run.failure.empty());
   CHECK(run.failure_kind != FailureKind::none);
 }
@@ -194,9 +194,9 @@ TEST_CASE("untrusted reports: a submission claiming the harness failed is checke
   UnitSpeed u;
   gpulab::grade::TrustedPrograms trusted(u.lab, u.options, u.runner);
   TempDir dir, work;
-  const gpulab::grade::CaseRun run = gpulab::grade::run_harness_case(
-      u.lab.parts[0], u.manifest, u.manifest.cases.front(),
-      child_with(dir, set("/status", "harness_error")), work.path(), u.runner);
+  const gpulab::grade::CaseRun run =
+      gpulab::grade::run_harness_case(u.lab.parts[0], u.manifest, u.manifest.cases.front(),
+                                      child_with(dir, set("/status", "harness_error")), work.path(), u.runner);
   REQUIRE_FALSE(run.harness_error.empty());
   // The reference runs the case: the claim is the submission's, not the grader's problem.
   std::string why;
