@@ -32,7 +32,10 @@ void locate(const ElfObject& elf, const fs::path& object, std::vector<PlacedFind
       if (!lines[k].empty()) {
         f.where = lines[k];
       } else if (const ElfSymbol* function = elf.function_at(section, offsets[k])) {
-        f.where = "in function " + demangled(function->name);
+        // The student's function, not the compiler's copy of it ("f() [clone .part.0]").
+        std::string name = demangled(function->name);
+        if (const size_t clone = name.find(" [clone "); clone != std::string::npos) name.erase(clone);
+        f.where = "in function " + name;
       } else {
         f.where = "section " + elf.section_name(section);
       }

@@ -164,7 +164,7 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
       const json d = json::parse(line);
       if (!d.is_object() || !d.contains("message") || !d.at("message").is_string()) continue;
       std::string message = d.at("message").get<std::string>();
-      if (message.size() > kMaxFindingBytes) message = message.substr(0, kMaxFindingBytes) + " ...";
+      if (message.size() > kMaxFindingBytes) message.replace(kMaxFindingBytes, std::string::npos, " ...");
       message = files::valid_utf8(message);
       if (run.diagnostics.size() < 3) run.diagnostics.push_back(message);
       else ++hidden_count;

@@ -96,11 +96,13 @@ void triple_it(const int* in, int* out, int n) {
 )";
 // Registers a checker table of its own (an empty one) from a static constructor, hoping the
 // harness trusts it, or at least gives up checking.
-const std::string kRegistersChecker = kReference + R"(
+std::string registers_checker() {
+  return kReference + R"(
 #include <cstddef>
 extern "C" void gpulab_harness_adopt_checker(const void* table, size_t count);
 static struct Usurper { Usurper() { gpulab_harness_adopt_checker(nullptr, 0); } } usurper;
 )";
+}
 // Wrong for n = 1 only: a correctness case fails, so no speed points.
 const std::string kWrongSmall = std::string(kKernel) + R"(
 void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n > 1 ? n : 0); }
@@ -256,7 +258,7 @@ TEST_CASE("performance: a timed call that overwrites its inputs is caught", "[pe
 
 TEST_CASE("performance: a submission that registers a checker of its own fails for review", "[performance]") {
   SpeedHome h;
-  const auto g = h.grade(kRegistersChecker, gpulab::grade::PerformanceMode::on);
+  const auto g = h.grade(registers_checker(), gpulab::grade::PerformanceMode::on);
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
@@ -281,7 +283,7 @@ TEST_CASE("performance: a submission that registers a checker of its own fails f
   o.performance = gpulab::grade::PerformanceMode::on;
   const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   gpulab::grade::TrustedPrograms trusted(lab, o, runner);
-  gpulab_test::write_file(h.home / "usurper.cu", kRegistersChecker);
+  gpulab_test::write_file(h.home / "usurper.cu", registers_checker());
   std::string problem;
   const std::filesystem::path program = trusted.build(h.home / "usurper.cu", "the usurper", problem);
   REQUIRE(!program.empty());

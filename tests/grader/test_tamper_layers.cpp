@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "data/dataset.hpp"
@@ -56,13 +57,17 @@ struct Layers {
   gpulab::grade::SubmissionRunner runner{gpulab::sandbox::Mode::none, options.backend};
   gpulab::grade::TrustedPrograms trusted{lab, options, runner};
 
-  // `exploit` built without the audit, its int part timed.
-  gpulab::grade::PerformanceResult time_unaudited(const std::string& exploit) {
+  // `exploit` built without the audit, its int part timed; nullopt when it does not even link
+  // (on the emulator, a definition of the runtime's own function collides with it at the link).
+  std::optional<gpulab::grade::PerformanceResult> time_unaudited(const std::string& exploit) {
     std::string problem;
     const std::filesystem::path program =
         trusted.build(kRoot / "tests/gpu/speed" / (exploit + ".cu"), exploit, problem);
     INFO(problem);
-    REQUIRE_FALSE(program.empty());
+    if (program.empty()) {
+      CHECK_THAT(problem, Catch::Contains("multiple definition"));
+      return std::nullopt;
+    }
     TempDir work;
     gpulab::grade::PerformanceScorer scorer(lab, options, work.path(), runner, trusted);
     return scorer.measure(lab.part("int"), program, true);
@@ -73,7 +78,7 @@ struct Layers {
 TEST_CASE("tamper layers: behind the audit, the system-call filter and the grader's own clock", "[tamper]") {
   static Layers layers;
   SECTION("the reference is scored, nothing for review") {
-    const gpulab::grade::PerformanceResult r = layers.time_unaudited("reduction_shuffle");
+    const gpulab::grade::PerformanceResult r = layers.time_unaudited("reduction_shuffle").value();
     INFO(r.feedback);
     CHECK(r.status == PerformanceStatus::scored);
     CHECK(r.review.empty());
@@ -82,7 +87,7 @@ TEST_CASE("tamper layers: behind the audit, the system-call filter and the grade
   for (const auto& [exploit, call] : std::vector<std::pair<std::string, std::string>>{
            {"tamper_mprotect", "mprotect"}, {"tamper_dlsym", "mprotect"}, {"tamper_ptrace", "prctl"}}) {
     DYNAMIC_SECTION(exploit << ": stopped by the system-call filter at " << call) {
-      const gpulab::grade::PerformanceResult r = layers.time_unaudited(exploit);
+      const gpulab::grade::PerformanceResult r = layers.time_unaudited(exploit).value();
       INFO(r.feedback);
       CHECK(r.score == 0);
       CHECK(r.status == PerformanceStatus::failed);
@@ -90,11 +95,15 @@ TEST_CASE("tamper layers: behind the audit, the system-call filter and the grade
     }
   }
   // A lying timer that wrote no code (or wrote it before anything of the harness could stop it):
-  // the grader's own clock, in another process, sees the time is not the calls'.
+  // the grader's own clock, in another process, sees the time is not the calls'. (tamper_clock.cu
+  // is left to the graded test: a clock of the whole process slowed down slows the harness's own
+  // budget too, and the parent's time limit, on its own clock, ends the run a minute later.)
   for (const std::string exploit :
-       {"tamper_interpose", "tamper_clock", "tamper_proc_self_mem", "tamper_heap_events", "tamper_constructor"}) {
+       {"tamper_interpose", "tamper_proc_self_mem", "tamper_heap_events", "tamper_constructor"}) {
     DYNAMIC_SECTION(exploit << ": no speed points, for review") {
-      const gpulab::grade::PerformanceResult r = layers.time_unaudited(exploit);
+      const std::optional<gpulab::grade::PerformanceResult> timed = layers.time_unaudited(exploit);
+      if (!timed) continue;  // it did not link: nothing ran
+      const gpulab::grade::PerformanceResult& r = *timed;
       INFO(r.feedback);
       CHECK(r.score == 0);
       CHECK(r.status != PerformanceStatus::scored);
