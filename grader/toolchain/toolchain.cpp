@@ -316,13 +316,13 @@ fs::path rewritten_path(const fs::path& dir, size_t i, const fs::path& source) {
 // `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
 std::vector<std::string> emulator_command(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
                                           const fs::path& artifact, const std::vector<std::string>& include_flags) {
-  // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
   // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
   // the #line's for some rows, and the profile's lines must name the student's file.
-  std::vector<std::string> argv = {
-      GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
-      // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
-      "-fstack-clash-protection", "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
+  // GPULAB_EMU_COMPILE_ARGS: the same results on every platform and compiler (signed char, no FP
+  // contraction), volatile's C++20 deprecation silenced, large frames probed (grader/emu/CMakeLists.txt).
+  std::vector<std::string> argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf",
+                                   "-pthread", GPULAB_EMU_COMPILE_ARGS, "-include", "gpulab/emu/cuda_emulation.hpp",
+                                   "-I", GPULAB_EMU_INCLUDE_DIR};
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
   // has (the flags and why: grader/emu/check/CMakeLists.txt).
   if (options.race_check) argv.insert(argv.end(), {GPULAB_CHECKED_BUILD_ARGS});
@@ -393,6 +393,7 @@ void hash_toolchain(ContentHash& hash, const BuildOptions& options) {
   hash.add(options.cuda_arch).add(file_stamp(GPULAB_EMU_LIBRARY)).add(file_stamp(GPULAB_EMU_CHECK_LIBRARY));
   if (options.backend == Backend::emu) {
     hash.add(emulator_headers_stamp()).add(file_stamp(GPULAB_REWRITER_LIBRARY)).add(file_stamp(GPULAB_CXX_COMPILER));
+    for (const char* input : {GPULAB_EMU_LINK_INPUTS}) hash.add(file_stamp(input));  // the platform library, Boost
   } else {
     hash.add(file_stamp(GPULAB_NVCC));
   }
