@@ -79,7 +79,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
     *ptr = nullptr;
     return cudaSuccess;
   }
-  const size_t page = platform::page_size();  // pinned memory comes in whole pages
+  const size_t page = gpulab::platform::page_size();  // pinned memory comes in whole pages
   void* p = std::aligned_alloc(page, (size + page - 1) / page * page);
   if (!p) {
     *ptr = nullptr;
