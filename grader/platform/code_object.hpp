@@ -8,7 +8,7 @@
 namespace gpulab::platform {
 
 struct CodeLocation {
-  std::string object;           // "" when no loaded object holds the address
+  std::string object;            // "" when no loaded object holds the address
   uintptr_t object_address = 0;  // what `addr2line -e object` / `llvm-symbolizer --obj object` take
 };
 

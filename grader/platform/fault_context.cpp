@@ -22,7 +22,7 @@ namespace {
 // faulting AArch64 instruction itself says it: its load/store class's L bit or opc field.
 [[maybe_unused]] FaultAccess from_arm_instruction(uint32_t insn) {
   if ((insn & 0x0a000000) != 0x08000000) return FaultAccess::unknown;  // not a load or store
-  const uint32_t op = (insn >> 27) & 7;   // bits 29:27
+  const uint32_t op = (insn >> 27) & 7;                                // bits 29:27
   const bool load_bit = (insn >> 22) & 1;  // L for pairs and exclusives, opc<0> for single registers
   if (op == 7) {                           // load/store register (any addressing mode)
     const bool atomic = !((insn >> 24) & 1) && ((insn >> 21) & 1) && ((insn >> 10) & 3) == 0 && !((insn >> 26) & 1);
@@ -36,7 +36,7 @@ namespace {
   return FaultAccess::unknown;
 }
 [[maybe_unused]] FaultAccess from_arm_syndrome(uint64_t esr) {
-  const uint64_t ec = esr >> 26;  // exception class
+  const uint64_t ec = esr >> 26;                              // exception class
   if (ec != 0x24 && ec != 0x25) return FaultAccess::unknown;  // not a data abort
   return (esr & (uint64_t{1} << 6)) ? FaultAccess::write : FaultAccess::read;
 }
@@ -64,7 +64,8 @@ FaultContext read_fault_context(const siginfo_t* info, const void* raw_context) 
     }
     p += head->size;
   }
-  if (f.access == FaultAccess::unknown && f.pc) f.access = from_arm_instruction(*reinterpret_cast<const uint32_t*>(f.pc));
+  if (f.access == FaultAccess::unknown && f.pc)
+    f.access = from_arm_instruction(*reinterpret_cast<const uint32_t*>(f.pc));
 #elif defined(__APPLE__) && defined(__x86_64__)
   f.pc = static_cast<uintptr_t>(uc->uc_mcontext->__ss.__rip);
   f.access = from_x86_error_code(uc->uc_mcontext->__es.__err);

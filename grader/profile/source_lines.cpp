@@ -31,8 +31,9 @@ std::map<uintptr_t, SourceLine> source_lines(const std::string& object, const st
   std::string tried;
   std::vector<std::string> argv = platform::symbolizer_command(object, tried);  // addr2line or llvm-symbolizer
   if (argv.empty()) {
-    throw std::runtime_error("cannot map the profile's code addresses to source lines: no symbolizer found (looked for " +
-                             tried + "); install binutils (addr2line) or LLVM (llvm-symbolizer)");
+    throw std::runtime_error(
+        "cannot map the profile's code addresses to source lines: no symbolizer found (looked for " + tried +
+        "); install binutils (addr2line) or LLVM (llvm-symbolizer)");
   }
   for (uintptr_t a : addresses) argv.push_back(fmt::format("{:#x}", a));
   process::ProcessOptions o;
@@ -40,9 +41,8 @@ std::map<uintptr_t, SourceLine> source_lines(const std::string& object, const st
   o.time_limit_s = 60;
   const process::ProcessResult r = process::run(argv, o);
   if (!r.started() || r.status() != 0) {
-    throw std::runtime_error(
-        "cannot map the profile's code addresses to source lines: " + argv.front() + " " +
-        (r.started() ? "failed: " + r.output : "did not start (" + r.spawn_error + ")"));
+    throw std::runtime_error("cannot map the profile's code addresses to source lines: " + argv.front() + " " +
+                             (r.started() ? "failed: " + r.output : "did not start (" + r.spawn_error + ")"));
   }
   // Output: for each address "0x...", then (function, file:line) pairs from the innermost
   // inlined frame outwards.

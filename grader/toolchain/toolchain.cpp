@@ -320,9 +320,10 @@ std::vector<std::string> emulator_command(const BuildSources& s, const BuildOpti
   // the #line's for some rows, and the profile's lines must name the student's file.
   // GPULAB_EMU_COMPILE_ARGS: the same results on every platform and compiler (signed char, no FP
   // contraction), volatile's C++20 deprecation silenced, large frames probed (grader/emu/CMakeLists.txt).
-  std::vector<std::string> argv = {GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf",
-                                   "-pthread", GPULAB_EMU_COMPILE_ARGS, "-include", "gpulab/emu/cuda_emulation.hpp",
-                                   "-I", GPULAB_EMU_INCLUDE_DIR};
+  std::vector<std::string> argv = {GPULAB_CXX_COMPILER, "-std=c++20",          "-O2",
+                                   "-gdwarf-4",         "-fno-builtin-printf", "-pthread"};
+  argv.insert(argv.end(), {GPULAB_EMU_COMPILE_ARGS});
+  argv.insert(argv.end(), {"-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR});
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
   // has (the flags and why: grader/emu/check/CMakeLists.txt).
   if (options.race_check) argv.insert(argv.end(), {GPULAB_CHECKED_BUILD_ARGS});

@@ -11,3 +11,5 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # Libraries and CMake packages of the target only (/usr/lib/aarch64-linux-gnu); headers and
 # architecture-independent packages (nlohmann-json, CLI11, Catch2) from /usr as usual.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+# pkg-config (FindOpenSSL asks it first) reads the target's .pc files, not this machine's.
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
