@@ -51,7 +51,7 @@ else
             test_launch_errors test_grid_sync test_cuda_barrier test_async_copy test_half)
 fi
 for f in "$src"/tests/race/test_*.cu; do targets+=("race_$(basename "$f" .cu)"); done
-if ! cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$work/build.log" 2>&1; then
+if ! cmake --build "$build" -j "$jobs" --target "${targets[@]}" -- -k 0 >"$work/build.log" 2>&1; then  # every error at once
   grep -E "error|warning" "$work/build.log" | head -40
   echo "FAIL: gpulab and its emulator, race and profile tests do not build with clang (see $work/build.log)"
   exit 1
