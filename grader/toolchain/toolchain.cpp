@@ -452,7 +452,8 @@ CompileJob compile_job(const std::vector<std::string>& argv, const fs::path& dir
   for (const auto& lib : options.whole_archives) job.reads.push_back(lib);
   if (options.backend == Backend::emu) {
     job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
-    job.reads.push_back(GPULAB_EMU_LIBRARY);
+    // The runtime and what it links (the platform library; Boost.Context where it switches fibers).
+    for (const char* input : {GPULAB_EMU_LINK_INPUTS}) job.reads.push_back(input);
     if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
   }
   return job;
