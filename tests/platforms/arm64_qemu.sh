@@ -9,8 +9,9 @@
 #      clean folder, cross-built on its own, then `gpulab test` of the histogram lab: the
 #      reference scores full marks and a buggy submission (no bounds check: a fault the fault
 #      handler must read from AArch64's signal context) is caught.
-# The sandbox (bubblewrap's namespaces, `gpulab grade` and `batch`) is not exercised under
-# qemu-user: `gpulab test` runs with isolation none, as on a student's machine.
+# The sandbox's own tests are not run under qemu-user (qemu-user refuses seccomp filters, and the
+# namespaces are this machine's kernel's, not an arm64 one's): `gpulab test` is run once without
+# bubblewrap (isolation: none, as on a student's machine) and once with whatever this machine gives.
 # Usage: arm64_qemu.sh SOURCE_DIR GPULAB WORK_DIR. Exit 77 (skipped) when the cross toolchain,
 # the arm64 libraries or qemu-user are missing (scripts/install-deps.sh --cross-arm64 installs them).
 set -uo pipefail
@@ -42,7 +43,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 bash "$here/register_qemu_aarch64.sh" || exit $?
 echo "aarch64 programs run here through $(command -v qemu-aarch64) ($(qemu-aarch64 --version | head -1))"
-echo "not run under qemu-user: the sandbox (bubblewrap namespaces; gpulab grade and batch need it)"
+echo "not run under qemu-user: the sandbox's own tests (qemu-user refuses seccomp filters; the namespaces are this kernel's)"
 
 if command -v ccache >/dev/null; then  # as scripts/build.sh: the kit's build reuses the project's objects
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_NOHASHDIR=true
@@ -103,18 +104,26 @@ check "the kit cross-builds on its own (see $kitwork/build.log)" test -x "$kit/b
 export GPULAB_CACHE=$kitwork/cache
 cp "$src/reference/histogram/histogram.cu" "$kitwork/reference.cu"
 cp "$src/tests/labs/histogram/buggy/missing_bounds_check.cu" "$kitwork/buggy.cu"
-(cd "$kit" && env -u GPULAB_HOME ./build/grader/cli/gpulab test histogram "$kitwork/reference.cu" --no-large \
-   >"$kitwork/reference.txt" 2>&1)
+# As on a student's machine without bubblewrap (GPULAB_BWRAP names none): `gpulab test` runs
+# without a sandbox and says so; `gpulab grade` refuses (exit 5) rather than grade unisolated.
+(cd "$kit" && env -u GPULAB_HOME GPULAB_BWRAP=/nonexistent/bwrap ./build/grader/cli/gpulab test histogram \
+   "$kitwork/reference.cu" --no-large >"$kitwork/reference.txt" 2>&1)
 rc=$?
-cat "$kitwork/reference.txt" | tail -15
+tail -15 "$kitwork/reference.txt"
 check "aarch64: the reference passes (exit 0, got $rc)" test $rc -eq 0
 check "aarch64: the reference scores full marks (70 on the emulator)" grep -q 'score: 70 / 70' "$kitwork/reference.txt"
-check "aarch64: the report says the run was not isolated" grep -qi 'isolation: none' "$kitwork/reference.txt"
+check "aarch64: without bubblewrap the report says isolation: none" grep -q 'isolation: none' "$kitwork/reference.txt"
+(cd "$kit" && env -u GPULAB_HOME GPULAB_BWRAP=/nonexistent/bwrap ./build/grader/cli/gpulab grade histogram \
+   "$kitwork/reference.cu" >"$kitwork/grade.txt" 2>&1)
+rc=$?
+check "aarch64: without bubblewrap gpulab grade refuses (exit 5, got $rc)" test $rc -eq 5
+# The buggy submission in whatever isolation this machine gives (bubblewrap, if it starts here).
 (cd "$kit" && env -u GPULAB_HOME ./build/grader/cli/gpulab test histogram "$kitwork/buggy.cu" --no-large \
    >"$kitwork/buggy.txt" 2>&1)
 rc=$?
-tail -15 "$kitwork/buggy.txt"
+tail -25 "$kitwork/buggy.txt"
 check "aarch64: the buggy submission fails (exit 1, got $rc)" test $rc -eq 1
+check "aarch64: the buggy submission compiled" bash -c "! grep -q 'does not compile' '$kitwork/buggy.txt'"
 check "aarch64: the buggy submission loses points" bash -c "! grep -q 'score: 70 / 70' '$kitwork/buggy.txt'"
 check "aarch64: its feedback names the out-of-bounds access" grep -q 'out-of-bounds' "$kitwork/buggy.txt"
 
