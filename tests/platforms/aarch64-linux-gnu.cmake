@@ -11,5 +11,8 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # Libraries and CMake packages of the target only (/usr/lib/aarch64-linux-gnu); headers and
 # architecture-independent packages (nlohmann-json, CLI11, Catch2) from /usr as usual.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+# What runs the build's own aarch64 programs (gpulab rewriting the tests' .cu files, Catch2 listing
+# their tests, CTest): CMake names the programs with it, binfmt_misc would run them anyway.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
 # pkg-config (FindOpenSSL asks it first) reads the target's .pc files, not this machine's.
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
