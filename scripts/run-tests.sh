@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds, and runs the whole test suite through CTest.
-# Tests that need a GPU skip themselves where there is none.
+# Tests that need a GPU skip themselves where there is none. The suite includes two builds of its
+# own (tests/platforms): gpulab with clang++, and cross-built for aarch64 and run under qemu-user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

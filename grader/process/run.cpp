@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 
 #include "process/interruption.hpp"
 #include "process/resident_memory.hpp"
+#include "platform/process_control.hpp"
 
 namespace gpulab::process {
 namespace {
@@ -50,7 +50,7 @@ void write_all(int fd, const std::string& text) {
   setpgid(0, 0);
   // Killed with gpulab, even by SIGKILL, which gives gpulab no chance to stop it. (The signal
   // comes when the forking thread ends; every thread waits for the children it starts.)
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  platform::end_with_parent();  // Linux only: macOS has no such request (platform/process_control.hpp)
   // The child starts with default signal handling, whatever gpulab installed.
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
@@ -104,7 +104,7 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
     return r;
   }
   int out[2] = {-1, -1}, err[2];
-  if ((o.capture_output && pipe2(out, O_CLOEXEC) != 0) || pipe2(err, O_CLOEXEC) != 0) {
+  if ((o.capture_output && !platform::cloexec_pipe(out)) || !platform::cloexec_pipe(err)) {
     r.spawn_error = std::string("cannot create a pipe: ") + std::strerror(errno);
     if (out[0] >= 0) {
       close(out[0]);

@@ -3,8 +3,10 @@
 // column walks with and without padding, 2-way conflicts, broadcasts, 8-byte
 // shared accesses, contended and spread atomics, divergent branches and a
 // block whose last warp is partial. Built like `gpulab run --profile` builds
-// a program (gcc's -fsanitize=thread instrumentation, linked against the
-// checking runtime) and run with GPULAB_EMU_CHECKS=profile.
+// a program (the compiler's -fsanitize=thread instrumentation, linked against the
+// checking runtime) and run with GPULAB_EMU_CHECKS=profile. Where clang's code
+// gives other counts than gcc's (and the GPU's), the clang branch checks what
+// docs/profile-agreement.md says it does, so that a change shows here.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -137,9 +139,15 @@ TEST_CASE("global loads and stores: sectors per request") {
   CHECK(c.uniform_stride);
 
   c = p.of("copy_float4", AccessSiteKind::global_load);
+#if defined(__clang__) && __clang_major__ < 17
+  // clang 14 copies a float4 with memcpy, which its instrumentation leaves to the C library:
+  // the checking runtime never sees it (clang 17 and later call __tsan_memcpy, which it does).
+  CHECK(c.requests == 0);
+#else
   CHECK(c.requests == 32);
   CHECK(c.sectors == 32 * 16);  // 512 bytes per warp
   CHECK(c.width == 16);
+#endif
 
   c = p.of("broadcast_global", AccessSiteKind::global_load);
   CHECK(c.requests == 1);
@@ -196,8 +204,14 @@ TEST_CASE("atomics: lanes on one address") {
   CHECK(c.distinct_addresses == 4);
 
   c = p.of("spread", AccessSiteKind::global_atomic);
+#if defined(__clang__)
+  // clang emits this kernel's atomic at two code addresses, and the profile tells requests
+  // apart by code address: one warp counts as two requests.
+  CHECK(c.requests == 3);
+#else
   CHECK(c.requests == 2);
   CHECK(c.same_address_lanes == 2);
+#endif
   CHECK(c.distinct_addresses == 64);
 
   c = p.of("contended_float", AccessSiteKind::global_atomic);
@@ -220,9 +234,17 @@ TEST_CASE("divergence and partial warps: active lanes per request") {
 
   // 48 threads: warp 0 splits into lanes 0-7 (a) and 8-31 (b), warp 1 (16 lanes) reads b.
   c = p.of("if_else", AccessSiteKind::global_load);
+#if defined(__clang__)
+  // clang turns the two branches' loads into one load of a selected address (no flag stops
+  // it): the divergent warp 0 makes one request instead of two.
+  CHECK(c.requests == 2);
+  CHECK(c.lanes == 48);
+  CHECK(c.lane_slots == 32 + 16);
+#else
   CHECK(c.requests == 3);
   CHECK(c.lanes == 48);
   CHECK(c.lane_slots == 32 + 32 + 16);
+#endif
   // The store after the branch: the warps reconverge, one request each.
   c = p.of("if_else", AccessSiteKind::global_store);
   CHECK(c.requests == 2);

@@ -19,9 +19,7 @@ __thread const gpulab::emu::LaunchContext* gpulab_emu_launch = nullptr;
 
 namespace gpulab::emu {
 namespace {
-constexpr unsigned kMaxThreads = 1024;
 constexpr size_t kStackBytes = 64 * 1024;
-constexpr size_t kSharedCapacity = 232448;  // the largest opt-in block shared memory of sm_90
 constexpr unsigned char kPoison = 0xFF;
 
 __thread BlockRunner* tl_runner = nullptr;

@@ -1,6 +1,8 @@
 // Guarded device allocations and the registry that finds them by address.
 #include "device_memory.hpp"
 
+#include "platform/page_size.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -28,7 +30,7 @@ std::map<uintptr_t, Mapping>& registry() {
   static auto* m = new std::map<uintptr_t, Mapping>();  // never destroyed: used until exit
   return *m;
 }
-size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+size_t page_size() { return platform::page_size(); }
 }  // namespace
 
 void* device_allocate(size_t size, const char* api, const char* file, int line) {
