@@ -15,6 +15,7 @@
 
 #include "audit/audit.hpp"
 #include "grade/dataset_cache.hpp"
+#include "platform/executable_path.hpp"
 #include "grade/part_cases.hpp"
 #include "gold/dataset_generation.hpp"
 #include "grade/harness_build.hpp"
@@ -114,7 +115,7 @@ std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, c
        "the folder handed in (the submission's own copy is what the run sees)"}};
   // A gpulab run from its build folder: that folder holds the compiled gold and reference code.
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path exe = platform::executable_path();
   fs::path d = exe.parent_path();
   for (int up = 0; up < 3 && !ec && !d.empty() && d != d.root_path(); ++up, d = d.parent_path()) {
     if (fs::exists(d / "CMakeCache.txt", ec)) {

@@ -17,16 +17,13 @@
 
 #include "files/grader_error.hpp"
 #include "sandbox/sandbox.hpp"
+#include "platform/cpu_count.hpp"
 #include "sandbox/sandbox_policy.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
 namespace {
-unsigned cpu_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
+unsigned cpu_cores() { return platform::usable_cpus(); }
 
 // The emulator runs blocks on $GPULAB_EMU_WORKERS threads, else one per core.
 unsigned emulator_workers() {
