@@ -138,6 +138,39 @@ void divergence(const KernelReport& k, const LineProfile& l, uint64_t kernel_req
   out.push_back(std::move(f));
 }
 
+const emu::SiteCounts& counts_of_line(const std::vector<KernelReport>& kernels, const Finding& f) {
+  static const emu::SiteCounts none;
+  for (const KernelReport& k : kernels) {
+    if (k.kernel != f.kernel) continue;
+    for (const LineProfile& l : k.lines)
+      if (l.file == f.file && l.line == f.line && l.kind == f.kind) return l.counts;
+  }
+  return none;
+}
+
+// Whether the finding's pattern is one whose counts agree with Nsight Compute (see the header).
+void confirm(Finding& f, const emu::SiteCounts& c) {
+  switch (f.problem) {
+    case Problem::uncoalesced:
+    case Problem::bank_conflicts:
+      if (c.approximate_requests * 10 > c.requests) {
+        f.hint = false;
+        f.unconfirmed =
+            "the lanes of a warp ran this access different numbers of times (a loop whose lanes skip different "
+            "iterations), so its requests are paired by count and their counts are approximate";
+      }
+      break;
+    case Problem::atomic_contention:
+      f.hint = false;
+      f.unconfirmed = "lanes per atomic address are not a counter Nsight Compute gives, so no GPU confirms it";
+      break;
+    case Problem::divergence:
+      f.hint = false;
+      f.unconfirmed = "active lanes per access are not a counter Nsight Compute gives, so no GPU confirms it";
+      break;
+  }
+}
+
 }  // namespace
 
 std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
@@ -159,7 +192,10 @@ std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
       }
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.excess > b.excess; });
+  for (Finding& f : out) confirm(f, counts_of_line(kernels, f));
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+    return a.hint != b.hint ? a.hint : a.excess > b.excess;
+  });
   // One finding per problem and line (a divergent branch shows at each of its accesses).
   std::vector<Finding> unique;
   for (Finding& f : out) {

@@ -39,6 +39,7 @@ struct Keyed {
   uint8_t shared;
   uint8_t lane;
   uint32_t index;
+  uint32_t total;  // how many times this lane was at pc in all, since the last barrier
   bool operator<(const Keyed& o) const {
     if (pc != o.pc) return pc < o.pc;
     if (occurrence != o.occurrence) return occurrence < o.occurrence;
@@ -87,6 +88,36 @@ void Profiler::end_block(size_t static_shared_bytes) {
   static_shared_ = std::max(static_shared_, static_shared_bytes);
 }
 
+unsigned Profiler::vector_group(unsigned first, unsigned lanes, size_t i) const {
+  const std::vector<LoggedAccess>& lead = logs_[first];
+  const LoggedAccess& h = lead[i];
+  if (h.flags & (kAtomic | kVolatile)) return 1;
+  for (const unsigned group : {4u, 2u}) {
+    const unsigned total = h.size * group;
+    if (i + group > lead.size() || total > 16 || total < 4 || (h.size & (h.size - 1)) != 0) continue;
+    bool same = true;  // one instruction each (distinct sites), the same kind and width
+    for (unsigned k = 1; k < group && same; ++k) {
+      const LoggedAccess& e = lead[i + k];
+      same = e.flags == h.flags && e.size == h.size && e.shared == h.shared;
+      for (unsigned m = 0; m < k && same; ++m) same = lead[i + m].pc != e.pc;
+    }
+    for (unsigned l = 0; l < lanes && same; ++l) {  // every lane covers one aligned block of `total` bytes
+      const LoggedAccess* g = &logs_[first + l][i];
+      uintptr_t base = g[0].address;
+      for (unsigned k = 1; k < group; ++k) base = std::min(base, g[k].address);
+      unsigned covered = 0;
+      for (unsigned k = 0; k < group && same; ++k) {
+        const uintptr_t offset = g[k].address - base;
+        same = offset % h.size == 0 && offset / h.size < group && !(covered >> (offset / h.size) & 1u);
+        covered |= 1u << (offset / h.size % 32);
+      }
+      same = same && base % total == 0;
+    }
+    if (same) return group;
+  }
+  return 1;
+}
+
 void Profiler::group_warp(unsigned first, unsigned lanes) {
   const std::vector<LoggedAccess>& lead = logs_[first];
   // The common case: every lane made the same accesses in the same order (no divergence).
@@ -102,13 +133,21 @@ void Profiler::group_warp(unsigned first, unsigned lanes) {
     }
   }
   if (lockstep) {
-    for (size_t i = 0; i < lead.size(); ++i) {
+    for (size_t i = 0; i < lead.size();) {
+      const unsigned group = vector_group(first, lanes, i);
       request.clear();
       for (unsigned l = 0; l < lanes; ++l) {
         const LoggedAccess& e = logs_[first + l][i];
-        request.push_back(LaneAccess{e.address, e.size, l});
+        if (group == 1) {
+          request.push_back(LaneAccess{e.address, e.size, l});
+          continue;
+        }
+        uintptr_t base = e.address;
+        for (unsigned k = 1; k < group; ++k) base = std::min(base, logs_[first + l][i + k].address);
+        request.push_back(LaneAccess{base, e.size * group, l});
       }
-      add_request(lead[i].pc, lead[i].flags, lead[i].shared, lanes);
+      add_request(lead[i].pc, lead[i].flags, lead[i].shared, lanes, false);
+      i += group;
     }
     return;
   }
@@ -117,31 +156,36 @@ void Profiler::group_warp(unsigned first, unsigned lanes) {
   for (unsigned l = 0; l < lanes; ++l) {
     seen.clear();
     const std::vector<LoggedAccess>& log = logs_[first + l];
+    const size_t from = keyed.size();
     for (uint32_t i = 0; i < log.size(); ++i) {
-      keyed.push_back(Keyed{log[i].pc, seen[log[i].pc]++, log[i].shared, static_cast<uint8_t>(l), i});
+      keyed.push_back(Keyed{log[i].pc, seen[log[i].pc]++, log[i].shared, static_cast<uint8_t>(l), i, 0});
     }
+    for (size_t k = from; k < keyed.size(); ++k) keyed[k].total = seen[keyed[k].pc];
   }
   std::sort(keyed.begin(), keyed.end());
   for (size_t i = 0; i < keyed.size();) {
     request.clear();
     size_t j = i;
+    bool approximate = false;
     for (; j < keyed.size() && keyed[j].same_request(keyed[i]); ++j) {
       const LoggedAccess& e = logs_[first + keyed[j].lane][keyed[j].index];
       request.push_back(LaneAccess{e.address, e.size, keyed[j].lane});
+      approximate |= keyed[j].total != keyed[i].total;
     }
     const LoggedAccess& e = logs_[first + keyed[i].lane][keyed[i].index];
-    add_request(e.pc, e.flags, e.shared, lanes);
+    add_request(e.pc, e.flags, e.shared, lanes, approximate);
     i = j;
   }
 }
 
-void Profiler::add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots) {
+void Profiler::add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots, bool approximate) {
   const AccessSiteKind kind = kind_of(flags, shared);
   const uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(pc)) << 3 | static_cast<uint64_t>(kind);
   SiteCounts& c = sites_[key];
   const LaneAccess* lanes = request.data();
   const size_t n = request.size();
   ++c.requests;
+  c.approximate_requests += approximate;
   c.lanes += n;
   c.lane_slots += lane_slots;
   for (size_t i = 0; i < n; ++i) {
@@ -180,7 +224,8 @@ void Profiler::end_launch(const LaunchState& launch) {
     const double f = static_cast<double>(total) / static_cast<double>(profiled_blocks_);
     for (auto& [key, c] : sites_) {
       for (uint64_t* v : {&c.requests, &c.lanes, &c.lane_slots, &c.bytes, &c.sectors, &c.ideal_sectors, &c.wavefronts,
-                          &c.ideal_wavefronts, &c.distinct_addresses, &c.same_address_lanes, &c.multi_lane_requests}) {
+                          &c.ideal_wavefronts, &c.distinct_addresses, &c.same_address_lanes, &c.multi_lane_requests,
+                          &c.approximate_requests}) {
         *v = static_cast<uint64_t>(static_cast<double>(*v) * f + 0.5);
       }
     }

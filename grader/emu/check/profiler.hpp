@@ -52,7 +52,13 @@ class Profiler {
 
  private:
   void group_warp(unsigned first_thread, unsigned lanes);
-  void add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots);
+  // How many of the warp's lockstep accesses from the i-th on are one vector access split by the
+  // host compiler: 2 or 4 accesses at distinct sites, of one kind and width, that cover one
+  // aligned block of 4, 8 or 16 bytes in every lane (a float4's x, y, z, w read through a
+  // reference, make_float4 stored field by field). nvcc makes those one 8- or 16-byte access
+  // (LDG.128, STS.64), and the hardware counts them as such. 1 when they are not.
+  unsigned vector_group(unsigned first_thread, unsigned lanes, size_t i) const;
+  void add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots, bool approximate);
 
   std::vector<std::vector<LoggedAccess>> logs_;     // per thread of the running block
   std::unordered_map<uint64_t, SiteCounts> sites_;  // (pc, kind) -> totals, this launch
