@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -23,6 +24,7 @@ struct Mapping {
   char* data_end;    // one past the last accessible byte
 };
 
+std::atomic<unsigned long long> write_epoch{0};
 std::mutex registry_mutex;
 std::map<uintptr_t, Mapping>& registry() {
   static auto* m = new std::map<uintptr_t, Mapping>();  // never destroyed: used until exit
@@ -55,7 +57,19 @@ void* device_allocate(size_t size, const char* api, const char* file, int line) 
             data_begin, data_end};
   std::lock_guard<std::mutex> lock(registry_mutex);
   registry()[begin] = m;
+  note_memory_written();
   return reinterpret_cast<void*>(begin);
+}
+
+void note_memory_written() { write_epoch.fetch_add(1, std::memory_order_relaxed); }
+unsigned long long memory_write_epoch() { return write_epoch.load(std::memory_order_relaxed); }
+
+std::vector<Allocation> live_allocations() {
+  std::vector<Allocation> out;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  out.reserve(registry().size());
+  for (const auto& [begin, m] : registry()) out.push_back(m.allocation);
+  return out;
 }
 
 bool device_free(void* ptr) {
@@ -67,6 +81,7 @@ bool device_free(void* ptr) {
     m = it->second;
     registry().erase(it);
   }
+  note_memory_written();
   munmap(m.map_base, m.map_bytes);
   return true;
 }

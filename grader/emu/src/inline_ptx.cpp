@@ -7,6 +7,7 @@
 #include <string>
 
 #include "block_runner.hpp"
+#include "launch_replay.hpp"
 #include "launch_state.hpp"
 
 namespace gpulab::emu::ptx {
@@ -32,6 +33,7 @@ std::string hex(std::uint64_t v) {
 }  // namespace
 
 unsigned long long global_timer() {
+  note_impure_launch();
   return static_cast<unsigned long long>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())
           .count());

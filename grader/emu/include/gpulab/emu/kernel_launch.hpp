@@ -32,11 +32,12 @@ struct KernelBody {
   unsigned (*sweep)(const void* closure, ThreadSweep& s);
   const void* closure;
   std::shared_ptr<const void> owner;
+  size_t closure_size = 0;  // bytes: the kernel and its arguments (a replay compares them)
 };
 // The body of a closure whose run() calls the kernel once, for the current GPU thread.
 template <class Closure> KernelBody make_kernel_body(std::shared_ptr<const Closure> closure) {
   const void* p = closure.get();
-  return KernelBody{&sweep_threads<Closure>, p, std::move(closure)};
+  return KernelBody{&sweep_threads<Closure>, p, std::move(closure), sizeof(Closure)};
 }
 
 // Validates the configuration (errors go to cudaGetLastError, as on a GPU) and
