@@ -193,9 +193,8 @@ std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
     }
   }
   for (Finding& f : out) confirm(f, counts_of_line(kernels, f));
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
-    return a.hint != b.hint ? a.hint : a.excess > b.excess;
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Finding& a, const Finding& b) { return a.hint != b.hint ? a.hint : a.excess > b.excess; });
   // One finding per problem and line (a divergent branch shows at each of its accesses).
   std::vector<Finding> unique;
   for (Finding& f : out) {

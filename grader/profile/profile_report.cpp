@@ -226,8 +226,8 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
           k.unprofiled_accesses);
     }
   }
-  const size_t hints = static_cast<size_t>(
-      std::count_if(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.hint; }));
+  const size_t hints =
+      static_cast<size_t>(std::count_if(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.hint; }));
   if (hints == 0) {
     out << "No line wastes memory traffic: accesses are coalesced and free of bank conflicts.\n";
   } else {

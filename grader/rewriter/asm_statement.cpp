@@ -59,8 +59,9 @@ std::variant<AsmStatement, std::string> parse_asm_statement(const CodeTokens& t,
   AsmStatement s;
   std::size_t i = open + 1;
   if (i >= close || !is_string(t, i)) {
-    return std::string("its instruction text is not a string literal (the emulator reads the instructions when it "
-                       "compiles the file, so they must be written out, not built by a macro)");
+    return std::string(
+        "its instruction text is not a string literal (the emulator reads the instructions when it "
+        "compiles the file, so they must be written out, not built by a macro)");
   }
   for (; i < close && is_string(t, i); ++i) {
     const std::optional<std::string> text = decode_string(t.text(i));
@@ -78,7 +79,8 @@ std::variant<AsmStatement, std::string> parse_asm_statement(const CodeTokens& t,
       ++i;
       continue;
     }
-    if (section == 4) return std::string("it is an `asm goto` (a jump out of the assembly), which the emulator cannot run");
+    if (section == 4)
+      return std::string("it is an `asm goto` (a jump out of the assembly), which the emulator cannot run");
     if (section == 0) return std::string("an unexpected '" + std::string(t.text(i)) + "' follows its instruction text");
     AsmOperand op;
     if (t.is_punct(i, '[')) {
@@ -96,7 +98,8 @@ std::variant<AsmStatement, std::string> parse_asm_statement(const CodeTokens& t,
     if (!constraint) return std::string("an operand's constraint is not a plain string literal");
     ++i;
     if (section == 3) continue;  // a clobber: "memory", "cc", a register name
-    if (i >= close || !t.is_punct(i, '(')) return std::string("the operand \"" + *constraint + "\" has no (expression)");
+    if (i >= close || !t.is_punct(i, '('))
+      return std::string("the operand \"" + *constraint + "\" has no (expression)");
     const std::optional<std::size_t> end = t.match_forward(i);
     if (!end || *end > close || *end == i + 1) {
       return std::string("the operand \"" + *constraint + "\" has no (expression)");

@@ -20,9 +20,9 @@ struct AsmOperand {
 };
 
 struct AsmStatement {
-  std::string text;                  // the instruction text, escapes decoded
-  std::vector<AsmOperand> outputs;   // %0 .. %(outputs - 1)
-  std::vector<AsmOperand> inputs;    // numbered after the outputs
+  std::string text;                 // the instruction text, escapes decoded
+  std::vector<AsmOperand> outputs;  // %0 .. %(outputs - 1)
+  std::vector<AsmOperand> inputs;   // numbered after the outputs
 };
 
 // `open` and `close` are the statement's parentheses. A string names what could not be read.

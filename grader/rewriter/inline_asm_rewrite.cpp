@@ -53,7 +53,8 @@ void collect_inline_asm(const CodeTokens& t, const std::vector<bool>& in_functio
     SourceEdit edit;
     edit.begin = t[i].begin;
     edit.end = t[*close].end;
-    edit.parts.push_back(EditPart::literal(replacement(t, open, *close) + t.layout_of(edit.begin, edit.end, in_define)));
+    edit.parts.push_back(
+        EditPart::literal(replacement(t, open, *close) + t.layout_of(edit.begin, edit.end, in_define)));
     edits.push_back(std::move(edit));
     i = *close;
   }

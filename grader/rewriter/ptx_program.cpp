@@ -132,7 +132,8 @@ std::optional<PtxOperand> parse_number(std::string s) {
   for (std::size_t i = hex || bin ? 2 : 0; i < s.size(); ++i) {
     const char c = s[i];
     if (hex ? std::isxdigit(static_cast<unsigned char>(c)) : std::isdigit(static_cast<unsigned char>(c))) continue;
-    if (!hex && !bin && (c == '.' || c == 'e' || c == 'E' || ((c == '-' || c == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
+    if (!hex && !bin &&
+        (c == '.' || c == 'e' || c == 'E' || ((c == '-' || c == '+') && (s[i - 1] == 'e' || s[i - 1] == 'E')))) {
       real = true;
       continue;
     }
@@ -201,7 +202,8 @@ std::variant<PtxOperand, std::string> parse_operand(std::string s) {
     op.parts.push_back(std::get<PtxOperand>(b));
     if (!offset.empty()) {
       const auto n = parse_number(offset);
-      if (!n || n->kind != PtxOperand::Kind::integer) return "the address '" + display(s) + "' has an offset the emulator cannot read";
+      if (!n || n->kind != PtxOperand::Kind::integer)
+        return "the address '" + display(s) + "' has an offset the emulator cannot read";
       op.offset = std::stoll(offset, nullptr, 0);
     }
     return op;

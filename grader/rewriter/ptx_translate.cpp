@@ -30,10 +30,21 @@ const char* const supported =
 // The C++ type of a PTX type suffix; nullopt for types the emulator does not run (f16, b128, ...).
 std::optional<std::string> cpp_type(const std::string& t) {
   static const std::map<std::string, std::string> types = {
-      {"b8", "::std::uint8_t"},   {"u8", "::std::uint8_t"},  {"s8", "::std::int8_t"},  {"b16", "::std::uint16_t"},
-      {"u16", "::std::uint16_t"}, {"s16", "::std::int16_t"}, {"b32", u32},             {"u32", u32},
-      {"s32", "::std::int32_t"},  {"b64", u64},              {"u64", u64},             {"s64", "::std::int64_t"},
-      {"f32", "float"},           {"f64", "double"},         {"pred", "bool"},
+      {"b8", "::std::uint8_t"},
+      {"u8", "::std::uint8_t"},
+      {"s8", "::std::int8_t"},
+      {"b16", "::std::uint16_t"},
+      {"u16", "::std::uint16_t"},
+      {"s16", "::std::int16_t"},
+      {"b32", u32},
+      {"u32", u32},
+      {"s32", "::std::int32_t"},
+      {"b64", u64},
+      {"u64", u64},
+      {"s64", "::std::int64_t"},
+      {"f32", "float"},
+      {"f64", "double"},
+      {"pred", "bool"},
   };
   const auto it = types.find(t);
   if (it == types.end()) return std::nullopt;
@@ -101,7 +112,8 @@ class Translator {
     const PtxProgram& program = std::get<PtxProgram>(parsed);
     for (const PtxRegister& r : program.registers) {
       const auto type = cpp_type(r.type);
-      if (!type) throw Refused{"inline PTX declares a register of type ." + r.type + ", which the emulator does not run"};
+      if (!type)
+        throw Refused{"inline PTX declares a register of type ." + r.type + ", which the emulator does not run"};
       const std::string var = "gpulab_ptx_r" + std::to_string(locals_.size());
       locals_[r.name] = var;
       declarations_ += "[[maybe_unused]] " + *type + " " + var + " = {}; ";
@@ -151,14 +163,14 @@ class Translator {
         refuse("has the output operand \"" + o.constraint + "\" without = or +");
       }
       if (std::string("hrlfd").find(c) == std::string::npos || c == 0) {
-        refuse("has the output constraint \"" + o.constraint + "\", which the emulator does not support (only h, r, "
+        refuse("has the output constraint \"" + o.constraint +
+               "\", which the emulator does not support (only h, r, "
                "l, f and d registers)");
       }
       const std::string var = "gpulab_ptx" + std::to_string(k), bound = "gpulab_ptx_o" + std::to_string(k);
       bindings_ += "auto&& " + bound + " = (" + o.expression + "); ";
-      const std::string init = o.constraint.find('+') != std::string::npos
-                                   ? ns + "in<'" + c + "'>(" + bound + ")"
-                                   : std::string("{}");
+      const std::string init =
+          o.constraint.find('+') != std::string::npos ? ns + "in<'" + c + "'>(" + bound + ")" : std::string("{}");
       bindings_ += ns + "reg<'" + c + "'> " + var + " = " + init + "; ";
       writebacks_ += ns + "out(" + bound + ", " + var + "); ";
       letter_.push_back(c);
@@ -168,7 +180,8 @@ class Translator {
     for (std::size_t j = 0; j < s_.inputs.size(); ++j) {
       const AsmOperand& o = s_.inputs[j];
       const std::size_t k = n_out + j;
-      if (!o.constraint.empty() && std::all_of(o.constraint.begin(), o.constraint.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      if (!o.constraint.empty() &&
+          std::all_of(o.constraint.begin(), o.constraint.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
         const std::size_t tied = std::stoul(o.constraint);
         if (tied >= n_out) refuse("ties an input to operand " + o.constraint + ", which is not an output");
         bindings_ += var_[tied] + " = " + ns + "in<'" + letter_[tied] + "'>((" + o.expression + ")); ";
@@ -180,7 +193,8 @@ class Translator {
       char c = letter_of(o.constraint);
       if (c == 'i') c = 'n';
       if (std::string("hrlfdn").find(c) == std::string::npos || c == 0) {
-        refuse("has the input constraint \"" + o.constraint + "\", which the emulator does not support (only h, r, l, "
+        refuse("has the input constraint \"" + o.constraint +
+               "\", which the emulator does not support (only h, r, l, "
                "f, d and n)");
       }
       const std::string var = "gpulab_ptx" + std::to_string(k);
@@ -211,7 +225,8 @@ class Translator {
         } else if (const auto sr = special_register(op.text)) {
           e = ns + "as<" + type + ">(" + sr->first + ")";
         } else {
-          refuse("reads the register " + op.text + ", which is neither declared in the template nor a special "
+          refuse("reads the register " + op.text +
+                 ", which is neither declared in the template nor a special "
                  "register the emulator knows");
         }
         break;
@@ -269,7 +284,8 @@ class Translator {
   std::string last() const { return in_->opcode.back(); }
   void only(const std::set<std::string>& allowed) const {
     for (std::size_t i = 1; i < in_->opcode.size(); ++i) {
-      if (!allowed.count(in_->opcode[i])) refuse("has the modifier ." + in_->opcode[i] + ", which the emulator does not run");
+      if (!allowed.count(in_->opcode[i]))
+        refuse("has the modifier ." + in_->opcode[i] + ", which the emulator does not run");
     }
   }
 
@@ -297,13 +313,20 @@ class Translator {
     else if (op == "setp") setp();
     else if (op == "selp") selp();
     else if (op == "add" || op == "sub" || op == "mul" || op == "and" || op == "or" || op == "xor" || op == "shl" ||
-             op == "shr" || op == "min" || op == "max") binary();
+             op == "shr" || op == "min" || op == "max")
+      binary();
     else if (op == "not" || op == "neg") unary();
     else if (op == "cp") cp_async();
-    else if (op == "nanosleep") { need(1); emit("__nanosleep(" + src(in.operands[0], u32) + ");"); }
-    else if (op == "trap") { need(0); emit("__trap(" + where + ");"); }
-    else if (op == "prefetch" || op == "prefetchu") {}  // a cache hint: nothing to do
-    else if (op == "vabsdiff4") vabsdiff4();
+    else if (op == "nanosleep") {
+      need(1);
+      emit("__nanosleep(" + src(in.operands[0], u32) + ");");
+    } else if (op == "trap") {
+      need(0);
+      emit("__trap(" + where + ");");
+    } else if (op == "prefetch" || op == "prefetchu") {
+    }  // a cache hint: nothing to do
+    else if (op == "vabsdiff4")
+      vabsdiff4();
     else refuse("is not one the emulator runs");
     std::string code = body_;
     body_ = before;
@@ -352,8 +375,9 @@ class Translator {
     for (std::size_t i = 1; i + 2 < in_->opcode.size(); ++i) {
       const std::string& m = in_->opcode[i];
       if (m == "sat") sat = true;
-      else if (m == "ftz") {}
-      else if (m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rni" || m == "rzi" || m == "rmi" || m == "rpi")
+      else if (m == "ftz") {
+      } else if (m == "rn" || m == "rz" || m == "rm" || m == "rp" || m == "rni" || m == "rzi" || m == "rmi" ||
+                 m == "rpi")
         rounding = m;
       else refuse("has the modifier ." + m + ", which the emulator does not run");
     }
@@ -397,8 +421,8 @@ class Translator {
     }
     if (space.empty()) refuse("names no state space");
     if (last() != "u32" && last() != "u64") refuse("has a type other than .u32 or .u64");
-    put(in_->operands[0], ns + (to ? "cvta_to<" : "cvta_from<") + space + ">(" + src(in_->operands[1], u64) + ", " +
-                              where + ")");
+    put(in_->operands[0],
+        ns + (to ? "cvta_to<" : "cvta_from<") + space + ">(" + src(in_->operands[1], u64) + ", " + where + ")");
   }
 
   // The parts of an ld/st opcode.
@@ -418,11 +442,11 @@ class Translator {
       else if (m == "relaxed") a.order = ns + "order::relaxed";
       else if (m == "acquire" && !store) a.order = ns + "order::acquire";
       else if (m == "release" && store) a.order = ns + "order::release";
-      else if (m == "weak" || m == "cta" || m == "gpu" || m == "sys" || m == "cluster") {}
-      else if (m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "nc" || m == "wb" || m == "wt") {}
-      else if (m == "L2::cache_hint") a.cache_hint = true;
-      else if (m.rfind("L1::", 0) == 0 || m.rfind("L2::", 0) == 0) {}
-      else if (m == "v2") a.vector = 2;
+      else if (m == "weak" || m == "cta" || m == "gpu" || m == "sys" || m == "cluster") {
+      } else if (m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "nc" || m == "wb" || m == "wt") {
+      } else if (m == "L2::cache_hint") a.cache_hint = true;
+      else if (m.rfind("L1::", 0) == 0 || m.rfind("L2::", 0) == 0) {
+      } else if (m == "v2") a.vector = 2;
       else if (m == "v4") a.vector = 4;
       else refuse("has the modifier ." + m + ", which the emulator does not run");
     }
@@ -495,8 +519,8 @@ class Translator {
       if (o[i] == "shared" || o[i] == "shared::cta") shared = true;
       else if (o[i] == "global") global = true;
       else if (o[i] == "L2::cache_hint") hint = true;
-      else if (o[i].rfind("L2::", 0) == 0) {}
-      else refuse("has the modifier ." + o[i] + ", which the emulator does not run");
+      else if (o[i].rfind("L2::", 0) == 0) {
+      } else refuse("has the modifier ." + o[i] + ", which the emulator does not run");
     }
     if (!shared || !global) refuse("is not a global-to-shared copy");
     const std::size_t n = in_->operands.size() - (hint ? 1 : 0);
@@ -527,7 +551,8 @@ class Translator {
     }
     only({"cta", "sync", "aligned"});
     if (!has("sync")) refuse("is not a bar.sync");
-    if (in_->operands.empty() || in_->operands.size() > 2) refuse("has " + std::to_string(in_->operands.size()) + " operands");
+    if (in_->operands.empty() || in_->operands.size() > 2)
+      refuse("has " + std::to_string(in_->operands.size()) + " operands");
     const bool count = in_->operands.size() == 2;
     emit(ns + "bar_sync(" + src(in_->operands[0], u32) + ", " + (count ? src(in_->operands[1], u32) : "0u") + ", " +
          (count ? "true" : "false") + ", " + where + ");");
@@ -537,7 +562,8 @@ class Translator {
 
   void prmt() {
     need(4);
-    static const std::map<std::string, int> modes = {{"f4e", 1}, {"b4e", 2}, {"rc8", 3}, {"ecl", 4}, {"ecr", 5}, {"rc16", 6}};
+    static const std::map<std::string, int> modes = {{"f4e", 1}, {"b4e", 2}, {"rc8", 3},
+                                                     {"ecl", 4}, {"ecr", 5}, {"rc16", 6}};
     int mode = 0;
     for (std::size_t i = 1; i < in_->opcode.size(); ++i) {
       const std::string& m = in_->opcode[i];
@@ -581,15 +607,16 @@ class Translator {
     need(2);
     only({"u32", "s32", "u64", "s64", "shiftamt"});
     const std::string T = type_of(last());
-    put(in_->operands[0], ns + "bfind<" + T + ">(" + src(in_->operands[1], T) + ", " +
-                              (has("shiftamt") ? "true" : "false") + ")");
+    put(in_->operands[0],
+        ns + "bfind<" + T + ">(" + src(in_->operands[1], T) + ", " + (has("shiftamt") ? "true" : "false") + ")");
   }
 
   void lop3() {
     only({"b32"});
     need(5);
     const auto& o = in_->operands;
-    put(o[0], ns + "lop3(" + src(o[1], u32) + ", " + src(o[2], u32) + ", " + src(o[3], u32) + ", " + src(o[4], u32) + ")");
+    put(o[0],
+        ns + "lop3(" + src(o[1], u32) + ", " + src(o[2], u32) + ", " + src(o[3], u32) + ", " + src(o[4], u32) + ")");
   }
 
   void vabsdiff4() {
@@ -610,11 +637,12 @@ class Translator {
     for (std::size_t i = 1; i < in_->opcode.size(); ++i) {
       const std::string& m = in_->opcode[i];
       if (m == "sync") sync = true;
-      else if (m == "b32") {}
-      else if (modes.count(m)) mode = modes.at(m);
+      else if (m == "b32") {
+      } else if (modes.count(m)) mode = modes.at(m);
       else refuse("has the modifier ." + m + ", which the emulator does not run");
     }
-    if (!sync) refuse("is the shfl without .sync that sm_70 and later GPUs do not run; use shfl.sync with a member mask");
+    if (!sync)
+      refuse("is the shfl without .sync that sm_70 and later GPUs do not run; use shfl.sync with a member mask");
     if (mode < 0 || !has("b32")) refuse("has no mode (.up, .down, .bfly, .idx) or is not .b32");
     need(5);
     const auto& o = in_->operands;
@@ -623,8 +651,8 @@ class Translator {
     PtxOperand d = o[0];
     const std::vector<PtxOperand> pair = d.pair;
     d.pair.clear();
-    put(d, ns + "shfl(" + std::to_string(mode) + ", " + src(o[1], u32) + ", " + src(o[2], u32) + ", " +
-               src(o[3], u32) + ", " + src(o[4], u32) + ", &" + p + ", " + where + ")");
+    put(d, ns + "shfl(" + std::to_string(mode) + ", " + src(o[1], u32) + ", " + src(o[2], u32) + ", " + src(o[3], u32) +
+               ", " + src(o[4], u32) + ", &" + p + ", " + where + ")");
     if (!pair.empty()) put(pair[0], p);
   }
 
@@ -635,12 +663,14 @@ class Translator {
       const std::string& m = in_->opcode[i];
       if (m == "sync") sync = true;
       else if (m == "all" || m == "any" || m == "uni" || m == "ballot") mode = m;
-      else if (m == "pred" || m == "b32") {}
-      else refuse("has the modifier ." + m + ", which the emulator does not run");
+      else if (m == "pred" || m == "b32") {
+      } else refuse("has the modifier ." + m + ", which the emulator does not run");
     }
-    if (!sync) refuse("is the vote without .sync that sm_70 and later GPUs do not run; use vote.sync with a member mask");
+    if (!sync)
+      refuse("is the vote without .sync that sm_70 and later GPUs do not run; use vote.sync with a member mask");
     if (mode.empty()) refuse("has no mode (.all, .any, .uni, .ballot)");
-    if ((mode == "ballot") != has("b32") || (mode != "ballot") != has("pred")) refuse("has the wrong type for its mode");
+    if ((mode == "ballot") != has("b32") || (mode != "ballot") != has("pred"))
+      refuse("has the wrong type for its mode");
     need(3);
     const auto& o = in_->operands;
     put(o[0], ns + "vote_" + mode + "(" + src(o[1], "bool") + ", " + src(o[2], u32) + ", " + where + ")");
@@ -656,23 +686,32 @@ class Translator {
 
   void setp() {
     static const std::map<std::string, std::string> compare = {
-        {"eq", "A == B"},          {"ne", "(A < B || A > B)"},
-        {"lt", "A < B"},           {"le", "A <= B"},
-        {"gt", "A > B"},           {"ge", "A >= B"},
-        {"lo", "A < B"},           {"ls", "A <= B"},
-        {"hi", "A > B"},           {"hs", "A >= B"},
-        {"equ", "!(A < B || A > B)"}, {"neu", "!(A == B)"},
-        {"ltu", "!(A >= B)"},      {"leu", "!(A > B)"},
-        {"gtu", "!(A <= B)"},      {"geu", "!(A < B)"},
-        {"num", "(A == A && B == B)"}, {"nan", "!(A == A && B == B)"},
+        {"eq", "A == B"},
+        {"ne", "(A < B || A > B)"},
+        {"lt", "A < B"},
+        {"le", "A <= B"},
+        {"gt", "A > B"},
+        {"ge", "A >= B"},
+        {"lo", "A < B"},
+        {"ls", "A <= B"},
+        {"hi", "A > B"},
+        {"hs", "A >= B"},
+        {"equ", "!(A < B || A > B)"},
+        {"neu", "!(A == B)"},
+        {"ltu", "!(A >= B)"},
+        {"leu", "!(A > B)"},
+        {"gtu", "!(A <= B)"},
+        {"geu", "!(A < B)"},
+        {"num", "(A == A && B == B)"},
+        {"nan", "!(A == A && B == B)"},
     };
     std::string cmp, bop;
     for (std::size_t i = 1; i + 1 < in_->opcode.size(); ++i) {
       const std::string& m = in_->opcode[i];
       if (compare.count(m)) cmp = m;
       else if (m == "and" || m == "or" || m == "xor") bop = m;
-      else if (m == "ftz") {}
-      else refuse("has the modifier ." + m + ", which the emulator does not run");
+      else if (m == "ftz") {
+      } else refuse("has the modifier ." + m + ", which the emulator does not run");
     }
     if (cmp.empty()) refuse("has no comparison");
     const std::string T = type_of(last());
@@ -705,10 +744,12 @@ class Translator {
     const std::string t = last();
     for (std::size_t i = 1; i + 1 < in_->opcode.size(); ++i) {
       const std::string& m = in_->opcode[i];
-      const bool fine = (m == "lo" && op == "mul" && !is_float_type(t)) || ((m == "rn" || m == "ftz") && is_float_type(t));
+      const bool fine =
+          (m == "lo" && op == "mul" && !is_float_type(t)) || ((m == "rn" || m == "ftz") && is_float_type(t));
       if (!fine) refuse("has the modifier ." + m + ", which the emulator does not run");
     }
-    if (op == "mul" && !is_float_type(t) && !has("lo")) refuse("is an integer mul without .lo (the emulator runs mul.lo)");
+    if (op == "mul" && !is_float_type(t) && !has("lo"))
+      refuse("is an integer mul without .lo (the emulator runs mul.lo)");
     const std::string T = type_of(t);
     need(3);
     const auto& o = in_->operands;

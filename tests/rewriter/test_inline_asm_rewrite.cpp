@@ -48,8 +48,9 @@ TEST_CASE("operands are bound once, inputs before the instructions and outputs w
 TEST_CASE("named operands, %% registers, nvcc's single % and .reg blocks are read", "[rewriter][asm]") {
   CHECK(translated(rewrite_body(
       "__device__ void f(unsigned long long* t) { asm volatile(\"mov.u64 %0, %globaltimer;\" : \"=l\"(*t)); }\n")));
-  CHECK(translated(rewrite_body("__device__ unsigned f(unsigned x) { unsigned r; asm(\"brev.b32 %[out], %[in];\" "
-                                ": [out] \"=r\"(r) : [in] \"r\"(x)); return r; }\n")));
+  CHECK(
+      translated(rewrite_body("__device__ unsigned f(unsigned x) { unsigned r; asm(\"brev.b32 %[out], %[in];\" "
+                              ": [out] \"=r\"(r) : [in] \"r\"(x)); return r; }\n")));
   const std::string ballot = rewrite_body(
       "__device__ unsigned f(int x) { unsigned b; asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %1, 0;\\n\\t"
       "vote.sync.ballot.b32 %0, p, 0xffffffff;\\n\\t}\" : \"=r\"(b) : \"r\"(x)); return b; }\n");
@@ -72,13 +73,15 @@ TEST_CASE("an instruction the emulator does not run is refused by name", "[rewri
   CHECK(rewrite_body("__device__ void f(int* p) { asm(\"ld.global.v8.f32 {%0}, [%0];\" :: \"l\"(p)); }\n")
             .find("'ld.global.v8.f32'") != std::string::npos);
   CHECK(refused(rewrite_body("__device__ void f() { asm(\"bar.arrive 1, 64;\"); }\n")));
-  CHECK(refused(rewrite_body("__device__ unsigned f(unsigned v) { unsigned r; asm(\"shfl.idx.b32 %0, %1, 0, 0x1f;\" "
-                             ": \"=r\"(r) : \"r\"(v)); return r; }\n")));
+  CHECK(
+      refused(rewrite_body("__device__ unsigned f(unsigned v) { unsigned r; asm(\"shfl.idx.b32 %0, %1, 0, 0x1f;\" "
+                           ": \"=r\"(r) : \"r\"(v)); return r; }\n")));
 }
 
 TEST_CASE("asm that cannot be read is refused with the reason", "[rewriter][asm]") {
-  const std::string macro_text = rewrite_body("#define INSN \"mov.u32 %0, %%laneid;\"\n"
-                                              "__device__ unsigned f() { unsigned r; asm(INSN : \"=r\"(r)); return r; }\n");
+  const std::string macro_text = rewrite_body(
+      "#define INSN \"mov.u32 %0, %%laneid;\"\n"
+      "__device__ unsigned f() { unsigned r; asm(INSN : \"=r\"(r)); return r; }\n");
   CHECK(refused(macro_text));
   CHECK(macro_text.find("not a string literal") != std::string::npos);
   const std::string jump = rewrite_body("__device__ void f() { asm goto(\"bra %l0;\" :::: done); done: return; }\n");

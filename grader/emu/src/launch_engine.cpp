@@ -237,8 +237,8 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
   if (checker_hooks) checker_hooks->launch_end(launch);
   const bool overran = report_guard_violations(launch);
   if (watched) {
-    replay_finish(launch, !overran && !launch.aborted.load() && !launch.device_error_reported.load() &&
-                              !device_failed());
+    replay_finish(launch,
+                  !overran && !launch.aborted.load() && !launch.device_error_reported.load() && !device_failed());
   } else {
     replay_forget_device_state();  // what this launch wrote is not known
   }

@@ -337,7 +337,8 @@ class Replays {
   }
 
   void apply(const Record& r) {
-    for (const Run& run : r.runs) std::memcpy(reinterpret_cast<void*>(run.address), r.data.data() + run.data_offset, run.bytes);
+    for (const Run& run : r.runs)
+      std::memcpy(reinterpret_cast<void*>(run.address), r.data.data() + run.data_offset, run.bytes);
     remember_device_digests(r.regions, r.region_digests);
   }
 

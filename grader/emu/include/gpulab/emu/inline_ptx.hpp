@@ -108,8 +108,8 @@ template <class T, class R> inline T as(R r) {
 
 // An immediate operand as the instruction's type (a number, converted).
 template <class T, class V> inline T imm(V v) { return static_cast<T>(v); }
-inline float f32_bits(std::uint32_t b) { return bits_as<float>(b); }      // 0fXXXXXXXX
-inline double f64_bits(std::uint64_t b) { return bits_as<double>(b); }    // 0dXXXXXXXXXXXXXXXX
+inline float f32_bits(std::uint32_t b) { return bits_as<float>(b); }    // 0fXXXXXXXX
+inline double f64_bits(std::uint64_t b) { return bits_as<double>(b); }  // 0dXXXXXXXXXXXXXXXX
 
 // An instruction's result written to a register (an operand's or one the asm declared).
 template <class D, class T> inline void put(D& d, T v) {
@@ -137,8 +137,9 @@ inline std::uint32_t laneid() { return gpulab_emu_thread->lane(); }
 inline std::uint32_t warpid() { return gpulab_emu_thread->warp() % kNwarpid; }
 inline std::uint32_t nwarpid() { return kNwarpid; }
 inline std::uint32_t smid() {
-  const unsigned long long block = blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
-                                                     (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+  const unsigned long long block =
+      blockIdx.x + static_cast<unsigned long long>(gridDim.x) *
+                       (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
   return static_cast<std::uint32_t>(block % kNsmid);
 }
 inline std::uint32_t nsmid() { return kNsmid; }
@@ -214,10 +215,9 @@ template <class T, space S, order O> inline void st(std::uint64_t a, T v, const 
 
 // .v2 / .v4: one access of the whole vector's width (one 8- or 16-byte access, as on a GPU),
 // through a GCC vector type that the compiler neither splits nor merges.
-template <class T, int N> struct vector_of {
-  typedef T type __attribute__((vector_size(sizeof(T) * N)));
-};
-template <class T, int N, space S> inline typename vector_of<T, N>::type ld_vec(std::uint64_t a, const char* file, int line) {
+template <class T, int N> struct vector_of { typedef T type __attribute__((vector_size(sizeof(T) * N))); };
+template <class T, int N, space S>
+inline typename vector_of<T, N>::type ld_vec(std::uint64_t a, const char* file, int line) {
   return *reinterpret_cast<const typename vector_of<T, N>::type*>(generic_address<S>(a, file, line));
 }
 template <class T, int N, space S>
@@ -333,7 +333,7 @@ template <class D, class A> inline D saturate(A v) {
 // cvt.{rni,rzi,rmi,rpi}.int.float (mode 0 to 3): rounded, clamped to the range, NaN gives 0.
 template <class D, class F> inline D float_to_int(F x, int mode) {
   if (x != x) return 0;
-  const double r = mode == 0 ? std::nearbyint(static_cast<double>(x))
+  const double r = mode == 0   ? std::nearbyint(static_cast<double>(x))
                    : mode == 1 ? std::trunc(static_cast<double>(x))
                    : mode == 2 ? std::floor(static_cast<double>(x))
                                : std::ceil(static_cast<double>(x));
@@ -344,16 +344,18 @@ template <class D, class F> inline D float_to_int(F x, int mode) {
 
 // add, sub, mul.lo, and, or, xor, not, neg, shl, shr, min, max: integers wrap around as in
 // registers, shifts past the width give 0 (or the sign), min/max of floats ignore a NaN.
-template <class T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>> struct wrap_of {
-  using type = T;
-};
-template <class T> struct wrap_of<T, true> {
-  using type = std::make_unsigned_t<T>;
-};
+template <class T, bool = std::is_integral_v<T> && !std::is_same_v<T, bool>> struct wrap_of { using type = T; };
+template <class T> struct wrap_of<T, true> { using type = std::make_unsigned_t<T>; };
 template <class T> using wrap_t = typename wrap_of<T>::type;
-template <class T> inline T alu_add(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b)); }
-template <class T> inline T alu_sub(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b)); }
-template <class T> inline T alu_mul(T a, T b) { return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b)); }
+template <class T> inline T alu_add(T a, T b) {
+  return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+}
+template <class T> inline T alu_sub(T a, T b) {
+  return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
+}
+template <class T> inline T alu_mul(T a, T b) {
+  return static_cast<T>(static_cast<wrap_t<T>>(a) * static_cast<wrap_t<T>>(b));
+}
 template <class T> inline T alu_and(T a, T b) { return static_cast<T>(a & b); }
 template <class T> inline T alu_or(T a, T b) { return static_cast<T>(a | b); }
 template <class T> inline T alu_xor(T a, T b) { return static_cast<T>(a ^ b); }
@@ -415,10 +417,22 @@ inline std::uint32_t shfl(int mode, std::uint32_t a, std::uint32_t b, std::uint3
   int j = lane;
   bool p = false;
   switch (mode) {
-    case 0: j = lane - bval; p = j >= max_lane; break;
-    case 1: j = lane + bval; p = j <= max_lane; break;
-    case 2: j = lane ^ bval; p = j <= max_lane; break;
-    default: j = min_lane | (bval & ~mask); p = j <= max_lane; break;
+    case 0:
+      j = lane - bval;
+      p = j >= max_lane;
+      break;
+    case 1:
+      j = lane + bval;
+      p = j <= max_lane;
+      break;
+    case 2:
+      j = lane ^ bval;
+      p = j <= max_lane;
+      break;
+    default:
+      j = min_lane | (bval & ~mask);
+      p = j <= max_lane;
+      break;
   }
   if (!p) j = lane;
   if (in_range) *in_range = p;
