@@ -56,7 +56,6 @@ int type_bits(const std::string& t) {
   return std::stoi(t.substr(1));
 }
 bool is_float_type(const std::string& t) { return t == "f32" || t == "f64"; }
-bool is_signed_type(const std::string& t) { return !t.empty() && t[0] == 's'; }
 std::string unsigned_of_bits(int bits) { return "::std::uint" + std::to_string(bits) + "_t"; }
 
 // The C++ expression of a special register, and its width.
@@ -679,7 +678,7 @@ class Translator {
   void activemask() {
     only({"b32"});
     need(1);
-    put(in_->operands[0], "::__activemask()");
+    put(in_->operands[0], ns + "activemask(" + where + ")");
   }
 
   // ---- comparisons, selection and arithmetic glue ----

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -123,6 +124,9 @@ struct Signature {
   bool operator==(const Signature& o) const { return key == o.key && bytes == o.bytes; }
 };
 
+// The arguments start here in a signature's bytes, after the body and the configuration.
+constexpr size_t kArgumentsAt = sizeof(uintptr_t) + 2 * sizeof(dim3) + sizeof(size_t);
+
 Signature signature_of(const LaunchState& launch) {
   Signature s;
   const auto add = [&s](const void* p, size_t n) {
@@ -134,17 +138,16 @@ Signature signature_of(const LaunchState& launch) {
   add(&launch.request.grid, sizeof launch.request.grid);
   add(&launch.request.block, sizeof launch.request.block);
   add(&launch.request.dynamic_shared_bytes, sizeof launch.request.dynamic_shared_bytes);
-  add(launch.body.closure, launch.body.closure_size);
+  launch.body.argument_bytes(launch.body.closure, s.bytes);
   s.key = hash_bytes(s.bytes.data(), s.bytes.size(), 7).a;
   return s;
 }
 
 // Whether any 8-byte word of the arguments holds an address of writable memory outside the state.
-bool points_outside(const LaunchState& launch, const std::vector<Region>& regions) {
-  const auto* c = static_cast<const unsigned char*>(launch.body.closure);
-  for (size_t i = 0; i + 8 <= launch.body.closure_size; i += 8) {
+bool points_outside(const Signature& s, const std::vector<Region>& regions) {
+  for (size_t i = kArgumentsAt; i + 8 <= s.bytes.size(); i += 8) {
     uint64_t w;
-    std::memcpy(&w, c + i, 8);
+    std::memcpy(&w, s.bytes.data() + i, 8);
     if (w >= 0x10000 && w < 0x800000000000ull && !inside(static_cast<uintptr_t>(w), regions)) return true;
   }
   return false;
@@ -184,13 +187,15 @@ class Replays {
     history_.push_back(sig.key);
     if (history_.size() > 32) history_.pop_front();
     if (!repeat || !user_globals()) {
+      if (repeat) debug("no symbol table: replays are off");
       forget();
       return false;
     }
     std::vector<Region> regions = state_regions();
     size_t total = 0;
     for (const Region& r : regions) total += r.size;
-    if (total > budget_ || points_outside(launch, regions)) {
+    if (total > budget_ || points_outside(sig, regions)) {
+      debug(total > budget_ ? "state larger than GPULAB_EMU_REPLAY_MB" : "an argument points outside the state");
       forget();
       return false;
     }
@@ -220,6 +225,8 @@ class Replays {
     Pending p = std::move(*pending_);
     pending_.reset();
     if (!clean || launch.impure.load(std::memory_order_relaxed) || memory_write_epoch() != p.epoch) {
+      debug(std::string("not recorded: ") +
+            (!clean ? "not clean" : launch.impure.load() ? "impure" : "memory written meanwhile"));
       forget();
       return;
     }
@@ -229,6 +236,8 @@ class Replays {
     size_t at = 0;
     for (const Region& r : p.regions) {
       if (!r.device_only && std::memcmp(r.bytes(), snapshot_.data() + at, r.size) != 0) {
+        debug("not recorded: host-visible memory at " + std::to_string(r.begin) + " (" + std::to_string(r.size) +
+              " bytes) changed");
         forget();
         return;
       }
@@ -249,6 +258,11 @@ class Replays {
     store(std::move(rec));
   }
 
+  // GPULAB_EMU_REPLAY_DEBUG=1: why a watched launch was not recorded, on stderr.
+  void debug(const std::string& what) const {
+    if (debug_) std::fprintf(stderr, "gpulab replay: %s\n", what.c_str());
+  }
+
   // Nothing is known of device-only memory any more.
   void forget() { cache_.clear(); }
 
@@ -261,6 +275,7 @@ class Replays {
     const char* v = std::getenv("GPULAB_EMU_REPLAY_MB");
     return (v && *v ? std::strtoull(v, nullptr, 10) : 512ull) << 20;
   }();
+  bool debug_ = std::getenv("GPULAB_EMU_REPLAY_DEBUG") != nullptr;
   std::deque<uint64_t> history_;  // signatures of the last launches
   std::deque<Record> records_;    // newest last
   size_t record_bytes_ = 0;
@@ -372,7 +387,7 @@ Replays& replays() {
 bool replay_launch(const LaunchState& launch, bool& watch) {
   watch = false;
   Replays& r = replays();
-  if (!r.enabled() || launch.body.closure_size == 0) return false;
+  if (!r.enabled() || !launch.body.argument_bytes) return false;
   return r.try_replay(launch, watch);
 }
 

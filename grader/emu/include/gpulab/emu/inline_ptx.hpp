@@ -16,6 +16,7 @@
 #include "gpulab/emu/async_copy.hpp"
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/execution_context.hpp"
+#include "gpulab/emu/group_waits.hpp"
 #include "gpulab/emu/synchronization.hpp"
 #include "gpulab/emu/warp_functions.hpp"
 
@@ -438,6 +439,10 @@ inline std::uint32_t shfl(int mode, std::uint32_t a, std::uint32_t b, std::uint3
   if (in_range) *in_range = p;
   return static_cast<std::uint32_t>(warp_collective(WarpOp::shfl_idx, membermask, a, j, 32, file, line));
 }
+
+// activemask.b32: the lanes of the warp that reach this instruction together (a GPU's active
+// mask holds the lanes that took the same path), as coalesced_threads() forms them.
+inline std::uint32_t activemask(const char* file, int line) { return coalesced_lanes(file, line); }
 
 // vote.sync.{all,any,uni}.pred and vote.sync.ballot.b32 among the mask's lanes.
 inline std::uint32_t vote_ballot(bool p, std::uint32_t membermask, const char* file, int line) {
