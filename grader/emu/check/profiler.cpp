@@ -88,32 +88,46 @@ void Profiler::end_block(size_t static_shared_bytes) {
   static_shared_ = std::max(static_shared_, static_shared_bytes);
 }
 
-unsigned Profiler::vector_group(unsigned first, unsigned lanes, size_t i) const {
+size_t Profiler::contiguous_run(unsigned first, unsigned lanes, size_t i) const {
   const std::vector<LoggedAccess>& lead = logs_[first];
   const LoggedAccess& h = lead[i];
   if (h.flags & (kAtomic | kVolatile)) return 1;
-  for (const unsigned group : {4u, 2u}) {
-    const unsigned total = h.size * group;
-    if (i + group > lead.size() || total > 16 || total < 4 || (h.size & (h.size - 1)) != 0) continue;
-    bool same = true;  // one instruction each (distinct sites), the same kind and width
-    for (unsigned k = 1; k < group && same; ++k) {
-      const LoggedAccess& e = lead[i + k];
-      same = e.flags == h.flags && e.size == h.size && e.shared == h.shared;
-      for (unsigned m = 0; m < k && same; ++m) same = lead[i + m].pc != e.pc;
-    }
-    for (unsigned l = 0; l < lanes && same; ++l) {  // every lane covers one aligned block of `total` bytes
+  size_t length = 1;
+  for (size_t j = i + 1; j < lead.size() && j - i < 16; ++j) {
+    const LoggedAccess& e = lead[j];
+    bool ok = e.flags == h.flags && e.size == h.size && e.shared == h.shared;
+    for (size_t m = i; m < j && ok; ++m) ok = lead[m].pc != e.pc;
+    // Every lane's accesses i..j are distinct and cover one contiguous block.
+    for (unsigned l = 0; l < lanes && ok; ++l) {
       const LoggedAccess* g = &logs_[first + l][i];
-      uintptr_t base = g[0].address;
-      for (unsigned k = 1; k < group; ++k) base = std::min(base, g[k].address);
-      unsigned covered = 0;
-      for (unsigned k = 0; k < group && same; ++k) {
-        const uintptr_t offset = g[k].address - base;
-        same = offset % h.size == 0 && offset / h.size < group && !(covered >> (offset / h.size) & 1u);
-        covered |= 1u << (offset / h.size % 32);
-      }
-      same = same && base % total == 0;
+      uintptr_t lo = g[0].address, hi = g[0].address;
+      for (size_t k = 1; k <= j - i; ++k) lo = std::min(lo, g[k].address), hi = std::max(hi, g[k].address);
+      ok = hi - lo == (j - i) * h.size;
+      for (size_t k = 0; k <= j - i && ok; ++k)
+        for (size_t m = k + 1; m <= j - i && ok; ++m) ok = g[k].address != g[m].address;
     }
-    if (same) return group;
+    if (!ok) break;
+    length = j - i + 1;
+  }
+  return length;
+}
+
+unsigned Profiler::vector_group(unsigned first, unsigned lanes, size_t i, size_t run) const {
+  const unsigned size = logs_[first][i].size;
+  for (const unsigned group : {4u, 2u}) {
+    const unsigned total = size * group;
+    if (run % group != 0 || total > 16 || total < 4 || (size & (size - 1)) != 0) continue;
+    bool aligned = true;  // each group of `group` accesses covers one block aligned to its size, in every lane
+    for (size_t g = i; g < i + run && aligned; g += group) {
+      for (unsigned l = 0; l < lanes && aligned; ++l) {
+        const LoggedAccess* e = &logs_[first + l][g];
+        uintptr_t lo = e[0].address;
+        for (unsigned k = 1; k < group; ++k) lo = std::min(lo, e[k].address);
+        for (unsigned k = 0; k < group && aligned; ++k) aligned = e[k].address - lo < total;
+        aligned = aligned && lo % total == 0;
+      }
+    }
+    if (aligned) return group;
   }
   return 1;
 }
@@ -134,20 +148,20 @@ void Profiler::group_warp(unsigned first, unsigned lanes) {
   }
   if (lockstep) {
     for (size_t i = 0; i < lead.size();) {
-      const unsigned group = vector_group(first, lanes, i);
-      request.clear();
-      for (unsigned l = 0; l < lanes; ++l) {
-        const LoggedAccess& e = logs_[first + l][i];
-        if (group == 1) {
-          request.push_back(LaneAccess{e.address, e.size, l});
-          continue;
+      // A run of accesses that together cover contiguous memory in every lane is taken whole:
+      // split into aligned vector accesses where it can be, else one by one.
+      const size_t run = contiguous_run(first, lanes, i);
+      const unsigned group = run > 1 ? vector_group(first, lanes, i, run) : 1;
+      for (const size_t end = i + run; i < end; i += group) {
+        request.clear();
+        for (unsigned l = 0; l < lanes; ++l) {
+          const LoggedAccess& e = logs_[first + l][i];
+          uintptr_t base = e.address;
+          for (unsigned k = 1; k < group; ++k) base = std::min(base, logs_[first + l][i + k].address);
+          request.push_back(LaneAccess{base, e.size * group, l});
         }
-        uintptr_t base = e.address;
-        for (unsigned k = 1; k < group; ++k) base = std::min(base, logs_[first + l][i + k].address);
-        request.push_back(LaneAccess{base, e.size * group, l});
+        add_request(lead[i].pc, lead[i].flags, lead[i].shared, lanes, false);
       }
-      add_request(lead[i].pc, lead[i].flags, lead[i].shared, lanes, false);
-      i += group;
     }
     return;
   }

@@ -52,12 +52,16 @@ class Profiler {
 
  private:
   void group_warp(unsigned first_thread, unsigned lanes);
-  // How many of the warp's lockstep accesses from the i-th on are one vector access split by the
-  // host compiler: 2 or 4 accesses at distinct sites, of one kind and width, that cover one
-  // aligned block of 4, 8 or 16 bytes in every lane (a float4's x, y, z, w read through a
-  // reference, make_float4 stored field by field). nvcc makes those one 8- or 16-byte access
-  // (LDG.128, STS.64), and the hardware counts them as such. 1 when they are not.
-  unsigned vector_group(unsigned first_thread, unsigned lanes, size_t i) const;
+  // The warp's lockstep accesses from the i-th on that, in every lane, are distinct, of one kind
+  // and width, at distinct sites, and together cover one contiguous block: 1 when the next one
+  // does not continue the block (16 at most).
+  size_t contiguous_run(unsigned first_thread, unsigned lanes, size_t i) const;
+  // Into how large vector accesses (4 or 2, else 1) such a run splits: groups that cover a block
+  // aligned to their size in every lane. That is how g++'s code reads a float4's fields through a
+  // reference or stores a make_float4 (one 4-byte access per field) where nvcc makes one 16-byte
+  // access (LDG.128, STS.64), and the hardware counts it so. Scalar reads of a float array four
+  // at a time that are not aligned to 16 bytes in every lane stay four accesses, as with nvcc.
+  unsigned vector_group(unsigned first_thread, unsigned lanes, size_t i, size_t run) const;
   void add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots, bool approximate);
 
   std::vector<std::vector<LoggedAccess>> logs_;     // per thread of the running block

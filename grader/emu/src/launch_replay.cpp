@@ -225,8 +225,9 @@ class Replays {
     Pending p = std::move(*pending_);
     pending_.reset();
     if (!clean || launch.impure.load(std::memory_order_relaxed) || memory_write_epoch() != p.epoch) {
-      debug(std::string("not recorded: ") +
-            (!clean ? "not clean" : launch.impure.load() ? "impure" : "memory written meanwhile"));
+      debug(std::string("not recorded: ") + (!clean                 ? "not clean"
+                                             : launch.impure.load() ? "impure"
+                                                                    : "memory written meanwhile"));
       forget();
       return;
     }
