@@ -57,6 +57,11 @@ __global__ void float4_fields(const float4* in, float4* out, float* sums) {
   sums[i] = sum4(in[i]);
   out[i] = make_float4(1.0f, 2.0f, 3.0f, static_cast<float>(i));
 }
+// The same where only some lanes of a warp read (a divergent tail): merged alike in every lane.
+__global__ void float4_tail(const float4* in, float* sums, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i % 3 == 0 && i < n) sums[i] = sum4(in[i]);
+}
 __global__ void double2_fields(const double2* in, double* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i].x * in[i].y;
@@ -182,6 +187,7 @@ TEST_CASE("vector accesses that g++ splits count as one access of their width") 
   Buffer<double2> in2(1024);
   Buffer<double> outd(1024);
   float4_fields<<<4, 256>>>(in4.p, out4.p, sums.p);
+  float4_tail<<<1, 64>>>(in4.p, sums.p, 64);
   double2_fields<<<4, 256>>>(in2.p, outd.p);
   float_quads<<<4, 256>>>(in.p, out.p);
   skipping_loop<<<1, 32>>>(in.p, out.p, 8);
@@ -197,6 +203,11 @@ TEST_CASE("vector accesses that g++ splits count as one access of their width") 
   CHECK(c.requests == 32 + 32);
   CHECK(c.sectors == 32 * 16 + 32 * 4);
   CHECK(c.sectors == c.ideal_sectors);
+
+  c = p.of("float4_tail", AccessSiteKind::global_load);
+  CHECK(c.requests == 2);  // one 16-byte load per warp, by the lanes i % 3 == 0
+  CHECK(c.width == 16);
+  CHECK(c.lanes == 22);
 
   c = p.of("double2_fields", AccessSiteKind::global_load);
   CHECK(c.requests == 32);

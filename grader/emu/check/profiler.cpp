@@ -39,7 +39,9 @@ struct Keyed {
   uint8_t shared;
   uint8_t lane;
   uint32_t index;
-  uint32_t total;  // how many times this lane was at pc in all, since the last barrier
+  uint32_t total;      // how many times this lane was at pc in all, since the last barrier
+  uintptr_t address;  // of the access (a merged vector access: its first byte)
+  uint32_t size;
   bool operator<(const Keyed& o) const {
     if (pc != o.pc) return pc < o.pc;
     if (occurrence != o.occurrence) return occurrence < o.occurrence;
@@ -51,6 +53,14 @@ struct Keyed {
 
 thread_local std::vector<LaneAccess> request;
 thread_local std::vector<Keyed> keyed;
+// Each logged access's part in a vector access (group 1: none), per lane of the warp.
+struct Role {
+  uint8_t group = 1;
+  uint8_t position = 0;
+  bool operator==(const Role& o) const { return group == o.group && position == o.position; }
+};
+thread_local std::vector<std::vector<Role>> roles;
+thread_local std::unordered_map<uint64_t, Role> consistent;  // (pc, occurrence) -> the lanes' common role
 thread_local std::unordered_map<int32_t, uint32_t> seen;
 
 }  // namespace
@@ -166,13 +176,50 @@ void Profiler::group_warp(unsigned first, unsigned lanes) {
     return;
   }
   // Divergent or uneven lanes: match each lane's k-th access at a code address with the others'.
+  // Vector accesses split by g++ are found in each lane's log, and merged where every lane that
+  // made the access merges it the same way.
+  roles.resize(lanes);
+  consistent.clear();
+  for (unsigned l = 0; l < lanes; ++l) {
+    const std::vector<LoggedAccess>& log = logs_[first + l];
+    std::vector<Role>& role = roles[l];
+    role.assign(log.size(), Role{});
+    seen.clear();
+    for (size_t i = 0; i < log.size();) {
+      const size_t run = contiguous_run(first + l, 1, i);
+      const unsigned group = run > 1 ? vector_group(first + l, 1, i, run) : 1;
+      for (size_t k = 0; k < run; ++k) role[i + k] = Role{static_cast<uint8_t>(group), static_cast<uint8_t>(k % group)};
+      i += run;
+    }
+    for (size_t i = 0; i < log.size(); ++i) {
+      const uint64_t key = static_cast<uint64_t>(static_cast<uint32_t>(log[i].pc)) << 32 | seen[log[i].pc]++;
+      const auto [it, fresh] = consistent.try_emplace(key, role[i]);
+      if (!fresh && !(it->second == role[i])) it->second.group = 0;  // lanes disagree: no merging here
+    }
+  }
   keyed.clear();
   for (unsigned l = 0; l < lanes; ++l) {
-    seen.clear();
     const std::vector<LoggedAccess>& log = logs_[first + l];
+    std::vector<Role>& role = roles[l];
+    // A group is merged only where each of its accesses is merged alike in every lane.
+    seen.clear();
+    std::vector<uint64_t> keys(log.size());
+    for (size_t i = 0; i < log.size(); ++i) {
+      keys[i] = static_cast<uint64_t>(static_cast<uint32_t>(log[i].pc)) << 32 | seen[log[i].pc]++;
+    }
+    for (size_t i = 0; i < log.size(); i += role[i].group) {
+      bool merge = role[i].group > 1;
+      for (size_t k = 0; k < role[i].group && merge; ++k) merge = consistent[keys[i + k]].group == role[i].group;
+      if (!merge)
+        for (size_t k = 0; k < role[i].group; ++k) role[i + k] = Role{};
+    }
+    seen.clear();
     const size_t from = keyed.size();
-    for (uint32_t i = 0; i < log.size(); ++i) {
-      keyed.push_back(Keyed{log[i].pc, seen[log[i].pc]++, log[i].shared, static_cast<uint8_t>(l), i, 0});
+    for (uint32_t i = 0; i < log.size(); i += role[i].group) {
+      uintptr_t base = log[i].address;
+      for (unsigned k = 1; k < role[i].group; ++k) base = std::min(base, log[i + k].address);
+      keyed.push_back(Keyed{log[i].pc, seen[log[i].pc]++, log[i].shared, static_cast<uint8_t>(l), i, 0, base,
+                            static_cast<uint32_t>(log[i].size * role[i].group)});
     }
     for (size_t k = from; k < keyed.size(); ++k) keyed[k].total = seen[keyed[k].pc];
   }
@@ -182,8 +229,7 @@ void Profiler::group_warp(unsigned first, unsigned lanes) {
     size_t j = i;
     bool approximate = false;
     for (; j < keyed.size() && keyed[j].same_request(keyed[i]); ++j) {
-      const LoggedAccess& e = logs_[first + keyed[j].lane][keyed[j].index];
-      request.push_back(LaneAccess{e.address, e.size, keyed[j].lane});
+      request.push_back(LaneAccess{keyed[j].address, keyed[j].size, keyed[j].lane});
       approximate |= keyed[j].total != keyed[i].total;
     }
     const LoggedAccess& e = logs_[first + keyed[i].lane][keyed[i].index];
