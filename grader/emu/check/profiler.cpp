@@ -39,7 +39,7 @@ struct Keyed {
   uint8_t shared;
   uint8_t lane;
   uint32_t index;
-  uint32_t total;      // how many times this lane was at pc in all, since the last barrier
+  uint32_t total;     // how many times this lane was at pc in all, since the last barrier
   uintptr_t address;  // of the access (a merged vector access: its first byte)
   uint32_t size;
   bool operator<(const Keyed& o) const {
