@@ -303,3 +303,4 @@ TEST_CASE("inline PTX loads, stores, shared addresses and cp.async move the righ
   cudaFree(out);
   cudaFree(flags);
 }
+
