@@ -96,6 +96,7 @@ void free_all_device_memory() {
 }
 
 std::optional<Allocation> find_allocation(const void* ptr) {
+  note_memory_written();  // the runtime looks device pointers up before it reads or writes them
   const auto a = reinterpret_cast<uintptr_t>(ptr);
   std::lock_guard<std::mutex> lock(registry_mutex);
   auto it = registry().upper_bound(a);
@@ -107,6 +108,7 @@ std::optional<Allocation> find_allocation(const void* ptr) {
 }
 
 std::string check_device_range(const void* ptr, size_t bytes, const char* what) {
+  note_memory_written();  // what the runtime checks, it is about to read or write
   if (bytes == 0) return {};
   if (!ptr) return std::string(what) + " is a null pointer";
   auto al = find_allocation(ptr);

@@ -42,9 +42,10 @@ std::vector<GuardViolation> check_guards();         // and restores the pattern
 size_t device_bytes_in_use();
 std::vector<Allocation> live_allocations();  // in address order
 
-// A count of the runtime's own writes to device memory (copies, memsets, graph memory nodes,
-// host functions, allocations): a launch replay (launch_replay.hpp) trusts what it knows of
-// device-only memory only while it has not changed.
+// A count of the runtime's own (possible) writes to device memory: copies, memsets, graph memory
+// nodes, host functions, allocations, and every lookup of a device address (find_allocation,
+// check_device_range), which each runtime call that reads or writes device memory makes first. A
+// launch replay (launch_replay.hpp) trusts what it knows of device-only memory only while it holds.
 void note_memory_written();
 unsigned long long memory_write_epoch();
 

@@ -21,6 +21,7 @@
 #include "device_memory.hpp"
 #include "page_locked.hpp"
 #include "user_globals.hpp"
+#include "worker_pool.hpp"
 
 namespace gpulab::emu {
 namespace {
@@ -108,6 +109,51 @@ const std::vector<MemoryRange>& read_only_segments() {
   return ranges;
 }
 
+// Each region's digest: of its 1 MiB chunks, hashed by all the workers at once (they are idle
+// between launches) when there is enough to share.
+std::vector<Digest> digest_regions(const std::vector<Region>& regions) {
+  constexpr size_t kChunk = size_t{1} << 20;
+  struct Chunk {
+    const unsigned char* p;
+    size_t n;
+    uint64_t seed;
+  };
+  std::vector<Chunk> chunks;
+  std::vector<size_t> first(regions.size() + 1);
+  size_t total = 0;
+  for (size_t i = 0; i < regions.size(); ++i) {
+    first[i] = chunks.size();
+    const Region& r = regions[i];
+    for (size_t at = 0; at < r.size || (at == 0 && r.size == 0); at += kChunk) {
+      chunks.push_back(Chunk{r.bytes() + at, std::min(kChunk, r.size - at), r.begin + at});
+      if (r.size == 0) break;
+    }
+    total += r.size;
+  }
+  first[regions.size()] = chunks.size();
+  std::vector<Digest> of_chunk(chunks.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&](unsigned) {
+    for (size_t c; (c = next.fetch_add(1, std::memory_order_relaxed)) < chunks.size();)
+      of_chunk[c] = hash_bytes(chunks[c].p, chunks[c].n, chunks[c].seed);
+  };
+  if (total >= 8 * kChunk) {
+    run_on_workers(work);
+  } else {
+    work(0);
+  }
+  std::vector<Digest> out(regions.size());
+  for (size_t i = 0; i < regions.size(); ++i) {
+    Digest d{regions[i].begin, regions[i].size};
+    for (size_t c = first[i]; c < first[i + 1]; ++c) {
+      mix(d, of_chunk[c].a);
+      mix(d, of_chunk[c].b);
+    }
+    out[i] = d;
+  }
+  return out;
+}
+
 bool inside(uintptr_t a, const std::vector<Region>& regions) {
   for (const Region& r : regions)
     if (a - r.begin < r.size) return true;
@@ -161,7 +207,7 @@ struct Run {
 
 struct Record {
   Signature signature;
-  Digest in, out;
+  Digest in;                           // the state the launch found
   std::vector<Region> regions;         // the state's layout
   std::vector<Digest> region_digests;  // after the launch, one per region
   std::vector<Run> runs;               // what the launch changed
@@ -199,8 +245,7 @@ class Replays {
       forget();
       return false;
     }
-    std::vector<Digest> digests;
-    const Digest in = state_digest(regions, digests);
+    const Digest in = state_digest(regions);
     for (Record& r : records_) {
       if (r.in == in && r.signature == sig && same_layout(r.regions, regions)) {
         apply(r);
@@ -252,10 +297,9 @@ class Replays {
     for (const Region& r : p.regions) {
       if (r.device_only) diff(r, snapshot_.data() + at, rec);
       at += r.size;
-      rec.region_digests.push_back(hash_bytes(r.bytes(), r.size, r.begin));
     }
-    rec.out = combine(p.regions, rec.region_digests);
-    remember_device_digests(p.regions, rec.region_digests);
+    rec.region_digests = digest_regions(p.regions);
+    remember(p.regions, rec.region_digests);
     store(std::move(rec));
   }
 
@@ -264,7 +308,7 @@ class Replays {
     if (debug_) std::fprintf(stderr, "gpulab replay: %s\n", what.c_str());
   }
 
-  // Nothing is known of device-only memory any more.
+  // A launch ran that was not watched: what it wrote is not known.
   void forget() { cache_.clear(); }
 
  private:
@@ -283,8 +327,7 @@ class Replays {
   std::vector<unsigned char> snapshot_;
   std::optional<Pending> pending_;
   std::atomic<unsigned long long> replayed_{0};
-  // Digests of device-only allocations (begin -> size, digest), valid while the epoch holds.
-  std::map<uintptr_t, std::pair<size_t, Digest>> cache_;
+  std::map<uintptr_t, std::pair<size_t, Digest>> cache_;  // device-only allocation -> (size, digest)
   unsigned long long cache_epoch_ = 0;
 
   static bool same_layout(const std::vector<Region>& a, const std::vector<Region>& b) {
@@ -305,24 +348,31 @@ class Replays {
     return d;
   }
 
-  Digest state_digest(const std::vector<Region>& regions, std::vector<Digest>& digests) {
+  // The state's digest. Device-only allocations keep their digests while nothing may have written
+  // them: no unwatched launch ran and the runtime looked no device address up since (every copy,
+  // memset or graph node checks its device pointers first, which bumps the epoch); the rest is
+  // hashed afresh each time (by all the workers).
+  Digest state_digest(const std::vector<Region>& regions) {
     if (cache_epoch_ != memory_write_epoch()) cache_.clear();
-    digests.clear();
-    for (const Region& r : regions) {
-      if (r.device_only) {
-        const auto it = cache_.find(r.begin);
-        if (it != cache_.end() && it->second.first == r.size) {
-          digests.push_back(it->second.second);
-          continue;
-        }
+    std::vector<Digest> digests(regions.size());
+    std::vector<Region> fresh;
+    std::vector<size_t> where;
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const auto it = regions[i].device_only ? cache_.find(regions[i].begin) : cache_.end();
+      if (it != cache_.end() && it->second.first == regions[i].size) {
+        digests[i] = it->second.second;
+      } else {
+        fresh.push_back(regions[i]);
+        where.push_back(i);
       }
-      digests.push_back(hash_bytes(r.bytes(), r.size, r.begin));
     }
-    remember_device_digests(regions, digests);
+    const std::vector<Digest> hashed = digest_regions(fresh);
+    for (size_t k = 0; k < fresh.size(); ++k) digests[where[k]] = hashed[k];
+    remember(regions, digests);
     return combine(regions, digests);
   }
 
-  void remember_device_digests(const std::vector<Region>& regions, const std::vector<Digest>& digests) {
+  void remember(const std::vector<Region>& regions, const std::vector<Digest>& digests) {
     cache_.clear();
     for (size_t i = 0; i < regions.size(); ++i)
       if (regions[i].device_only) cache_[regions[i].begin] = {regions[i].size, digests[i]};
@@ -355,7 +405,7 @@ class Replays {
   void apply(const Record& r) {
     for (const Run& run : r.runs)
       std::memcpy(reinterpret_cast<void*>(run.address), r.data.data() + run.data_offset, run.bytes);
-    remember_device_digests(r.regions, r.region_digests);
+    remember(r.regions, r.region_digests);
   }
 
   void store(Record rec) {

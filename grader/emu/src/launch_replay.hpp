@@ -7,8 +7,8 @@
 //
 // What counts as the device's state: every live device allocation (cudaMalloc, managed, pools),
 // every page-locked host range, and the program's own writable variables (user_globals.hpp), each
-// by a 128-bit digest of its bytes (device-only allocations' digests are kept between launches
-// while nothing else writes them: note_memory_written() says when something does). A launch is
+// by a 128-bit digest of its bytes (device-only allocations' digests are kept while the runtime
+// has not looked a device address up since, which it does before every copy or memset). A launch is
 // recorded only if it ran clean (no error, no diagnostic) and pure: no device printf, malloc or
 // free, clock, %globaltimer or nanosleep (note_impure_launch), whose results a replay could not
 // give again. Its arguments may not point into memory outside that state (host memory from
