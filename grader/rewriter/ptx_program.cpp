@@ -125,7 +125,7 @@ std::optional<PtxOperand> parse_number(std::string s) {
     op.text = hex;
     return op;
   }
-  if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
+  if (s.back() == 'U' || s.back() == 'u') s.pop_back();  // not empty: it starts with a digit
   const bool hex = s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
   const bool bin = s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B');
   bool real = false;

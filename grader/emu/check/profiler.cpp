@@ -110,8 +110,12 @@ size_t Profiler::contiguous_run(unsigned first, unsigned lanes, size_t i) const 
     // Every lane's accesses i..j are distinct and cover one contiguous block.
     for (unsigned l = 0; l < lanes && ok; ++l) {
       const LoggedAccess* g = &logs_[first + l][i];
-      uintptr_t lo = g[0].address, hi = g[0].address;
-      for (size_t k = 1; k <= j - i; ++k) lo = std::min(lo, g[k].address), hi = std::max(hi, g[k].address);
+      uintptr_t lo = g[0].address;
+      uintptr_t hi = lo;
+      for (size_t k = 1; k <= j - i; ++k) {
+        lo = std::min(lo, g[k].address);
+        hi = std::max(hi, g[k].address);
+      }
       ok = hi - lo == (j - i) * h.size;
       for (size_t k = 0; k <= j - i && ok; ++k)
         for (size_t m = k + 1; m <= j - i && ok; ++m) ok = g[k].address != g[m].address;

@@ -246,7 +246,7 @@ class Replays {
       return false;
     }
     const Digest in = state_digest(regions);
-    for (Record& r : records_) {
+    for (const Record& r : records_) {
       if (r.in == in && r.signature == sig && same_layout(r.regions, regions)) {
         apply(r);
         replayed_.fetch_add(1, std::memory_order_relaxed);
