@@ -163,6 +163,9 @@ __global__ void memory(const float4* in4, const unsigned* in1, float* out, unsig
   asm volatile("ld.global.nc.u32 %0, [%1+4];" : "=r"(c) : "l"(in1 + t));
   unsigned smem;
   asm volatile("{\n\t.reg .u64 s;\n\tcvta.to.shared.u64 s, %1;\n\tcvt.u32.u64 %0, s;\n\t}" : "=r"(smem) : "l"(&tile[t]));
+  if (static_cast<size_t>(smem) != __cvta_generic_to_shared(&tile[t]) || __cvta_shared_to_generic(smem) != &tile[t]) {
+    smem = 0xdead;  // the intrinsics and the instruction disagree: the checks below fail
+  }
   asm volatile("st.shared.u32 [%0], %1;" ::"r"(smem), "r"(c));
   asm volatile("bar.sync 0;" ::: "memory");
   unsigned neighbour;
