@@ -464,7 +464,8 @@ inline bool vote_uni(bool p, std::uint32_t membermask, const char* file, int lin
 
 // The CUDA intrinsics of the same conversions (cuda::memcpy_async-style code hands their results
 // to inline cp.async and ld.shared).
-inline size_t __cvta_generic_to_shared(const void* p, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+inline size_t __cvta_generic_to_shared(const void* p, const char* file = __builtin_FILE(),
+                                       int line = __builtin_LINE()) {
   return gpulab::emu::ptx::to_shared_window(reinterpret_cast<std::uintptr_t>(p), file, line);
 }
 inline void* __cvta_shared_to_generic(size_t a, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
