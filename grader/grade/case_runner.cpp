@@ -117,9 +117,13 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   const fs::path profile_path = run.dir / "profile.json";
   fs::remove(profile_path);
   // The checking build reads GPULAB_EMU_CHECKS (race only when unset); other builds ignore it.
+  // GPULAB_EMU_REPLAY=0: a graded run times what the submission does; the emulator's replays of
+  // repeated launches (grader/emu/src/README.md) would make a slow path repeated on the same
+  // data fast.
   std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
-      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
+      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))},
+      {"GPULAB_EMU_REPLAY", "0"}};
   if (profile != Profiling::off) {
     env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
   }

@@ -47,12 +47,18 @@ bool runs_checked(const SubmissionBuild& built, const Manifest& m, const Dataset
 }
 
 // The profile's hints come from the largest case run in the checking build: the small
-// edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern.
-const DatasetCase* profiled_case(const PartSpec& part, const std::vector<PartCase>& cases,
-                                 const SubmissionBuild& built) {
+// edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern. Largest as
+// the --counters step measures it (largest_committed_case: the product of the sizes), so that
+// the Nsight Compute counts of docs/profile-agreement.md are of the case the hints come from.
+const DatasetCase* profiled_case(const PartSpec&, const std::vector<PartCase>& cases, const SubmissionBuild& built) {
+  const auto elements = [](const DatasetCase& c) {
+    double n = 1;
+    for (const auto& [name, v] : c.sizes) n *= static_cast<double>(v);
+    return n;
+  };
   const DatasetCase* profiled = nullptr;
   for (const auto& [m, c] : cases) {
-    if (runs_checked(built, *m, *c) && (!profiled || case_size(part, *c) > case_size(part, *profiled))) profiled = c;
+    if (runs_checked(built, *m, *c) && (!profiled || elements(*c) > elements(*profiled))) profiled = c;
   }
   return profiled;
 }

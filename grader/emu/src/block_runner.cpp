@@ -149,6 +149,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   static_shared_used_ = launch.request.dynamic_shared_bytes;
   static_shared_.clear();
   block_.dynamic_shared = shared_arena_.get();
+  block_.shared_bytes = shared_capacity_;
   std::memset(shared_arena_.get(), kPoison, launch.request.dynamic_shared_bytes);
   printf_buffer_.clear();
 

@@ -83,7 +83,10 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const
                                  const cudaHostNodeParams* params) {
   if (!params || !params->fn) return set_last_error(cudaErrorInvalidValue);
   const cudaHostNodeParams p = *params;
-  return add_node(node, graph, "host", [p] { p.fn(p.userData); });
+  return add_node(node, graph, "host", [p] {
+    p.fn(p.userData);
+    note_memory_written();  // a host function may write what kernels read
+  });
 }
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
                                    const cudaMemsetParams* params) {
@@ -100,6 +103,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
       char* row = static_cast<char*>(p.dst) + r * p.pitch;
       for (size_t i = 0; i < p.width; ++i) std::memcpy(row + i * p.elementSize, &p.value, p.elementSize);
     }
+    note_memory_written();
   });
 }
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,

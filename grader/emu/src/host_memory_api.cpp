@@ -62,6 +62,13 @@ bool is_page_locked(const void* ptr, size_t size) {
   const auto it = range_holding(ptr);
   return it != pinned().end() && reinterpret_cast<uintptr_t>(ptr) + size <= it->first + it->second.size;
 }
+
+std::vector<std::pair<uintptr_t, size_t>> page_locked_ranges() {
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  std::vector<std::pair<uintptr_t, size_t>> out;
+  for (const auto& [begin, r] : pinned()) out.emplace_back(begin, r.size);
+  return out;
+}
 }  // namespace gpulab::emu
 
 using namespace gpulab::emu;

@@ -68,6 +68,7 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
   if (e != cudaSuccess) return e;
   observe_copy(dst, src, count, kind);
   std::memmove(dst, src, count);
+  note_memory_written();
   return cudaSuccess;
 }
 
@@ -111,6 +112,7 @@ cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* 
     if (to_symbol) {
       observe_copy(symbol + offset, other, count, resolved);
       std::memmove(symbol + offset, other, count);
+      note_memory_written();
     } else {
       observe_copy(other, symbol + offset, count, resolved);
       std::memmove(other, symbol + offset, count);
@@ -181,7 +183,10 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
   const cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
   if (e != cudaSuccess) return e;
   observe_copy(dst, src, count, kind);
-  const auto work = [dst, src, count] { std::memmove(dst, src, count); };
+  const auto work = [dst, src, count] {
+    std::memmove(dst, src, count);
+    note_memory_written();
+  };
   if (capturing_graph(stream) || host_side_page_locked(dst, src, count, kind)) {
     submit(stream, work, "memcpy");
   } else {
@@ -206,7 +211,10 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   if (sticky_error() != cudaSuccess) return sticky_error();
   std::string why = check_device_range(ptr, count, "the destination");
   if (!why.empty()) return refuse_call("cudaMemset", cudaErrorInvalidValue, why);
-  if (count) std::memset(ptr, value, count);
+  if (count) {
+    std::memset(ptr, value, count);
+    note_memory_written();
+  }
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
@@ -215,7 +223,12 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
   if (!why.empty()) return refuse_call("cudaMemsetAsync", cudaErrorInvalidValue, why);
   if (count)
     submit(
-        stream, [ptr, value, count] { std::memset(ptr, value, count); }, "memset");
+        stream,
+        [ptr, value, count] {
+          std::memset(ptr, value, count);
+          note_memory_written();
+        },
+        "memset");
   return cudaSuccess;
 }
 
