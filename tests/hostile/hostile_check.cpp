@@ -345,7 +345,10 @@ int main(int argc, char** argv) {
   check(first_results.find("HACKED") == std::string::npos, "no fake results in the results file");
   check(first_results.find(secret) == std::string::npos && run.log.find(secret) == std::string::npos,
         "the hidden seed does not appear in the results or the grader's output");
-  check(r.at("compiled").get<bool>(), "the submission compiled");
+  if (!r.value("compiled", false)) {
+    std::printf("FAIL: the submission did not compile:\n%s\n", r.value("compile_output", std::string()).c_str());
+    return 1;
+  }
   const std::string isolation = r.value("isolation", "");
   check(isolation.find(user_mode ? "unprivileged user" : "bubblewrap") != std::string::npos,
         "the results name the isolation: " + isolation);
