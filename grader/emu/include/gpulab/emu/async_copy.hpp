@@ -13,17 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpulab/emu/checking_build.hpp"
 #include "gpulab/emu/execution_context.hpp"
-
-// The checking build: gcc says -fsanitize=thread with __SANITIZE_THREAD__, clang (before 18)
-// only through __has_feature(thread_sanitizer).
-#if defined(__SANITIZE_THREAD__)
-#define GPULAB_EMU_CHECKING_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define GPULAB_EMU_CHECKING_BUILD 1
-#endif
-#endif
 
 #ifdef GPULAB_EMU_CHECKING_BUILD
 extern "C" void __tsan_read_range(void* address, unsigned long size);

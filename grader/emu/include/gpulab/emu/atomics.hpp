@@ -11,11 +11,12 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "gpulab/emu/checking_build.hpp"
 #include "gpulab/emu/execution_context.hpp"
 
 namespace gpulab::emu {
 inline bool block_private(const void* p) {
-#ifdef __SANITIZE_THREAD__
+#ifdef GPULAB_EMU_CHECKING_BUILD
   (void)p;
   return false;
 #else
