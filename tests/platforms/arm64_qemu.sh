@@ -33,6 +33,7 @@ check() {
 
 missing=()
 command -v aarch64-linux-gnu-g++ >/dev/null || missing+=(g++-aarch64-linux-gnu)
+command -v aarch64-linux-gnu-objdump >/dev/null || missing+=(binutils-aarch64-linux-gnu)
 for lib in libfmt.so libssl.so libdate-tz.so; do
   [ -e "/usr/lib/aarch64-linux-gnu/$lib" ] || missing+=("$lib (arm64)")
 done
@@ -50,6 +51,14 @@ if command -v ccache >/dev/null; then  # as scripts/build.sh: the kit's build re
 fi
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p "$work"
+
+# gpulab reads objects with binutils (the audit of a submission's object: objdump and nm; fault
+# lines: addr2line), found on PATH by their plain names, as on an arm64 machine, where they are
+# arm64's own. Here the plain names are this machine's x86-64 binutils, which cannot read aarch64
+# objects: the cross binutils stand in under those names.
+mkdir -p "$work/binutils"
+for tool in objdump nm addr2line; do ln -sf "$(command -v aarch64-linux-gnu-$tool)" "$work/binutils/$tool"; done
+export PATH=$work/binutils:$PATH
 
 # 1. The emulator's own tests, cross-built (the Catch2 executables list their tests by running,
 #    through qemu, at build time).
