@@ -242,8 +242,9 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
   }
   if (r.findings.size() > hints) {
     out << fmt::format(
-        "({} other observation{} (contended atomics, divergent warps, or approximate counts) {} not given as "
-        "hints: the GPU's counters do not confirm them; they are in the JSON)\n",
+        "({} other observation{} (contended atomics, divergent warps, approximate counts, or counts this "
+        "build's compiler gives otherwise than a GPU) {} not given as hints: the GPU's counters do not confirm "
+        "them; they are in the JSON)\n",
         r.findings.size() - hints, r.findings.size() - hints == 1 ? "" : "s",
         r.findings.size() - hints == 1 ? "is" : "are");
   }

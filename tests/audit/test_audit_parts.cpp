@@ -98,6 +98,21 @@ TEST_CASE("a malformed allowlist is refused with the entry named") {
   CHECK_NOTHROW(allowed_calls());  // the shipped one
 }
 
+TEST_CASE("the shipped allowlist: AArch64's outline atomics are allowed, what maps memory is not") {
+  // g++ on AArch64 calls libgcc's helpers for every atomic (the emulator's atomicAdd included):
+  // a histogram reference audited on an arm64 machine must not be a finding.
+  const AllowedCalls& calls = allowed_calls();
+  const auto nowhere = [](const std::string&) { return false; };
+  for (const char* name : {"__aarch64_ldadd4_acq_rel", "__aarch64_ldadd4_relax", "__aarch64_cas8_acq_rel",
+                           "__aarch64_swp4_relax", "__aarch64_ldset1_acq", "__aarch64_have_lse_atomics"}) {
+    INFO(name);
+    CHECK(calls.allowed(name, gpulab::toolchain::Backend::emu, nowhere));
+    CHECK(calls.denied(name, gpulab::toolchain::Backend::emu) == nullptr);
+  }
+  CHECK_FALSE(calls.allowed("__aarch64_sync_cache_range", gpulab::toolchain::Backend::emu, nowhere));
+  CHECK(calls.denied("mprotect", gpulab::toolchain::Backend::cuda) != nullptr);
+}
+
 TEST_CASE("the protected symbols are cached on disk, keyed by the libraries") {
   gpulab::files::TempFolder cache("audit-test");
   setenv("GPULAB_CACHE", cache.path().c_str(), 1);

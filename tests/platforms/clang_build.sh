@@ -41,7 +41,7 @@ if ! cmake -S "$src" -B "$build" -G Ninja -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_C
   exit 1
 fi
 grep -E "CXX compiler identification|fiber switch" "$work/configure.log"
-targets=(gpulab check_grade test_fiber_switch test_gpulab_run test_profile profile_test_profile_counts)
+targets=(gpulab check_grade test_fiber_switch test_gpulab_run test_profile profile_test_profile_counts hints_confirmed)
 # The emulator's tests where the compiler shows (as tests/platforms/arm64_qemu.sh picks them); all
 # of tests/emu with GPULAB_CLANG_ALL_EMU_TESTS=1. Every race and profile test.
 if [ "${GPULAB_CLANG_ALL_EMU_TESTS:-0}" = 1 ]; then
