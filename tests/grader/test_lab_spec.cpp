@@ -284,7 +284,7 @@ TEST_CASE("lab_spec: nonsense values are refused when the lab loads", "[lab_spec
     CHECK(spec_error(j) == file +
                                "parts[1].time_limt_s (part 'float'): unknown key: did you mean 'time_limit_s'? (the "
                                "keys allowed here: name, points, function, time_limit_s, limits, params, check, "
-                               "datasets, performance)");
+                               "datasets, performance, host_work)");
   }
   SECTION("a misspelt top-level key") {
     j["hiden"] = j["hidden"];
