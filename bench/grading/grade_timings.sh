@@ -2,9 +2,9 @@
 # The per-lab grading benchmark of docs/performance.md ("Grading one submission on one CPU"):
 # each lab's reference graded on the emulator on one CPU (taskset -c CPU), every public, large
 # and hidden case (GPULAB_HIDDEN_SEED set), as a new submission (a one-line unique edit, so both
-# of its builds compile) after one warm-up grading that fills the cache with the large public
-# datasets and the harness's own objects (Gradescope's setup.sh does the same when its image is
-# built). Prints each lab's `gpulab grade --timings` breakdown, its score, its wall time and the
+# of its builds compile) after one warm-up grading that fills the cache with the large public and
+# the hidden datasets and the harness's own objects (Gradescope's setup.sh does the same when its
+# image is built; BENCH_WARM_HIDDEN=0 leaves the hidden ones to the measured grading). Prints each lab's `gpulab grade --timings` breakdown, its score, its wall time and the
 # machine's load average before and after (other work on the machine slows it down).
 # Usage: bench/grading/grade_timings.sh [LAB...]   (default: every lab)
 #   GPULAB=path/to/gpulab (default build/grader/cli/gpulab), BENCH_WORK=folder (default: a new
@@ -25,7 +25,9 @@ fi
 echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, cache $GPULAB_CACHE"
 for lab in "${labs[@]}"; do
   # Warm-up: the large public datasets and the harness's objects, as an installed image has them.
-  nice -n 10 "$gpulab" grade "$lab" "$root/reference/$lab/$lab.cu" --no-hidden --format text --out "$work/$lab-warmup.txt" \
+  warm_hidden=()
+  [ "${BENCH_WARM_HIDDEN:-1}" = 1 ] || warm_hidden=(--no-hidden)
+  nice -n 10 "$gpulab" grade "$lab" "$root/reference/$lab/$lab.cu" "${warm_hidden[@]}" --format text --out "$work/$lab-warmup.txt" \
     2>/dev/null || { echo "$lab: the warm-up grading failed (see $work/$lab-warmup.txt)"; exit 1; }
   for i in $(seq 1 "$repeat"); do
     mkdir -p "$work/$lab-$i"

@@ -40,10 +40,11 @@ double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-std::string cases_note(const Manifest& m) { return std::to_string(m.cases.size()) + " cases"; }
+std::string cases_note(const Manifest& m, bool generated) {
+  return std::to_string(m.cases.size()) + " cases, " + (generated ? "generated" : "read");
+}
 
-std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o,
-                                       std::optional<files::TempFolder>& hidden_dir, GradingTimings& timings) {
+std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o, GradingTimings& timings) {
   std::vector<Manifest> out;
   auto t = std::chrono::steady_clock::now();
   const fs::path root = toolchain::project_root();
@@ -60,21 +61,22 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
                          " --public`)");
     }
     out.push_back(std::move(m));
-    timings.steps.push_back({"datasets: committed public (verified)", since(t), cases_note(out.back())});
+    timings.steps.push_back({"datasets: committed public (verified)", since(t), cases_note(out.back(), false)});
   }
   if (o.include_large) {
     t = std::chrono::steady_clock::now();
-    out.push_back(cached_public_datasets(lab, Selection::public_large));
-    timings.steps.push_back({"datasets: large public (cache)", since(t), cases_note(out.back())});
+    bool generated = false;
+    out.push_back(cached_public_datasets(lab, Selection::public_large, &generated));
+    timings.steps.push_back({"datasets: large public (cache)", since(t), cases_note(out.back(), generated)});
   }
   if (o.include_hidden) {
     const char* seed = std::getenv(lab.hidden_seed_env.c_str());
     if (seed && *seed) {
       t = std::chrono::steady_clock::now();
       const unsigned long long s = std::stoull(toolchain::ContentHash().add(seed).add(lab.lab).hex(), nullptr, 16);
-      hidden_dir.emplace("hidden");
-      out.push_back(generate_datasets(lab, s, true, Selection::all, hidden_dir->path()));
-      timings.steps.push_back({"datasets: hidden (generated)", since(t), cases_note(out.back())});
+      bool generated = false;
+      out.push_back(cached_hidden_datasets(lab, s, &generated));
+      timings.steps.push_back({"datasets: hidden (cache)", since(t), cases_note(out.back(), generated)});
     }
   }
   return out;
@@ -356,8 +358,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
                                 private_paths_of(submission, o));  // refuses here if the sandbox cannot run
   g.isolation = runner.isolation();
   g.timings.steps.push_back({"sandbox: checked it can run", since(sandbox_start), g.isolation});
-  std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
-  const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir, g.timings);
+  const std::vector<Manifest> manifests = collect_datasets(lab, o, g.timings);
 
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
   g.timings.steps.insert(g.timings.steps.end(), built.timings.begin(), built.timings.end());

@@ -52,8 +52,7 @@ toolchain::BuildResult build_in_two_steps(const LabSpec& lab, const fs::path& so
     timings.push_back({"audit of the object", since(t), ""});
   }
   t = std::chrono::steady_clock::now();
-  HarnessLink link = harness_link(lab, o.backend, o.use_cache, o.cuda_arch, object.executable);
-  link.options.race_check = race;
+  HarnessLink link = harness_link(lab, o.backend, o.use_cache, o.cuda_arch, object.executable, race);
   link.options.run_compiler = runner.compile_runner(lab);
   toolchain::BuildResult program = toolchain::build_program(link.main_source, link.options);
   timings.push_back({build + "harness program", since(t), program.cached ? "cache hit" : "linked"});
