@@ -12,4 +12,13 @@ jobs=$(nproc 2>/dev/null || echo 2)
 if command -v ccache >/dev/null; then  # the tests that build gpulab from a package reuse the main build's objects
   export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
 fi
-ctest --test-dir build --output-on-failure -j "$jobs" -LE 'platform-clang|platform-arm64'
+# The slowest ten tests, with their times, after the suite's own summary (whether it passed or
+# not), so that a test that became slow shows in every run.
+status=0
+ctest --test-dir build --output-on-failure -j "$jobs" -LE 'platform-clang|platform-arm64' | tee build/ctest-output.log ||
+  status=$?
+echo "The slowest ten tests:"
+grep -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: ' build/ctest-output.log |
+  sed -E 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: (.*[^ .]) \.+ *(\*\*\*)?[A-Za-z]+.* ([0-9.]+) sec$/\3\t\1/' |
+  sort -rn | head -10 | awk -F'\t' '{ printf "  %8.1f s  %s\n", $1, $2 }'
+exit "$status"

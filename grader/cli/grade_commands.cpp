@@ -50,6 +50,7 @@ struct GradeArgs {
   std::string sandbox = "bwrap";
   SubmissionLimitArgs limit;
   bool leaderboard = false;
+  bool timings = false;  // grade: print where the grading's time went
 };
 
 grade::GradeResult run_grading(const GradeArgs& a, bool student_view) {
@@ -155,6 +156,9 @@ void add_grade_commands(CLI::App& app, Action& action) {
   grade_cmd->add_flag("--leaderboard", g->leaderboard,
                       "add Gradescope's leaderboard (each part's throughput and time) to results.json (--format "
                       "gradescope; the other formats ignore it); GPU only");
+  grade_cmd->add_flag("--timings", g->timings,
+                      "also print on stderr where the grading's time went: each build (cache hit or not), the audit, "
+                      "the datasets, each case's child (start, setup, call, finish), reading back and comparing");
   grade_cmd->callback([g, &action] {
     action = [g] {
       const auto started = std::chrono::steady_clock::now();
@@ -194,6 +198,7 @@ void add_grade_commands(CLI::App& app, Action& action) {
         text = files::valid_utf8(grade::text_report(r, g->out.empty() && grade::colour_wanted(stdout), true));
       }
       if (!write_results(g->out, text)) return exit_code::cannot_write;
+      if (g->timings) std::fputs(grade::timings_text(r.timings).c_str(), stderr);
       fmt::print(stderr, "score: {:g} / {:g}\n", r.score, r.max_score);
       if (!r.not_graded.empty()) {
         fmt::print(stderr, "gpulab: the submission was not graded: {}; it scores 0 (the results say why)\n",

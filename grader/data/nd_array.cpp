@@ -50,7 +50,15 @@ DType parse_dtype(const std::string& name) {
 }
 
 NdArray::NdArray(DType dtype, std::vector<size_t> shape) : dtype_(dtype), shape_(std::move(shape)) {
-  bytes_.resize(size() * dtype_size(dtype_));
+  bytes_.assign(size() * dtype_size(dtype_), 0);
+}
+
+NdArray NdArray::uninitialized(DType dtype, std::vector<size_t> shape) {
+  NdArray a;
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  a.bytes_.resize(a.size() * dtype_size(dtype));  // default-initialised: not zeroed (uninitialized_allocator.hpp)
+  return a;
 }
 
 size_t NdArray::size() const {

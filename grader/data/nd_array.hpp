@@ -10,6 +10,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "uninitialized_allocator.hpp"
+
 namespace gpulab {
 
 enum class DType { int32, uint32, float32, float64, uint8, int8 };
@@ -31,7 +33,10 @@ template <> constexpr DType dtype_of<char>() { return DType::int8; }
 class NdArray {
  public:
   NdArray() = default;
-  NdArray(DType dtype, std::vector<size_t> shape);
+  NdArray(DType dtype, std::vector<size_t> shape);  // every element 0
+  // Every element left as the allocator found it, for a caller that overwrites them all at once
+  // (reading a .npy file): no zero-filling of a buffer that is about to be replaced.
+  static NdArray uninitialized(DType dtype, std::vector<size_t> shape);
 
   template <class T> static NdArray from(const std::vector<T>& values, std::vector<size_t> shape = {}) {
     if (shape.empty()) shape = {values.size()};
@@ -66,7 +71,7 @@ class NdArray {
   }
   DType dtype_ = DType::uint8;
   std::vector<size_t> shape_;
-  std::vector<unsigned char> bytes_;
+  std::vector<unsigned char, UninitializedAllocator<unsigned char>> bytes_;
 };
 
 }  // namespace gpulab

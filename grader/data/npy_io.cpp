@@ -71,7 +71,20 @@ NdArray read_npy(const std::filesystem::path& path) {
   for (std::sregex_iterator it(dims.begin(), dims.end(), num_re), end; it != end; ++it) {
     shape.push_back(std::stoull(it->str()));
   }
-  NdArray a(dtype, shape);
+  // Checked against the file's size first, so a header claiming a huge shape is refused before
+  // anything is allocated; then read straight into storage that is not zero-filled first.
+  const auto data_at = in.tellg();
+  in.seekg(0, std::ios::end);
+  const auto file_end = in.tellg();
+  in.seekg(data_at);
+  size_t elements = 1;
+  for (size_t d : shape) elements *= d;
+  if (data_at < 0 || file_end < data_at || static_cast<size_t>(file_end - data_at) < elements * dtype_size(dtype)) {
+    throw DatasetError(file + ": truncated: expected " + std::to_string(elements * dtype_size(dtype)) +
+                       " bytes of data for shape (" + dims +
+                       "), the file is shorter (regenerate it with `gpulab datagen`)");
+  }
+  NdArray a = NdArray::uninitialized(dtype, shape);
   if (!in.read(reinterpret_cast<char*>(a.data()), static_cast<std::streamsize>(a.byte_size()))) {
     throw DatasetError(file + ": truncated: expected " + std::to_string(a.byte_size()) + " bytes of data for shape " +
                        a.shape_text() + ", the file is shorter (regenerate it with `gpulab datagen`)");

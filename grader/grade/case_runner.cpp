@@ -2,6 +2,7 @@
 #include "grade/case_runner.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -88,6 +89,141 @@ std::string CaseRun::with_diagnostics(std::string text) const {
   return text;
 }
 
+namespace {
+// Everything the grader reads back from a finished child: the files it left (plain files only),
+// the emulator's findings and profile, the limits that stopped it, and the harness's report.
+void read_back(CaseRun& run, const PartSpec& part, const DatasetCase& c, const json& extra,
+               const sandbox::ResolvedLimits& limits, const fs::path& result_path, const fs::path& diag_path,
+               const fs::path& profile_path) {
+  const double limit = limits.wall_s;
+  run.stopped_by = run.child.timed_out ? StopReason::time_limit : limit_reason(run.child);
+  // What the grader reads back must be plain files the child wrote (not links to expected outputs).
+  std::vector<std::string> files_read = {"result.json", "diagnostics.jsonl", "profile.json"};
+  for (const ParamSpec& p : part.params) {
+    files_read.push_back("output_" + p.name + ".npy");
+    files_read.push_back("recheck_" + p.name + ".npy");
+  }
+  if (const std::string bad = check_child_files(run.dir, files_read); !bad.empty()) {
+    run.failure = bad;
+    run.failure_kind = FailureKind::other;
+    return;
+  }
+
+  // Hints only (no points), but still the child's file: read at most 16 MB of it.
+  std::error_code ec;
+  if (fs::is_regular_file(profile_path, ec) && fs::file_size(profile_path, ec) < (16u << 20))
+    run.profile_file = profile_path;
+
+  // The emulator's findings, in its own words: also the child's file, read line by line with a bound
+  // on what is read (a line that is not a finding is skipped; it gives hints and reasons, never points).
+  const std::string diag_text = read_text_capped(diag_path, kMaxDiagnosticsBytes);
+  std::istringstream diag(diag_text);
+  size_t hidden_count = 0;
+  for (std::string line; std::getline(diag, line);) {
+    try {
+      const json d = json::parse(line);
+      if (!d.is_object() || !d.contains("message") || !d.at("message").is_string()) continue;
+      std::string message = d.at("message").get<std::string>();
+      if (message.size() > kMaxFindingBytes) message.replace(kMaxFindingBytes, std::string::npos, " ...");
+      message = files::valid_utf8(message);
+      if (run.diagnostics.size() < 3) run.diagnostics.push_back(message);
+      else ++hidden_count;
+      const FindingKind kind = d.value("kind", FindingKind::other);
+      if (kind == FindingKind::data_race && run.race.empty()) run.race = message;
+      if (kind == FindingKind::watchdog) run.stopped_by = StopReason::watchdog;
+    } catch (const json::exception&) {}
+  }
+  if (hidden_count) run.diagnostics.push_back("... and " + std::to_string(hidden_count) + " more findings");
+
+  if (run.child.timed_out) {
+    run.failure = run.with_diagnostics("timed out after " + std::to_string(static_cast<int>(limit)) +
+                                       " s (an endless loop, a deadlock, or far too slow)");
+    run.failure_kind = FailureKind::timeout;
+    return;
+  }
+  if (const std::string why = limit_feedback(run.child, limits); !why.empty()) {
+    run.failure = run.with_diagnostics(why);
+    run.failure_kind =
+        run.stopped_by == StopReason::cpu_time_limit ? FailureKind::timeout : FailureKind::resource_limit;
+    return;
+  }
+  if (run.child.signal == SIGSYS) {
+    // The harness's system-call filter stopped the program (process_hardening.hpp): it tried what a
+    // graded program has no use for (making memory executable, tracing a process, ...).
+    const std::string& out = run.child.output;
+    const std::string marker = "gpulab-harness: refused system call ";
+    const size_t at = out.rfind(marker);
+    const size_t from = at + marker.size();
+    const std::string what =
+        at == std::string::npos
+            ? "a system call the harness refuses"
+            : files::valid_utf8(out.substr(from, std::min<size_t>(200, out.find('\n', from) - from)));
+    run.review = "stopped by the harness's system-call filter when it called " + what;
+    run.failure = run.with_diagnostics(
+        "your program was stopped when it called " + what +
+        ": a graded program has no use for that (it is how a program would change the grader's code or read "
+        "another process); this run earns no points and your submission is marked for the instructor's review");
+    run.failure_kind = FailureKind::tampering;
+    return;
+  }
+  // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp). Both
+  // are the child's file: read with the typed reader, as untrusted input.
+  const bool harness_started = fs::exists(result_path);
+  if (harness_started) {
+    try {
+      run.report = read_harness_report(read_text_capped(result_path, kMaxReportBytes + 1), "result.json",
+                                       expectations(part, extra));
+    } catch (const UntrustedInputError& e) {
+      run.review = std::string("the program's report cannot be trusted: ") + files::valid_utf8(e.what());
+      run.failure = run.with_diagnostics(
+          "the harness's report (result.json) is not what the harness writes: " + files::valid_utf8(e.what()) +
+          ". Your program shares its process with the harness, and something in it changed that report, so "
+          "this run cannot be graded; it earns no points and your submission is marked for the instructor's "
+          "review");
+      run.failure_kind = FailureKind::tampering;
+      return;
+    }
+  }
+  if (!run.report || run.report->status == HarnessStatus::started) {
+    std::string why =
+        run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
+        : harness_started
+            ? "ended (exit code " + std::to_string(run.child.exit_code) +
+                  ") before the harness could check the outputs: does your code call exit()?"
+            : "ended (exit code " + std::to_string(run.child.exit_code) +
+                  ") without the grader's harness ever starting: does your file define its own main()? The "
+                  "grader supplies main() and calls your host function; remove your main() (keep "
+                  "your own tests in a separate file)";
+    run.failure_kind = run.child.signal ? FailureKind::crash : FailureKind::early_exit;
+    if (run.stopped_by == StopReason::watchdog) {
+      why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
+      run.failure_kind = FailureKind::timeout;
+    }
+    const std::string& out = run.child.output;
+    const std::string tail = files::valid_utf8(out.size() > 2000 ? out.substr(out.size() - 2000) : out);
+    run.failure = run.with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
+    return;
+  }
+  const HarnessReport& report = *run.report;
+  if (report.status == HarnessStatus::harness_error) {
+    // The harness failed before calling the submission (no device, a driver that does not work, a
+    // dataset it cannot load): from a trusted program the grader's problem. The caller decides.
+    run.harness_error = "the grading harness failed before calling the submission (" + c.label() +
+                        "): " + files::valid_utf8(report.message.empty() ? "no message" : report.message) +
+                        "; on the cuda backend check that the GPU and its driver work (nvidia-smi)";
+    run.failure = run.harness_error;
+    run.failure_kind = FailureKind::grader_error;
+    return;
+  }
+  if (report.status != HarnessStatus::ok) {
+    run.failure =
+        run.with_diagnostics(files::valid_utf8(report.message.empty() ? to_string(report.status) : report.message));
+    run.failure_kind = harness_failure_kind(report.status);
+  }
+}
+
+}  // namespace
+
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
                          const fs::path& work, const SubmissionRunner& runner, const json& extra, double time_limit_s,
                          const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs,
@@ -140,130 +276,9 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     inputs.push_back(program);
   }
   run.child = runner.run_case(executable, args, run.dir, inputs, env, limits);
-  run.stopped_by = run.child.timed_out ? StopReason::time_limit : limit_reason(run.child);
-  // What the grader reads back must be plain files the child wrote (not links to expected outputs).
-  std::vector<std::string> read_back = {"result.json", "diagnostics.jsonl", "profile.json"};
-  for (const ParamSpec& p : part.params) {
-    read_back.push_back("output_" + p.name + ".npy");
-    read_back.push_back("recheck_" + p.name + ".npy");
-  }
-  if (const std::string bad = check_child_files(run.dir, read_back); !bad.empty()) {
-    run.failure = bad;
-    run.failure_kind = FailureKind::other;
-    return run;
-  }
-
-  // Hints only (no points), but still the child's file: read at most 16 MB of it.
-  std::error_code ec;
-  if (fs::is_regular_file(profile_path, ec) && fs::file_size(profile_path, ec) < (16u << 20))
-    run.profile_file = profile_path;
-
-  // The emulator's findings, in its own words: also the child's file, read line by line with a bound
-  // on what is read (a line that is not a finding is skipped; it gives hints and reasons, never points).
-  const std::string diag_text = read_text_capped(diag_path, kMaxDiagnosticsBytes);
-  std::istringstream diag(diag_text);
-  size_t hidden_count = 0;
-  for (std::string line; std::getline(diag, line);) {
-    try {
-      const json d = json::parse(line);
-      if (!d.is_object() || !d.contains("message") || !d.at("message").is_string()) continue;
-      std::string message = d.at("message").get<std::string>();
-      if (message.size() > kMaxFindingBytes) message.replace(kMaxFindingBytes, std::string::npos, " ...");
-      message = files::valid_utf8(message);
-      if (run.diagnostics.size() < 3) run.diagnostics.push_back(message);
-      else ++hidden_count;
-      const FindingKind kind = d.value("kind", FindingKind::other);
-      if (kind == FindingKind::data_race && run.race.empty()) run.race = message;
-      if (kind == FindingKind::watchdog) run.stopped_by = StopReason::watchdog;
-    } catch (const json::exception&) {}
-  }
-  if (hidden_count) run.diagnostics.push_back("... and " + std::to_string(hidden_count) + " more findings");
-
-  if (run.child.timed_out) {
-    run.failure = run.with_diagnostics("timed out after " + std::to_string(static_cast<int>(limit)) +
-                                       " s (an endless loop, a deadlock, or far too slow)");
-    run.failure_kind = FailureKind::timeout;
-    return run;
-  }
-  if (const std::string why = limit_feedback(run.child, limits); !why.empty()) {
-    run.failure = run.with_diagnostics(why);
-    run.failure_kind =
-        run.stopped_by == StopReason::cpu_time_limit ? FailureKind::timeout : FailureKind::resource_limit;
-    return run;
-  }
-  if (run.child.signal == SIGSYS) {
-    // The harness's system-call filter stopped the program (process_hardening.hpp): it tried what a
-    // graded program has no use for (making memory executable, tracing a process, ...).
-    const std::string& out = run.child.output;
-    const std::string marker = "gpulab-harness: refused system call ";
-    const size_t at = out.rfind(marker);
-    const size_t from = at + marker.size();
-    const std::string what =
-        at == std::string::npos
-            ? "a system call the harness refuses"
-            : files::valid_utf8(out.substr(from, std::min<size_t>(200, out.find('\n', from) - from)));
-    run.review = "stopped by the harness's system-call filter when it called " + what;
-    run.failure = run.with_diagnostics(
-        "your program was stopped when it called " + what +
-        ": a graded program has no use for that (it is how a program would change the grader's code or read "
-        "another process); this run earns no points and your submission is marked for the instructor's review");
-    run.failure_kind = FailureKind::tampering;
-    return run;
-  }
-  // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp). Both
-  // are the child's file: read with the typed reader, as untrusted input.
-  const bool harness_started = fs::exists(result_path);
-  if (harness_started) {
-    try {
-      run.report = read_harness_report(read_text_capped(result_path, kMaxReportBytes + 1), "result.json",
-                                       expectations(part, extra));
-    } catch (const UntrustedInputError& e) {
-      run.review = std::string("the program's report cannot be trusted: ") + files::valid_utf8(e.what());
-      run.failure = run.with_diagnostics(
-          "the harness's report (result.json) is not what the harness writes: " + files::valid_utf8(e.what()) +
-          ". Your program shares its process with the harness, and something in it changed that report, so "
-          "this run cannot be graded; it earns no points and your submission is marked for the instructor's "
-          "review");
-      run.failure_kind = FailureKind::tampering;
-      return run;
-    }
-  }
-  if (!run.report || run.report->status == HarnessStatus::started) {
-    std::string why =
-        run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
-        : harness_started
-            ? "ended (exit code " + std::to_string(run.child.exit_code) +
-                  ") before the harness could check the outputs: does your code call exit()?"
-            : "ended (exit code " + std::to_string(run.child.exit_code) +
-                  ") without the grader's harness ever starting: does your file define its own main()? The "
-                  "grader supplies main() and calls your host function; remove your main() (keep "
-                  "your own tests in a separate file)";
-    run.failure_kind = run.child.signal ? FailureKind::crash : FailureKind::early_exit;
-    if (run.stopped_by == StopReason::watchdog) {
-      why = "stopped by the emulator's watchdog: a kernel made no progress (an endless loop?)";
-      run.failure_kind = FailureKind::timeout;
-    }
-    const std::string& out = run.child.output;
-    const std::string tail = files::valid_utf8(out.size() > 2000 ? out.substr(out.size() - 2000) : out);
-    run.failure = run.with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
-    return run;
-  }
-  const HarnessReport& report = *run.report;
-  if (report.status == HarnessStatus::harness_error) {
-    // The harness failed before calling the submission (no device, a driver that does not work, a
-    // dataset it cannot load): from a trusted program the grader's problem. The caller decides.
-    run.harness_error = "the grading harness failed before calling the submission (" + c.label() +
-                        "): " + files::valid_utf8(report.message.empty() ? "no message" : report.message) +
-                        "; on the cuda backend check that the GPU and its driver work (nvidia-smi)";
-    run.failure = run.harness_error;
-    run.failure_kind = FailureKind::grader_error;
-    return run;
-  }
-  if (report.status != HarnessStatus::ok) {
-    run.failure =
-        run.with_diagnostics(files::valid_utf8(report.message.empty() ? to_string(report.status) : report.message));
-    run.failure_kind = harness_failure_kind(report.status);
-  }
+  const auto child_end = std::chrono::steady_clock::now();
+  read_back(run, part, c, extra, limits, result_path, diag_path, profile_path);
+  run.read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child_end).count();
   return run;
 }
 

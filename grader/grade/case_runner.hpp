@@ -37,6 +37,9 @@ struct CaseRun {
   StopReason stopped_by = StopReason::none;  // the limit that stopped the run, if one did
   // The emulator profile the checking build wrote (GPULAB_EMU_PROFILE), when it wrote one.
   std::filesystem::path profile_file;
+  // Seconds the grader spent reading back what the child left (file checks, findings, report);
+  // measurement only (`gpulab grade --timings`).
+  double read_s = 0;
 
   // `text` followed by the emulator's findings, one per line.
   std::string with_diagnostics(std::string text) const;

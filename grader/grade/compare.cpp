@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,39 @@ bool is_poison(const NdArray& a, size_t i) {
     case DType::uint32: return a.as<uint32_t>()[i] == 0xFFFFFFFFu;
     default: return false;
   }
+}
+
+constexpr double kEps = 0x1p-24;
+
+void note_bad(CompareOutcome& r, size_t i) {
+  if (r.bad++ == 0) r.first_bad = i;
+}
+
+// The float bound, element by element on typed spans (the hot loop of a large case).
+template <class T>
+void count_bounded(CompareOutcome& r, std::span<const T> expected, std::span<const T> got, const NdArray* scale,
+                   double factor) {
+  const double* s = scale ? scale->as<double>().data() : nullptr;
+  const size_t n = expected.size();
+  for (size_t i = 0; i < n; ++i) {
+    const double g = got[i], e = expected[i];
+    if (g == e) continue;  // NaN never equals
+    const double bound = factor * kEps * (s ? s[i] : std::fabs(e));
+    if (std::isnan(g) || !(std::fabs(g - e) <= bound)) note_bad(r, i);
+  }
+}
+
+// One element, as the loops above judge it (for the feedback's recount of the wrong elements).
+bool element_ok(const CheckSpec& check, bool floating, const NdArray& expected, const NdArray& got,
+                const NdArray* scale, size_t i) {
+  if (!floating || check.kind == "exact") {
+    const size_t width = dtype_size(got.dtype());
+    return std::memcmp(got.data() + i * width, expected.data() + i * width, width) == 0 ||
+           (floating && value_at(got, i) == value_at(expected, i));
+  }
+  const double g = value_at(got, i), e = value_at(expected, i);
+  const double bound = check.factor * kEps * (scale ? scale->as<double>()[i] : std::fabs(e));
+  return !std::isnan(g) && (g == e || std::fabs(g - e) <= bound);
 }
 
 std::string show(const NdArray& a, size_t i) {
@@ -56,27 +90,26 @@ CompareOutcome compare_output(const CheckSpec& check, const std::string& name, c
     return r;
   }
   const bool floating = expected.dtype() == DType::float32 || expected.dtype() == DType::float64;
-  const double eps = std::ldexp(1.0, -24);
-  size_t poisoned = 0;
-  bool first_set = false;
-  for (size_t i = 0; i < r.total; ++i) {
-    bool ok;
-    if (!floating || check.kind == "exact") {
-      ok = std::memcmp(got.data() + i * dtype_size(got.dtype()), expected.data() + i * dtype_size(got.dtype()),
-                       dtype_size(got.dtype())) == 0;
-      if (floating && !ok) ok = value_at(got, i) == value_at(expected, i);  // +0 == -0
+  if (floating && check.kind != "exact") {
+    if (expected.dtype() == DType::float32) {
+      count_bounded(r, expected.as<float>(), got.as<float>(), scale, check.factor);
     } else {
-      const double g = value_at(got, i), e = value_at(expected, i);
-      const double bound = check.factor * eps * (scale ? scale->as<double>()[i] : std::fabs(e));
-      ok = !std::isnan(g) && (g == e || std::fabs(g - e) <= bound);
+      count_bounded(r, expected.as<double>(), got.as<double>(), scale, check.factor);
     }
-    if (!ok) {
-      ++r.bad;
-      poisoned += poisoned_before && is_poison(got, i);
-      if (!first_set) {
-        r.first_bad = i;
-        first_set = true;
-      }
+  } else if (std::memcmp(got.data(), expected.data(), got.byte_size()) != 0) {
+    // Bit for bit (floats also as values, so that +0 == -0); the common all-equal case is one memcmp.
+    const size_t width = dtype_size(got.dtype());
+    for (size_t i = 0; i < r.total; ++i) {
+      bool ok = std::memcmp(got.data() + i * width, expected.data() + i * width, width) == 0;
+      if (floating && !ok) ok = value_at(got, i) == value_at(expected, i);
+      if (!ok) note_bad(r, i);
+    }
+  }
+  size_t poisoned = 0;
+  if (poisoned_before && r.bad > 0) {
+    // Only when something is wrong: how many of the wrong elements still hold the poison.
+    for (size_t i = r.first_bad; i < r.total; ++i) {
+      if (!element_ok(check, floating, expected, got, scale, i)) poisoned += is_poison(got, i);
     }
   }
   r.passed = r.bad == 0;
@@ -105,7 +138,7 @@ CompareOutcome compare_output(const CheckSpec& check, const std::string& name, c
   }
   if (r.bad == r.total && r.total > 1 && poisoned == 0) m += "; every element is wrong";
   if (r.total == 1 && floating && check.kind == "float_bound" && !std::isnan(value_at(got, 0))) {
-    const double bound = check.factor * eps * (scale ? scale->as<double>()[0] : std::fabs(value_at(expected, 0)));
+    const double bound = check.factor * kEps * (scale ? scale->as<double>()[0] : std::fabs(value_at(expected, 0)));
     m += fmt::format(" (off by {:.6g}; the tolerance here is {:.3g})", value_at(got, 0) - value_at(expected, 0), bound);
   }
   r.message = m;

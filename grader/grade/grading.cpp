@@ -36,9 +36,17 @@ namespace gpulab::grade {
 namespace fs = std::filesystem;
 
 namespace {
-std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o,
-                                       std::optional<files::TempFolder>& hidden_dir) {
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+std::string cases_note(const Manifest& m, bool generated) {
+  return std::to_string(m.cases.size()) + " cases, " + (generated ? "generated" : "read");
+}
+
+std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o, GradingTimings& timings) {
   std::vector<Manifest> out;
+  auto t = std::chrono::steady_clock::now();
   const fs::path root = toolchain::project_root();
   const fs::path public_dir = root / "datasets" / lab.lab;
   if (!fs::exists(public_dir / "manifest.json")) {
@@ -53,14 +61,22 @@ std::vector<Manifest> collect_datasets(const LabSpec& lab, const GradeOptions& o
                          " --public`)");
     }
     out.push_back(std::move(m));
+    timings.steps.push_back({"datasets: committed public (verified)", since(t), cases_note(out.back(), false)});
   }
-  if (o.include_large) out.push_back(cached_public_datasets(lab, Selection::public_large));
+  if (o.include_large) {
+    t = std::chrono::steady_clock::now();
+    bool generated = false;
+    out.push_back(cached_public_datasets(lab, Selection::public_large, &generated));
+    timings.steps.push_back({"datasets: large public (cache)", since(t), cases_note(out.back(), generated)});
+  }
   if (o.include_hidden) {
     const char* seed = std::getenv(lab.hidden_seed_env.c_str());
     if (seed && *seed) {
+      t = std::chrono::steady_clock::now();
       const unsigned long long s = std::stoull(toolchain::ContentHash().add(seed).add(lab.lab).hex(), nullptr, 16);
-      hidden_dir.emplace("hidden");
-      out.push_back(generate_datasets(lab, s, true, Selection::all, hidden_dir->path()));
+      bool generated = false;
+      out.push_back(cached_hidden_datasets(lab, s, &generated));
+      timings.steps.push_back({"datasets: hidden (cache)", since(t), cases_note(out.back(), generated)});
     }
   }
   return out;
@@ -128,9 +144,7 @@ std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, c
 }
 
 namespace {
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+double seconds_since(std::chrono::steady_clock::time_point start) { return since(start); }
 
 // Step 1: what is graded (in a handed-in folder, the one file, or why none) and under which options.
 GradeResult start_result(const LabSpec& lab, const fs::path& handed_in, const GradeOptions& o, fs::path& submission) {
@@ -271,12 +285,23 @@ void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, cons
   const std::string withheld = withheld_reason(g);
   for (PartResult& pr : g.parts) {
     const PartSpec& part = lab.part(pr.name);
-    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, trusted, withheld, pr);
-    if (o.sanitize) sanitize_step(pr, part, manifests.front(), built, work, runner);
-    if (o.counters) counters_step(pr, part, manifests.front(), built, work, runner, o);
+    const bool all_passed =
+        run_part_cases(lab, part, manifests, built, work, runner, o, trusted, withheld, pr, g.timings.cases);
+    auto t = std::chrono::steady_clock::now();
+    if (o.sanitize) {
+      sanitize_step(pr, part, manifests.front(), built, work, runner);
+      g.timings.steps.push_back({"part " + pr.name + ": compute-sanitizer", since(t), ""});
+    }
+    t = std::chrono::steady_clock::now();
+    if (o.counters) {
+      counters_step(pr, part, manifests.front(), built, work, runner, o);
+      g.timings.steps.push_back({"part " + pr.name + ": counters", since(t), ""});
+    }
+    t = std::chrono::steady_clock::now();
     if (part.performance && speed_is_scored(o)) {
       if (withheld.empty()) {
         speed_step(pr, part, built, scorer, all_passed);
+        g.timings.steps.push_back({"part " + pr.name + ": speed (reference and submission timed)", since(t), ""});
       } else {
         speed_withheld(pr, part, g);
       }
@@ -315,6 +340,7 @@ GradeResult finish(GradeResult g, std::chrono::steady_clock::time_point start) {
     }
   }
   g.seconds = seconds_since(start);
+  g.timings.total_s = g.seconds;
   return g;
 }
 }  // namespace
@@ -327,13 +353,15 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   if (!g.not_graded.empty()) return finish(std::move(g), start);  // nothing to compile: every part scores 0
 
   require_gpu_for(o.backend);
+  const auto sandbox_start = std::chrono::steady_clock::now();
   const SubmissionRunner runner(o.sandbox, o.backend,
                                 private_paths_of(submission, o));  // refuses here if the sandbox cannot run
   g.isolation = runner.isolation();
-  std::optional<files::TempFolder> hidden_dir;  // the hidden cases' expected outputs: gone on every path
-  const std::vector<Manifest> manifests = collect_datasets(lab, o, hidden_dir);
+  g.timings.steps.push_back({"sandbox: checked it can run", since(sandbox_start), g.isolation});
+  const std::vector<Manifest> manifests = collect_datasets(lab, o, g.timings);
 
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
+  g.timings.steps.insert(g.timings.steps.end(), built.timings.begin(), built.timings.end());
   record_build(g, built);
   record_audit(g, built);
   if (built.program.ok) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "grade/failure_kind.hpp"
+#include "grade/grading_timings.hpp"
 #include "grade/performance_status.hpp"
 #include "grade/stop_reason.hpp"
 #include "lab/lab_spec.hpp"
@@ -150,6 +151,7 @@ struct GradeResult {
   // speed points and withholds what the program reports of itself (docs/security.md).
   std::vector<AuditNote> audit;
   double audit_seconds = 0;
+  GradingTimings timings;  // where the time went (`gpulab grade --timings`); measurement only
 };
 
 // Whether these options score speed (PerformanceMode::automatic: on the cuda backend only).

@@ -133,12 +133,39 @@ toolchain::BuildOptions submission_object_options(toolchain::Backend backend, bo
   return b;
 }
 
+namespace {
+// The binding compiled alone to an object, once per lab and build kind (cached by content): it
+// is grader code, the same for every submission, so a link need not compile it again.
+fs::path binding_object(const LabSpec& lab, toolchain::Backend backend, bool use_cache, bool race) {
+  toolchain::BuildOptions b;
+  b.backend = backend;
+  b.use_cache = use_cache;
+  b.race_check = race;
+  b.object_file = true;
+  b.include_dirs = {(toolchain::project_root() / "grader").string()};
+  const toolchain::BuildResult built = toolchain::build_program(write_binding(lab), b);
+  if (!built.ok) {
+    throw std::runtime_error("the harness binding of lab '" + lab.lab +
+                             "' (generated from lab.json) does not compile " + "for the " +
+                             toolchain::backend_name(backend) + " backend; fix lab.json or the " + "installation:\n" +
+                             built.compiler_output);
+  }
+  return built.executable;
+}
+}  // namespace
+
 HarnessLink harness_link(const LabSpec& lab, toolchain::Backend backend, bool use_cache, const std::string& cuda_arch,
-                         const fs::path& submission_object) {
+                         const fs::path& submission_object, bool race) {
   HarnessLink link;
   link.options = harness_build_options(lab, backend, use_cache, cuda_arch);
+  link.options.race_check = race;
   link.main_source = link.options.extra_sources.front();  // the binding
   link.options.extra_sources.erase(link.options.extra_sources.begin());
+  if (backend == toolchain::Backend::emu) {
+    // Its object instead, compiled once: the link then only links (the toolchain passes an object
+    // given as a source to the compiler driver as it is).
+    link.main_source = binding_object(lab, backend, use_cache, race);
+  }
   link.options.link_inputs.push_back(submission_object.string());
   return link;
 }

@@ -20,8 +20,9 @@ std::string write_binding(const LabSpec& lab);  // the generated binding's file,
 
 // Grading's build of a submission, in two steps: the submission alone compiled to an object
 // (audited before anything is linked with it), then the harness program linked around that
-// object: build_program(main_source, options), the binding as the main source, the harness
-// before the submission's object on the link line.
+// object: build_program(main_source, options), the binding as the main source (on the emulator
+// the binding's object, compiled once per lab and kept in the cache), the harness before the
+// submission's object on the link line. `race`: the checking build's link.
 toolchain::BuildOptions submission_object_options(toolchain::Backend backend, bool use_cache,
                                                   const std::string& cuda_arch = "sm_90");
 struct HarnessLink {
@@ -29,7 +30,7 @@ struct HarnessLink {
   toolchain::BuildOptions options;
 };
 HarnessLink harness_link(const LabSpec& lab, toolchain::Backend backend, bool use_cache, const std::string& cuda_arch,
-                         const std::filesystem::path& submission_object);
+                         const std::filesystem::path& submission_object, bool race = false);
 
 // The lab's checker (lab.json "checker") compiled for `backend` into one object with internal
 // linkage (harness/checker_generator.hpp), or an empty path when the lab names none or this

@@ -2,6 +2,7 @@
 #include "grade/part_cases.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <utility>
 
@@ -129,11 +130,35 @@ std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const
   return problems;
 }
 
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// The child's phases from the harness's markers (harness_main.cpp), on the parent's clock.
+void child_phases(const process::ProcessResult& child, CaseTiming& t) {
+  double main = -1, call = -1, returned = -1;
+  for (const process::OutputMarker& mk : child.markers) {
+    if (mk.name == "main" && main < 0) main = mk.seconds;
+    if (mk.name == "call" && call < 0) call = mk.seconds;
+    if (mk.name == "returned" && returned < 0) returned = mk.seconds;
+  }
+  t.start_s = main;
+  if (main >= 0 && call >= main) t.setup_s = call - main;
+  if (call >= 0 && returned >= call) t.call_s = returned - call;
+  if (returned >= 0 && child.seconds >= returned) t.finish_s = child.seconds - returned;
+}
+
 void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
               const fs::path& work, const SubmissionRunner& runner, TrustedPrograms& trusted, CaseResult& out,
-              std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
+              CaseTiming& timing, std::vector<profile::ProfileReport>* profiles = nullptr,
+              const std::string& arch = "") {
+  auto t = std::chrono::steady_clock::now();
   CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
                                  profiles ? Profiling::sampled : Profiling::off);
+  timing.child_s = run.child.seconds;
+  timing.read_s = run.read_s;
+  timing.prepare_s = std::max(0.0, since(t) - run.child.seconds - run.read_s);
+  child_phases(run.child, timing);
   if (!run.harness_error.empty()) {
     // The grader's problem if a trusted program fails the same way (then this throws); else the
     // submission's process wrote that, and the case is its.
@@ -144,7 +169,11 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
         "your submission is marked for the instructor's review";
     run.failure_kind = FailureKind::tampering;
   }
-  if (profiles) add_profile(run, program, arch, out.label, *profiles);
+  if (profiles) {
+    t = std::chrono::steady_clock::now();
+    add_profile(run, program, arch, out.label, *profiles);
+    timing.profile_s = since(t);
+  }
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;
   out.stopped_by = run.stopped_by;
@@ -154,7 +183,9 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
     out.failure = run.failure_kind == FailureKind::none ? FailureKind::other : run.failure_kind;
     return;
   }
+  t = std::chrono::steady_clock::now();
   const std::vector<Problem> problems = run_problems(part, m, c, run);
+  timing.compare_s = since(t);
   if (problems.empty()) {
     out.passed = true;
     if (!out.diagnostics.empty()) out.feedback = run.with_diagnostics("correct, but the emulator reported:");
@@ -170,7 +201,8 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr) {
+                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr,
+                    std::vector<CaseTiming>& timings) {
   const std::vector<PartCase> cases = cases_of(lab, part, manifests);
   const double each = part.correctness_points() / static_cast<double>(cases.size());
   const DatasetCase* profiled = profiled_case(part, cases, built);
@@ -186,8 +218,10 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
       cr.failure = stop.skipped_failure();
     } else {
       const bool checked = runs_checked(built, *m, *c);
-      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, trusted, cr,
+      CaseTiming timing{part.name, cr.label, checked ? "checking" : "plain"};
+      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, trusted, cr, timing,
                checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
+      timings.push_back(std::move(timing));
       stop.record(cr, size);
     }
     if (!withheld.empty() && cr.passed) {

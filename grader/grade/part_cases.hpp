@@ -8,6 +8,7 @@
 
 #include "data/dataset.hpp"
 #include "grade/grading.hpp"
+#include "grade/grading_timings.hpp"
 #include "grade/submission_build.hpp"
 #include "grade/submission_runner.hpp"
 #include "grade/trusted_program.hpp"
@@ -19,9 +20,11 @@ namespace gpulab::grade {
 // `trusted` checks a run that says the harness itself failed (trusted_program.hpp). `withheld`,
 // when not empty, says why what the program reports of itself cannot be trusted (an audit
 // finding): a case whose outputs are right then fails all the same, with that reason.
-// Throws DatasetError when the datasets hold no case of the part.
+// Throws DatasetError when the datasets hold no case of the part. Each run's timing is appended
+// to `timings` (measurement only).
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const std::filesystem::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& options, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr);
+                    const GradeOptions& options, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr,
+                    std::vector<CaseTiming>& timings);
 
 }  // namespace gpulab::grade

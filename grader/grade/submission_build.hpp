@@ -9,6 +9,7 @@
 
 #include "audit/audit.hpp"
 #include "grade/grading.hpp"
+#include "grade/grading_timings.hpp"
 #include "grade/submission_runner.hpp"
 #include "lab/lab_spec.hpp"
 #include "toolchain/toolchain.hpp"
@@ -21,6 +22,7 @@ struct SubmissionBuild {
   toolchain::BuildResult program;           // the harness build, run for every case
   std::filesystem::path race_program;       // the race-checking build; empty when not built or it failed
   double seconds = 0;                       // compiling both (the checker object and binding not counted)
+  std::vector<StepTiming> timings;          // each compile, link and the audit, with its cache hits
 };
 
 // The harness build of `source` for options.backend, compiled by the runner's sandbox.

@@ -93,6 +93,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s --request REQUEST.json (run by the gpulab grader)\n", argv[0]);
     return 2;
   }
+  gpulab::harness::write_phase_marker("main");  // the grader's --timings: the process has started
   json request;
   {
     std::ifstream in(argv[2]);
@@ -161,12 +162,14 @@ int main(int argc, char** argv) {
   // The checked call, its copies between host and device recorded (transfer_log.hpp).
   gpulab::harness::install_transfer_hooks();
   const long long launches_before = gpulab::harness::kernel_launches_so_far();
+  gpulab::harness::write_phase_marker("call");
   const auto start = std::chrono::steady_clock::now();
   std::string error;
   {
     const gpulab::harness::TransferRecording recording(buffers);
     error = call_and_wait(*binding, call);
   }
+  gpulab::harness::write_phase_marker("returned");
   result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const long long launches_after = gpulab::harness::kernel_launches_so_far();
   result["kernel_launches"] = launches_before < 0 ? -1 : launches_after - launches_before;

@@ -89,6 +89,11 @@ double quantile(const std::vector<double>& sorted, double q) {
 
 }  // namespace
 
+void write_phase_marker(const char* name) {
+  const std::string m = std::string(process::kMarkerStart) + name + process::kMarkerEnd;
+  (void)!write(2, m.data(), m.size());
+}
+
 bool reset_persisting_l2() {
   L2PersistenceReset persisting;
   persisting.reset();

@@ -74,4 +74,10 @@ bool reset_persisting_l2();
 // the median of repeated cudaMemcpy over `bytes`-sized buffers.
 double measure_copy_bandwidth(size_t bytes = size_t{1} << 30);
 
+// A marker on stderr, written unbuffered and without a line of its own, that the grader
+// timestamps on arrival and removes from the output (process/run.hpp): the phases of every run
+// ("main", "call", "returned") that `gpulab grade --timings` shows. Measurement only: no grade
+// rests on them (the timed runs' own "start"/"end" marks are written by time_runs).
+void write_phase_marker(const char* name);
+
 }  // namespace gpulab::harness

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/dataset.hpp"
+#include "data/verified_stamp.hpp"
 #include "gold/dataset_generation.hpp"
 #include "gold/gold_registry.hpp"
 #include "grade/grading.hpp"
@@ -175,6 +176,31 @@ TEST_CASE("dataset: a corrupted, missing or mislabelled file is named", "[datase
       CHECK_THAT(e.what(), Catch::StartsWith(file.string() + ": holds int32(33,)"));
     }
   }
+}
+
+TEST_CASE("dataset: a folder is hashed once, then again after any change to one of its files", "[dataset]") {
+  TempDir tmp;
+  gpulab::generate_datasets(unit_lab(), 5, false, Selection::public_small, tmp.path());
+  REQUIRE(gpulab::read_manifest_verified_once(tmp.path()).cases.size() == 3);
+  REQUIRE(std::filesystem::exists(tmp / "verified.stamp"));
+  // Unchanged: the stamp holds, read again.
+  CHECK(gpulab::read_manifest_verified_once(tmp.path()).cases.size() == 3);
+
+  // One byte changed, the size kept: the file's change time moves on, so it is hashed again and named.
+  const auto file = tmp / "double-small-2/input_in.npy";
+  std::string bytes = gpulab_test::read_file(file);
+  bytes[bytes.size() - 3] ^= 0x01;
+  gpulab_test::write_file(file, bytes);
+  try {
+    gpulab::read_manifest_verified_once(tmp.path());
+    FAIL("a changed file was trusted");
+  } catch (const DatasetError& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith(file.string() + ": ") && Catch::Contains("sha256"));
+  }
+  // Restored: hashed again, and right again.
+  bytes[bytes.size() - 3] ^= 0x01;
+  gpulab_test::write_file(file, bytes);
+  CHECK(gpulab::read_manifest_verified_once(tmp.path()).cases.size() == 3);
 }
 
 TEST_CASE("dataset: an unknown distribution is refused when the lab loads, a missing gold when generating",

@@ -175,3 +175,100 @@ TEST_CASE("grading: a damaged cached large dataset is not charged to the student
     CHECK_THAT(e.what(), Catch::Contains(damaged.string()));
   }
 }
+
+namespace {
+const gpulab::grade::StepTiming* step_named(const gpulab::grade::GradeResult& g, const std::string& name) {
+  for (const auto& s : g.timings.steps)
+    if (s.step == name) return &s;
+  return nullptr;
+}
+
+std::vector<std::filesystem::path> hidden_folders(const std::filesystem::path& cache) {
+  std::vector<std::filesystem::path> found;
+  for (const auto& e : std::filesystem::directory_iterator(cache / "datasets"))
+    if (e.path().filename().string().find("unit_grading-v1-hidden-") == 0) found.push_back(e.path());
+  return found;
+}
+}  // namespace
+
+TEST_CASE("grading: hidden cases are generated once into a private cache folder, then read from it", "[grading]") {
+  GradingHome h;
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  ScopedEnv env_secret("GPULAB_UNIT_GRADING_SECRET", std::string("s3cret"));
+  const gpulab::LabSpec lab = grading_lab();
+  gpulab::grade::GradeOptions o;
+  o.only_parts = {"double"};
+  const auto first = gpulab::grade::grade_submission(lab, h.submission, o);
+  REQUIRE(first.compiled);
+  CHECK(first.score == Approx(6));
+  const auto* generated = step_named(first, "datasets: hidden (cache)");
+  REQUIRE(generated);
+  CHECK_THAT(generated->note, Catch::Contains("generated"));
+  auto folders = hidden_folders(h.cache.path());
+  REQUIRE(folders.size() == 1);
+  // Private to the grader's user, as the temporary folder it replaces; named by a hash, not the secret.
+  CHECK((std::filesystem::status(folders[0]).permissions() & std::filesystem::perms::all) ==
+        std::filesystem::perms::owner_all);
+  CHECK(folders[0].filename().string().find("s3cret") == std::string::npos);
+
+  const auto again = gpulab::grade::grade_submission(lab, h.submission, o);
+  const auto* read = step_named(again, "datasets: hidden (cache)");
+  REQUIRE(read);
+  CHECK_THAT(read->note, Catch::Contains("read"));
+  REQUIRE(again.parts[0].cases.size() == first.parts[0].cases.size());
+  for (size_t i = 0; i < again.parts[0].cases.size(); ++i) {
+    CHECK(again.parts[0].cases[i].label == first.parts[0].cases[i].label);
+    CHECK(again.parts[0].cases[i].passed == first.parts[0].cases[i].passed);
+  }
+  CHECK(hidden_folders(h.cache.path()).size() == 1);
+
+  // Another secret: other cases, in a folder of their own.
+  ScopedEnv other_secret("GPULAB_UNIT_GRADING_SECRET", std::string("another"));
+  const auto other = gpulab::grade::grade_submission(lab, h.submission, o);
+  CHECK(other.score == Approx(6));
+  CHECK(hidden_folders(h.cache.path()).size() == 2);
+}
+
+TEST_CASE("grading: --timings records each build, dataset source and case with the child's phases", "[grading]") {
+  GradingHome h;
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  ScopedEnv env_secret("GPULAB_UNIT_GRADING_SECRET", std::nullopt);
+  const gpulab::LabSpec lab = grading_lab();
+  gpulab::grade::GradeOptions o;
+  const auto g = gpulab::grade::grade_submission(lab, h.submission, o);
+  REQUIRE(g.compiled);
+  for (const char* step : {"plain build: submission object", "audit of the object", "plain build: harness program",
+                           "datasets: committed public (verified)", "datasets: large public (cache)"}) {
+    CAPTURE(step);
+    CHECK(step_named(g, step));
+  }
+  const auto* object = step_named(g, "plain build: submission object");
+  REQUIRE(object);
+  CHECK(object->note == "compiled");
+  size_t cases = 0;
+  for (const auto& p : g.parts) cases += p.cases.size();
+  REQUIRE(g.timings.cases.size() == cases);
+  for (const auto& c : g.timings.cases) {
+    CAPTURE(c.part, c.label);
+    CHECK(c.start_s >= 0);
+    if (c.part == "negate") {  // the function is missing: the harness stops before any call
+      CHECK(c.call_s < 0);
+      continue;
+    }
+    // The harness's markers arrived in order, within the child's life as the parent saw it.
+    CHECK(c.setup_s >= 0);
+    CHECK(c.call_s >= 0);
+    CHECK(c.finish_s >= 0);
+    CHECK(c.start_s + c.setup_s + c.call_s + c.finish_s == Approx(c.child_s).margin(1e-6));
+  }
+  const std::string text = gpulab::grade::timings_text(g.timings);
+  CHECK_THAT(text, Catch::Contains("plain build: submission object"));
+  CHECK_THAT(text, Catch::Contains("total"));
+  // A second grading finds both builds in the cache, and says so.
+  const auto cached = gpulab::grade::grade_submission(lab, h.submission, o);
+  const auto* hit = step_named(cached, "plain build: submission object");
+  REQUIRE(hit);
+  CHECK(hit->note == "cache hit");
+}

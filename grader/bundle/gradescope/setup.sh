@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, in /autograder/source, when it builds the
 # autograder's image: install the packages, build gpulab, and check that the
-# lab's reference solution scores full marks (which also generates the large
-# public datasets once, into the cache every submission then reads).
+# lab's reference solution scores full marks, hidden cases included (which also
+# generates the large public datasets and, where the bundle holds the hidden
+# seed, the hidden ones once, into the cache every submission then reads).
 #
 # For testing outside Gradescope: GPULAB_AUTOGRADER_ROOT replaces /autograder,
 # GPULAB_SKIP_INSTALL=1 skips the package installation.
@@ -42,8 +43,11 @@ cmake --build "$src/build" --target gpulab
 
 export GPULAB_HOME="$src"
 export GPULAB_CACHE="$root/gpulab-cache"
+if [ -f "$src/hidden-seed" ]; then
+  export "$GPULAB_HIDDEN_SEED_ENV=$(cat "$src/hidden-seed")"
+fi
 "$src/build/grader/cli/gpulab" grade "$GPULAB_LAB" "$src/reference/$GPULAB_LAB/$GPULAB_LAB.cu" \
-  --backend "$GPULAB_BACKEND" --no-hidden --sandbox auto "${GPULAB_GRADE_ARGS[@]}" --format text \
+  --backend "$GPULAB_BACKEND" --sandbox auto "${GPULAB_GRADE_ARGS[@]}" --format text \
   --out "$root/reference-check.txt"
 if ! grep -q "^score: \(.*\) / \1$" "$root/reference-check.txt"; then
   cat "$root/reference-check.txt"
