@@ -274,10 +274,13 @@ cudaError_t reject_unknown_kernel_address(const char* api, const char* call, con
   d.file = file;
   d.line = line;
   d.message = std::string(api) + "(" + d.kernel + ", ...) at " + file + ":" + std::to_string(line) +
-              ": no kernel the emulator knows is at that address. A kernel passed as a void* must be a "
-              "non-template kernel defined in the program's own files (.cu files and their local headers, which "
-              "gpulab rewrites); pass a template kernel as itself, e.g. " +
-              api + "(k<float>, grid, block, args) (valid CUDA too). The kernel did not run.";
+              ": no kernel the emulator knows is at that address. The emulator knows every non-template kernel "
+              "defined in the program's .cu files and their local headers, and every kernel the program casts to "
+              "a void* by its name (`(void*)k<float>`); this address is neither: a host function, a pointer to "
+              "data, or a kernel that reached the void* through a function-pointer variable. Pass the kernel by "
+              "its name, e.g. " +
+              api + "((void*)k<float>, grid, block, args) or " + api +
+              "(k<float>, grid, block, args) (valid CUDA too). The kernel did not run.";
   report(std::move(d));
   return set_last_error(cudaErrorInvalidDeviceFunction);
 }

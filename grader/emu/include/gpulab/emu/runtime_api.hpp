@@ -69,6 +69,10 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, c
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+// The C++ overload CUDA 13's cuda_runtime.h keeps for cudaEventCreateWithFlags.
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
@@ -76,6 +80,10 @@ cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 namespace gpulab::emu {
+// cudaLaunchKernel / cudaLaunchCooperativeKernel of a kernel known only by its address, which must
+// be one the program registered (kernel_registry.hpp); `call` is the call's arguments as written.
+cudaError_t launch_by_address(bool cooperative, const char* call, const char* file, int line, const void* kernel,
+                              dim3 grid, dim3 block, void** args, size_t shared_bytes, cudaStream_t stream);
 // Copies to/from a __constant__ or __device__ variable known by address and size.
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
                            cudaMemcpyKind kind);
@@ -98,8 +106,18 @@ inline cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t co
                                            cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
 template <class T> inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
   *dev_ptr = (void*)&symbol;
+  return cudaSuccess;
+}
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
+  if (!size) return cudaErrorInvalidValue;
+  *size = sizeof(T);
   return cudaSuccess;
 }
 
