@@ -125,7 +125,7 @@ TEST_CASE("a __host__ __device__ function is written twice and picks its reading
   CHECK(has(out, " } else {\n#line 1 \"test.cu\"\n"));
   CHECK(out.find("return 1;") < out.find("return 0;"));
   // After the two readings the source's lines continue with their own numbers.
-  CHECK(has(out, "#line 7 \"test.cu\"\n}\nint after;") || has(out, " }}\nint after;"));
+  CHECK(has(out, " }}\nint after;"));
   // The compiler's view of the lines: `return 0;` is line 5 of test.cu, `int after;` line 8.
   const std::string pre = preprocessed(src, "-D__CUDA_ARCH_ZERO");
   CHECK(has(pre, "return 1;"));
@@ -355,7 +355,7 @@ TEST_CASE("what the emulator cannot compile in one pass is refused with its line
       "__host__\n"
       "#endif\n"
       "int f() { return 1; }\n");
-  CHECK(has(split, "test.cu:4:"));
+  CHECK(has(split, "test.cu:2:"));
   CHECK(has(split, "part of a declaration"));
   // A group inside a declaration device and host code share.
   const std::string shared = refusal(
