@@ -207,6 +207,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = static_cast<int>(p.maxBlocksPerMultiProcessor); break;
     case cudaDevAttrMaxPersistingL2CacheSize: *value = static_cast<int>(p.persistingL2CacheMaxSize); break;
     case cudaDevAttrMaxAccessPolicyWindowSize: *value = static_cast<int>(p.accessPolicyMaxWindowSize); break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
     case cudaDevAttrSparseCudaArraySupported: *value = static_cast<int>(p.sparseCudaArraySupported); break;
     case cudaDevAttrHostRegisterReadOnlySupported: *value = static_cast<int>(p.hostRegisterReadOnlySupported); break;
     case cudaDevAttrTimelineSemaphoreInteropSupported: *value = static_cast<int>(p.timelineSemaphoreInteropSupported); break;
