@@ -504,8 +504,12 @@ bool compile_host_sources(const BuildSources& s, const BuildOptions& options, co
                           BuildResult& result) {
   for (size_t i = 0; i < s.paths.size(); ++i) {
     if (!is_host_source(s.paths[i])) continue;
-    const CompileJob c = host_object_job(s.paths[i], host_object_path(dir, i, s.paths[i]), plain_include_flags(s),
-                                         options.defines, options.cuda_arch);
+    CompileJob c = host_object_job(s.paths[i], host_object_path(dir, i, s.paths[i]), plain_include_flags(s),
+                                   options.defines, options.cuda_arch);
+    // A sandboxed compile reads what the program's own compile reads (its sources, the first
+    // source's local headers, the -I folders), no more.
+    const std::vector<fs::path> program_reads = compile_job(c.argv, dir, s, options).reads;
+    c.reads.insert(c.reads.end(), program_reads.begin(), program_reads.end());
     result.command += quote_for_display(c.argv) + " && ";
     const process::ProcessResult p = options.run_compiler ? options.run_compiler(c) : process::run(c.argv, {});
     if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
