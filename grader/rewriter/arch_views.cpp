@@ -9,6 +9,7 @@
 #include "rewriter/scope_tracker.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace gpulab::rewriter {
@@ -172,6 +173,18 @@ class ArchViews {
         i = dirs_[d].last;
         continue;
       }
+      // A lambda marked `__device__` (an extended lambda, handed to a kernel) runs in device code
+      // wherever it is written: its body is read as the device reads it, or both ways when it is
+      // `__host__ __device__`.
+      if (t_.is_punct(i, '{') && partner_[i] != npos && partner_[i] < te) {
+        const Space lambda = lambda_space(i);
+        if (lambda == Space::device || lambda == Space::both) {
+          flush(t_[i].end);
+          render_body(i, lambda);
+          i = partner_[i] - 1;
+          continue;
+        }
+      }
       // `__CUDA_ARCH__` in code is its value where only the device pass reads it (under `#ifdef
       // __CUDA_ARCH__`, say); where the host pass reads it too, it stays, an error as it is there.
       if (side == Side::device && !host_sees_ && t_.is_identifier(i, kArch)) replace(i, std::to_string(ctx_.arch));
@@ -308,6 +321,44 @@ class ArchViews {
     // `int main(...)` is host code whatever macros are around.
     for (std::size_t i = first; i + 1 < end; ++i) {
       if (t_.directive(i) == 0 && t_.is_identifier(i, "main") && t_.is_punct(i + 1, '(')) return Space::host;
+    }
+    return Space::unseen;
+  }
+
+  // For the '{' of a lambda's body, the execution space its declarator names (`[=] __device__ (int
+  // i) {`); Space::unseen when it names none or the brace is not a lambda's.
+  Space lambda_space(std::size_t brace) const {
+    std::size_t j = brace;
+    bool device = false, host = false;
+    while (j-- > 0) {
+      if (t_.directive(j) != 0) continue;
+      if (t_.is_arrow_head(j)) continue;  // `-> type`
+      if (t_.is_punct(j, ')') || t_.is_punct(j, '>')) {
+        // A parameter list or a trailing return type's template arguments: step over them.
+        const char close = t_.is_punct(j, ')') ? ')' : '>';
+        const char open = close == ')' ? '(' : '<';
+        int depth = 0;
+        for (;; --j) {
+          if (t_.directive(j) == 0 && t_.is_punct(j, close) && !(close == '>' && t_.is_arrow_head(j))) ++depth;
+          if (t_.directive(j) == 0 && t_.is_punct(j, open) && --depth == 0) break;
+          if (j == 0 || t_.is_punct(j, ';') || t_.is_punct(j, '{') || t_.is_punct(j, '}')) return Space::unseen;
+        }
+        continue;
+      }
+      if (t_.is_punct(j, ']')) {
+        const std::optional<std::size_t> open = t_.match_backward(j);
+        if (!open) return Space::unseen;
+        const std::size_t p = *open;
+        const bool introducer = p == 0 || !(t_.is_name(p - 1) || t_.is_punct(p - 1, ')') || t_.is_punct(p - 1, ']'));
+        if (!introducer) return Space::unseen;
+        if (device && !host) return Space::device;
+        return device ? Space::both : Space::unseen;
+      }
+      if (t_.is_identifier(j, "__device__")) device = true;
+      if (t_.is_identifier(j, "__host__")) host = true;
+      const bool part_of_declarator = t_.is_identifier(j) || t_.is_punct(j, ':') || t_.is_punct(j, '-') ||
+                                      t_.is_punct(j, '*') || t_.is_punct(j, '&') || t_.is_punct(j, ',');
+      if (!part_of_declarator) return Space::unseen;
     }
     return Space::unseen;
   }

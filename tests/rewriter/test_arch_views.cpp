@@ -386,3 +386,30 @@ TEST_CASE("a source without __CUDA_ARCH__ is left as it was", "[rewriter][arch]"
   const std::string src = "__host__ __device__ int f() { return 1; }\n#if FOO\nint x;\n#endif\n";
   CHECK(rewrite_body(src) == src);
 }
+
+TEST_CASE("a lambda marked __device__ is read as the device reads it wherever it is written", "[rewriter][arch]") {
+  const std::string out = rewrite_body(
+      "void host_code(int* o) {\n"
+      "  auto on_device = [=] __device__ (int i) -> int {\n"
+      "#ifdef __CUDA_ARCH__\n"
+      "    return 1;\n"
+      "#else\n"
+      "    return 2;\n"
+      "#endif\n"
+      "  };\n"
+      "  auto both = [] __host__ __device__ () {\n"
+      "#ifdef __CUDA_ARCH__\n"
+      "    return 3;\n"
+      "#else\n"
+      "    return 4;\n"
+      "#endif\n"
+      "  };\n"
+      "  auto plain = [] { return 5; };\n"
+      "}\n");
+  CHECK(has(out, "return 1;"));
+  CHECK_FALSE(has(out, "return 2;"));
+  // The host function holds __CUDA_ARCH__ tests, so it is written twice, and so is each lambda.
+  CHECK(count_of(out, "return 3;") >= 1);
+  CHECK(count_of(out, "return 4;") >= 1);
+  CHECK(count_of(out, "in_device_code") >= 2);
+}
