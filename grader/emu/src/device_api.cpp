@@ -51,6 +51,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorStreamCaptureInvalidated)
     GPULAB_NAME(cudaErrorStreamCaptureUnmatched)
     GPULAB_NAME(cudaErrorStreamCaptureUnjoined)
+    GPULAB_NAME(cudaErrorGraphExecUpdateFailure)
     GPULAB_NAME(cudaErrorUnknown)
 #undef GPULAB_NAME
   }
@@ -90,6 +91,7 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
     case cudaErrorStreamCaptureUnmatched: return "capture was not initiated in this stream";
     case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
+    case cudaErrorGraphExecUpdateFailure: return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unrecognized error code";

@@ -29,6 +29,8 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
@@ -60,6 +62,12 @@ template <class F> inline cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttr
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+// Stream priorities: an H100's range, 0 (least) to -5 (greatest). Every stream's work goes through
+// the one queue here, so a priority is remembered but changes no order.
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);

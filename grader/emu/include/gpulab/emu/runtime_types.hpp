@@ -35,6 +35,7 @@ enum cudaError {
   cudaErrorStreamCaptureInvalidated = 901,
   cudaErrorStreamCaptureUnmatched = 903,
   cudaErrorStreamCaptureUnjoined = 904,
+  cudaErrorGraphExecUpdateFailure = 910,
   cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;
@@ -46,6 +47,40 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice = 3,
   cudaMemcpyDefault = 4
 };
+
+// Linear memory described in three dimensions (cudaMemcpy3D, a graph's memcpy node), with CUDA
+// 13's fields. The emulator has no CUDA arrays: a copy to or from one is refused.
+struct cudaArray;
+typedef cudaArray* cudaArray_t;
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+};
+struct cudaPos {
+  size_t x;
+  size_t y;
+  size_t z;
+};
+struct cudaExtent {
+  size_t width;
+  size_t height;
+  size_t depth;
+};
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
+inline cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) { return {d, p, xsz, ysz}; }
+inline cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return {x, y, z}; }
+inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return {w, h, d}; }
 
 enum cudaFuncCache {
   cudaFuncCachePreferNone = 0,
