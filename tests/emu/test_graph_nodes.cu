@@ -2,7 +2,8 @@
 // simpleCudaGraphs and jacobiCudaGraphs build them: memcpy nodes described in three dimensions
 // (cudaMemcpy3DParms, make_cudaPitchedPtr/Pos/Extent) and in one, a cloned graph, a kernel node's
 // parameters changed in the instantiated graph, and cudaGraphExecUpdate (both of CUDA 13's forms);
-// cudaMemcpy3D itself; stream priorities. Plain CUDA: it also builds with nvcc.
+// memory a graph allocates (alloc and free nodes, cudaMallocAsync captured), the same at every
+// launch; cudaMemcpy3D itself; stream priorities. Plain CUDA: it also builds with nvcc.
 #include <catch2/catch.hpp>
 
 #include <vector>
@@ -143,4 +144,83 @@ TEST_CASE("stream priorities: an H100's range, clamped, remembered") {
   CHECK(flags == cudaStreamNonBlocking);
   CHECK(cudaStreamDestroy(high) == cudaSuccess);
   CHECK(cudaStreamDestroy(low) == cudaSuccess);
+}
+
+namespace {
+__global__ void fill(int* out, int value, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = value + i;
+}
+}  // namespace
+
+TEST_CASE("a graph's own memory: alloc and free nodes, the same address at every launch") {
+  const int n = 32;
+  std::vector<int> back(n, 0);
+  cudaGraph_t graph;
+  REQUIRE(cudaGraphCreate(&graph, 0) == cudaSuccess);
+  cudaMemAllocNodeParams alloc = {};
+  alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+  alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+  alloc.poolProps.location.id = 0;
+  alloc.bytesize = n * sizeof(int);
+  cudaGraphNode_t alloc_node, kernel, copy, free_node;
+  REQUIRE(cudaGraphAddMemAllocNode(&alloc_node, graph, NULL, 0, &alloc) == cudaSuccess);
+  REQUIRE(alloc.dptr != nullptr);
+  int* d = static_cast<int*>(alloc.dptr);
+  int value = 40, count = n;
+  void* args[] = {&d, &value, &count};
+  cudaKernelNodeParams params = {};
+  params.func = (void*)fill;
+  params.gridDim = dim3(1);
+  params.blockDim = dim3(n);
+  params.kernelParams = args;
+  REQUIRE(cudaGraphAddKernelNode(&kernel, graph, &alloc_node, 1, &params) == cudaSuccess);
+  REQUIRE(cudaGraphAddMemcpyNode1D(&copy, graph, &kernel, 1, back.data(), d, n * sizeof(int),
+                                   cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaGraphAddMemFreeNode(&free_node, graph, &copy, 1, d) == cudaSuccess);
+  int not_graph_memory = 0;
+  cudaGraphNode_t bad;
+  CHECK(cudaGraphAddMemFreeNode(&bad, graph, NULL, 0, &not_graph_memory) == cudaErrorInvalidValue);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  for (int launch = 0; launch < 3; ++launch) {
+    back.assign(n, 0);
+    REQUIRE(cudaGraphLaunch(exec, 0) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(0) == cudaSuccess);
+    CHECK(back[5] == 45);
+  }
+  unsigned long long reserved = 0, used = 1;
+  CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved) == cudaSuccess);
+  CHECK(reserved >= n * sizeof(int));
+  CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used) == cudaSuccess);
+  CHECK(used < reserved);  // freed by the free node
+  CHECK(cudaDeviceGraphMemTrim(0) == cudaSuccess);
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+}
+
+TEST_CASE("cudaMallocAsync and cudaFreeAsync captured into a graph, replayed twice") {
+  const int n = 16;
+  std::vector<int> back(n, 0);
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  int* d = nullptr;
+  REQUIRE(cudaMallocAsync(&d, n * sizeof(int), s) == cudaSuccess);
+  fill<<<1, n, 0, s>>>(d, 7, n);
+  REQUIRE(cudaMemcpyAsync(back.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost, s) == cudaSuccess);
+  REQUIRE(cudaFreeAsync(d, s) == cudaSuccess);
+  cudaGraph_t graph;
+  REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  cudaGraphExec_t exec;
+  REQUIRE(cudaGraphInstantiate(&exec, graph, NULL, NULL, 0) == cudaSuccess);
+  for (int launch = 0; launch < 2; ++launch) {
+    back.assign(n, 0);
+    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK(back[3] == 10);
+  }
+  CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
+  CHECK(cudaGraphDestroy(graph) == cudaSuccess);
+  CHECK(cudaStreamDestroy(s) == cudaSuccess);
 }

@@ -13,6 +13,7 @@
 
 #include "copy_rows.hpp"
 #include "device_memory.hpp"
+#include "graph_memory.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/array_launch.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -160,6 +161,61 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, c
     if (count) std::memmove(dst, src, count);
   });
 }
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                     cudaMemAllocNodeParams* params, const char* file, int line) {
+  if (!params || params->bytesize == 0) return set_last_error(cudaErrorInvalidValue);
+  void* p = allocate_graph_memory(params->bytesize, "cudaGraphAddMemAllocNode", file, line);
+  if (!p) {
+    return refuse_call("cudaGraphAddMemAllocNode", cudaErrorMemoryAllocation,
+                       "cannot allocate " + std::to_string(params->bytesize) + " bytes");
+  }
+  params->dptr = p;
+  return add_node(node, graph, "alloc", [p] { mark_graph_memory(p, true); });
+}
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                    void* dptr) {
+  if (!is_graph_memory(dptr)) {
+    return refuse_call("cudaGraphAddMemFreeNode", cudaErrorInvalidValue,
+                       "the pointer is not memory a graph allocated (an alloc node's dptr, or cudaMallocAsync in a "
+                       "captured stream)");
+  }
+  return add_node(node, graph, "free", [dptr] { mark_graph_memory(dptr, false); });
+}
+namespace {
+std::uint64_t used_high = 0, reserved_high = 0;
+}  // namespace
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  const std::uint64_t used = graph_memory_in_use(), reserved = graph_memory_reserved();
+  used_high = std::max(used_high, used);
+  reserved_high = std::max(reserved_high, reserved);
+  std::uint64_t v = 0;
+  switch (attr) {
+    case cudaGraphMemAttrUsedMemCurrent: v = used; break;
+    case cudaGraphMemAttrUsedMemHigh: v = used_high; break;
+    case cudaGraphMemAttrReservedMemCurrent: v = reserved; break;
+    case cudaGraphMemAttrReservedMemHigh: v = reserved_high; break;
+    default: return set_last_error(cudaErrorInvalidValue);
+  }
+  *static_cast<std::uint64_t*>(value) = v;
+  return cudaSuccess;
+}
+// Only the high watermarks can be set, and only to 0 (a reset), as CUDA allows.
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  if (*static_cast<const std::uint64_t*>(value) != 0) return set_last_error(cudaErrorInvalidValue);
+  if (attr == cudaGraphMemAttrUsedMemHigh) used_high = 0;
+  else if (attr == cudaGraphMemAttrReservedMemHigh) reserved_high = 0;
+  else return set_last_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+// The emulator keeps a graph's memory for the program's life (graph_memory.hpp): nothing to trim.
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  return device == 0 ? cudaSuccess : set_last_error(cudaErrorInvalidDevice);
+}
+
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
   if (!clone || !original) return set_last_error(cudaErrorInvalidValue);
   auto* g = new CUgraph_st;

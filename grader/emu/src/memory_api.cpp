@@ -13,6 +13,7 @@
 
 #include "copy_rows.hpp"
 #include "device_memory.hpp"
+#include "graph_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -177,6 +178,10 @@ cudaError_t cudaFree(void* ptr) {
   wait_for_all();  // as on a GPU, cudaFree waits for the device: queued kernels may still use the memory
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (!ptr) return cudaSuccess;
+  if (is_graph_memory(ptr)) {  // a graph's allocation keeps its memory for the graph's next launch
+    mark_graph_memory(ptr, false);
+    return cudaSuccess;
+  }
   if (!device_free(ptr)) {
     return refuse_call(
         "cudaFree", cudaErrorInvalidValue,

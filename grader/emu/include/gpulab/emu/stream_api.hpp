@@ -35,6 +35,16 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, c
                                      size_t dependency_count, void* dst, const void* src, size_t count,
                                      cudaMemcpyKind kind);
 cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original);
+// Memory a graph allocates: its address is fixed when the node is added and stays the same at every
+// launch; a free node (or cudaFree/cudaFreeAsync after the launch) frees it for the program.
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                     size_t dependency_count, cudaMemAllocNodeParams* params,
+                                     const char* file = __builtin_FILE(), int line = __builtin_LINE());
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                    size_t dependency_count, void* dptr);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceGraphMemTrim(int device);
 // Changing an instantiated graph: a kernel node's parameters, or the whole graph from one of the
 // same shape (as CUDA 13 defines them: same nodes, same kinds, in the same order).
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
