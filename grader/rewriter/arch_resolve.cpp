@@ -19,9 +19,8 @@ std::string resolve_agreeing_groups(std::string_view source, std::string_view fi
   const Conditionals c = conditionals_of(directives);
   for (const ConditionalGroup& g : c.groups) {
     if (g.endif == npos) continue;
-    const bool arch = std::any_of(g.branches.begin(), g.branches.end(), [&](std::size_t d) {
-      return condition_mentions_arch(t, directives[d], ctx);
-    });
+    const bool arch = std::any_of(g.branches.begin(), g.branches.end(),
+                                  [&](std::size_t d) { return condition_mentions_arch(t, directives[d], ctx); });
     if (!arch) continue;
     const std::vector<std::size_t> device = possible_branches(t, directives, g, Side::device, ctx);
     const std::vector<std::size_t> host = possible_branches(t, directives, g, Side::host, ctx);

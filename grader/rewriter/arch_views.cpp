@@ -139,8 +139,9 @@ class ArchViews {
 
   // A directive of a group the passes read differently, met where its group did not begin.
   [[noreturn]] void fail_straddle(std::size_t g, std::size_t token, std::string_view where) const {
-    t_.fail(token, "this `#" + std::string(directive_at(token)->name) + "` belongs to the `#if` on `__CUDA_ARCH__` at line " +
-                       group_line(g) + ", which begins " + std::string(where) +
+    t_.fail(token, "this `#" + std::string(directive_at(token)->name) +
+                       "` belongs to the `#if` on `__CUDA_ARCH__` at line " + group_line(g) + ", which begins " +
+                       std::string(where) +
                        ". nvcc reads that group differently in its device pass and its host pass; the emulator, "
                        "which compiles both in one pass, can only do so when the whole group lies inside one "
                        "function body or around whole declarations: move the `#if` and its `#endif` to the same "
@@ -395,7 +396,8 @@ class ArchViews {
         if (g != npos && split_[g]) {
           const ConditionalGroup& group = cond_.groups[g];
           if (group.branches.front() != d) fail_straddle(g, i, "inside a declaration or function before it");
-          if (dirs_[group.endif].last >= te) fail_straddle(g, dirs_[group.endif].hash, "before the declaration it ends in");
+          if (dirs_[group.endif].last >= te)
+            fail_straddle(g, dirs_[group.endif].hash, "before the declaration it ends in");
           if (mode != Mode::both) {
             render_group(g, side_of(mode), true, class_scope);
           } else {
@@ -439,17 +441,15 @@ class ArchViews {
     for (std::size_t i = item.first; i < head_end && function; ++i) {
       constexpr_function = constexpr_function || t_.is_identifier(i, "constexpr");
     }
-    const bool other_side =
-        (mode == Mode::host && space == Space::device && (!class_scope || function)) ||
-        (mode == Mode::device && function && !class_scope &&
-         (space == Space::host || (space == Space::unseen && !constexpr_function)));
+    const bool other_side = (mode == Mode::host && space == Space::device && (!class_scope || function)) ||
+                            (mode == Mode::device && function && !class_scope &&
+                             (space == Space::host || (space == Space::unseen && !constexpr_function)));
     if (other_side) {
       flush(t_[item.first].begin);
       skip(t_[item.last].end);
       return;
     }
-    const Side item_side =
-        mode != Mode::both ? side_of(mode) : space == Space::device ? Side::device : Side::host;
+    const Side item_side = mode != Mode::both ? side_of(mode) : space == Space::device ? Side::device : Side::host;
     // A group the passes read differently in the declaration itself (not its body).
     const std::size_t body_first = brace == npos ? item.last + 1 : brace + 1;
     const std::size_t body_last = brace == npos ? item.last + 1 : partner_[brace];
@@ -457,10 +457,11 @@ class ArchViews {
       std::size_t s = split_directive_in(item.first, body_first);
       if (s == npos && body_last <= item.last) s = split_directive_in(body_last, item.last + 1);
       if (s != npos) {
-        t_.fail(s, "this `#if` on `__CUDA_ARCH__` is inside a declaration that device code and host code share "
-                   "(a type, a variable or a `__host__ __device__` function's signature): nvcc's two passes read it "
-                   "differently, and the emulator compiles one declaration for both. Write the two versions as "
-                   "whole declarations under the `#if`, or test `__CUDA_ARCH__` inside a function body");
+        t_.fail(s,
+                "this `#if` on `__CUDA_ARCH__` is inside a declaration that device code and host code share "
+                "(a type, a variable or a `__host__ __device__` function's signature): nvcc's two passes read it "
+                "differently, and the emulator compiles one declaration for both. Write the two versions as "
+                "whole declarations under the `#if`, or test `__CUDA_ARCH__` inside a function body");
       }
     }
     if (brace == npos) {
@@ -490,10 +491,11 @@ class ArchViews {
     }
     for (std::size_t i = brace + 1; i < close; ++i) {
       if (t_.is_identifier(i, "goto")) {
-        t_.fail(i, "this function tests `__CUDA_ARCH__` and may run in device code and in host code, so the "
-                   "emulator writes its body twice, once as each of nvcc's passes reads it, and picks one when it "
-                   "runs; a `goto` label cannot appear twice in one function. Mark the function `__device__` or "
-                   "`__host__` alone, or use a loop instead of `goto`");
+        t_.fail(i,
+                "this function tests `__CUDA_ARCH__` and may run in device code and in host code, so the "
+                "emulator writes its body twice, once as each of nvcc's passes reads it, and picks one when it "
+                "runs; a `goto` label cannot appear twice in one function. Mark the function `__device__` or "
+                "`__host__` alone, or use a loop instead of `goto`");
       }
     }
     flush(t_[brace].end);

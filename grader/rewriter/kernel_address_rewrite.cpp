@@ -94,7 +94,7 @@ void collect_kernel_addresses(const CodeTokens& t, const std::set<std::string>& 
     const bool after_cast = void_pointer_cast_before(t, i).has_value();
     const bool in_reinterpret = t.is_punct(i, '(') && is_reinterpret_to_void_pointer(t, i);
     if (!after_cast && !in_reinterpret) continue;
-    std::size_t first = after_cast ? i + 1 : i + 1;
+    const std::size_t first = i + 1;  // after the cast's `)`, or the `(` of reinterpret_cast<void*>(
     std::size_t j = first;
     if (t.is_punct(j, '&')) ++j;
     if (t.is_scope_op(j)) j += 2;

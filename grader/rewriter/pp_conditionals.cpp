@@ -26,8 +26,8 @@ std::optional<long long> parse_integer(std::string_view s) {
   for (const char c : s) {
     if (c != '\'') digits += c;
   }
-  while (!digits.empty() && (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' ||
-                             digits.back() == 'L')) {
+  while (!digits.empty() &&
+         (digits.back() == 'u' || digits.back() == 'U' || digits.back() == 'l' || digits.back() == 'L')) {
     digits.pop_back();
   }
   if (digits.empty()) return std::nullopt;
@@ -156,8 +156,8 @@ class Evaluator {
 
   static int precedence(std::string_view op) {
     static constexpr std::pair<std::string_view, int> table[] = {
-        {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6}, {"!=", 6}, {"<", 7}, {">", 7},
-        {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
+        {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5}, {"==", 6}, {"!=", 6}, {"<", 7},  {">", 7},
+        {"<=", 7}, {">=", 7}, {"<<", 8}, {">>", 8}, {"+", 9}, {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10}};
     for (const auto& [o, p] : table) {
       if (o == op) return p;
     }
@@ -258,9 +258,7 @@ bool is_branch(std::string_view name) {
 
 }  // namespace
 
-bool ArchContext::is_arch_macro(std::string_view name) const {
-  return macros && macros->count(std::string(name)) > 0;
-}
+bool ArchContext::is_arch_macro(std::string_view name) const { return macros && macros->count(std::string(name)) > 0; }
 
 std::vector<Directive> directives_of(const CodeTokens& t) {
   std::vector<Directive> out;

@@ -44,11 +44,10 @@ std::string refusal(std::string_view source) {
 // Runs the project's compiler's preprocessor on the rewritten source with `defines` and returns the
 // text (its lines, without line markers).
 std::string preprocessed(std::string_view source, const std::string& defines) {
-  const auto dir = std::filesystem::temp_directory_path() / ("gpulab_arch_test_" + std::to_string(std::random_device{}()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("gpulab_arch_test_" + std::to_string(std::random_device{}()));
   std::filesystem::create_directories(dir);
-  {
-    std::ofstream(dir / "in.cpp") << rewrite_cuda_source(source, "test.cu");
-  }
+  { std::ofstream(dir / "in.cpp") << rewrite_cuda_source(source, "test.cu"); }
   const std::string command = std::string(GPULAB_REWRITER_TEST_CXX) + " -E -P " + defines + " " +
                               (dir / "in.cpp").string() + " > " + (dir / "out.txt").string() + " 2>&1";
   const int status = std::system(command.c_str());

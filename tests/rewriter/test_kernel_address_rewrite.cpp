@@ -24,8 +24,9 @@ TEST_CASE("kernels cast to void* are wrapped in kernel_address", "[rewriter][ker
       "}\n");
   CHECK(has(out, "cudaLaunchKernel((void*)::gpulab::emu::kernel_address(tk<4>, \"tk<4>\"), 1, 1, args);"));
   CHECK(has(out, "(void *) ::gpulab::emu::kernel_address(&ns::k, \"ns::k\"), 1, 1, args);"));
-  CHECK(has(out, "reinterpret_cast<const void*>(::gpulab::emu::kernel_address(tk<(2 > 1) ? 8 : 1>, "
-                 "\"tk<(2 > 1) ? 8 : 1>\"));"));
+  CHECK(has(out,
+            "reinterpret_cast<const void*>(::gpulab::emu::kernel_address(tk<(2 > 1) ? 8 : 1>, "
+            "\"tk<(2 > 1) ? 8 : 1>\"));"));
 }
 
 TEST_CASE("other casts to void* are left alone", "[rewriter][kernel-address]") {
@@ -46,7 +47,8 @@ TEST_CASE("other casts to void* are left alone", "[rewriter][kernel-address]") {
 TEST_CASE("a kernel declared in another file of the program is known through the options",
           "[rewriter][kernel-address]") {
   RewriteOptions options;
-  options.kernel_names = program_kernel_names({"template <class T> __global__ void __launch_bounds__(256) sum(T* x);\n"});
+  options.kernel_names =
+      program_kernel_names({"template <class T> __global__ void __launch_bounds__(256) sum(T* x);\n"});
   CHECK(options.kernel_names == std::set<std::string>{"sum"});
   const std::string out = rewrite_cuda_source("void f() { void* p = (void*)sum<float>; }\n", "test.cu", options);
   CHECK(has(out, "(void*)::gpulab::emu::kernel_address(sum<float>, \"sum<float>\")"));

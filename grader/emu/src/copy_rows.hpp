@@ -11,7 +11,7 @@ namespace gpulab::emu {
 
 struct CopyRows {
   std::vector<std::pair<char*, const char*>> rows;  // (destination, source) of each row
-  size_t width = 0;                                  // bytes per row
+  size_t width = 0;                                 // bytes per row
 };
 // The rows of `p` (linear memory only: a CUDA array is refused); reports a refusal as `api`'s.
 cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out);

@@ -91,7 +91,9 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
     case cudaErrorStreamCaptureUnmatched: return "capture was not initiated in this stream";
     case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
-    case cudaErrorGraphExecUpdateFailure: return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
+    case cudaErrorGraphExecUpdateFailure:
+      return "the graph update was not performed because it included changes which violated constraints specific to "
+             "instantiated graph update";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unrecognized error code";

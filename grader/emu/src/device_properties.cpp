@@ -197,12 +197,16 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrPageableMemoryAccess: *value = static_cast<int>(p.pageableMemoryAccess); break;
     case cudaDevAttrConcurrentManagedAccess: *value = static_cast<int>(p.concurrentManagedAccess); break;
     case cudaDevAttrComputePreemptionSupported: *value = static_cast<int>(p.computePreemptionSupported); break;
-    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = static_cast<int>(p.canUseHostPointerForRegisteredMem); break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+      *value = static_cast<int>(p.canUseHostPointerForRegisteredMem);
+      break;
     case cudaDevAttrCooperativeLaunch: *value = static_cast<int>(p.cooperativeLaunch); break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
     case cudaDevAttrCanFlushRemoteWrites: *value = static_cast<int>(0); break;
     case cudaDevAttrHostRegisterSupported: *value = static_cast<int>(p.hostRegisterSupported); break;
-    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = static_cast<int>(p.pageableMemoryAccessUsesHostPageTables); break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+      *value = static_cast<int>(p.pageableMemoryAccessUsesHostPageTables);
+      break;
     case cudaDevAttrDirectManagedMemAccessFromHost: *value = static_cast<int>(p.directManagedMemAccessFromHost); break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = static_cast<int>(p.maxBlocksPerMultiProcessor); break;
     case cudaDevAttrMaxPersistingL2CacheSize: *value = static_cast<int>(p.persistingL2CacheMaxSize); break;
@@ -210,14 +214,20 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
     case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
     case cudaDevAttrSparseCudaArraySupported: *value = static_cast<int>(p.sparseCudaArraySupported); break;
     case cudaDevAttrHostRegisterReadOnlySupported: *value = static_cast<int>(p.hostRegisterReadOnlySupported); break;
-    case cudaDevAttrTimelineSemaphoreInteropSupported: *value = static_cast<int>(p.timelineSemaphoreInteropSupported); break;
+    case cudaDevAttrTimelineSemaphoreInteropSupported:
+      *value = static_cast<int>(p.timelineSemaphoreInteropSupported);
+      break;
     case cudaDevAttrMemoryPoolsSupported: *value = static_cast<int>(p.memoryPoolsSupported); break;
     case cudaDevAttrGPUDirectRDMASupported: *value = static_cast<int>(p.gpuDirectRDMASupported); break;
-    case cudaDevAttrGPUDirectRDMAFlushWritesOptions: *value = static_cast<int>(p.gpuDirectRDMAFlushWritesOptions); break;
+    case cudaDevAttrGPUDirectRDMAFlushWritesOptions:
+      *value = static_cast<int>(p.gpuDirectRDMAFlushWritesOptions);
+      break;
     case cudaDevAttrGPUDirectRDMAWritesOrdering: *value = static_cast<int>(p.gpuDirectRDMAWritesOrdering); break;
     case cudaDevAttrMemoryPoolSupportedHandleTypes: *value = static_cast<int>(p.memoryPoolSupportedHandleTypes); break;
     case cudaDevAttrClusterLaunch: *value = static_cast<int>(p.clusterLaunch); break;
-    case cudaDevAttrDeferredMappingCudaArraySupported: *value = static_cast<int>(p.deferredMappingCudaArraySupported); break;
+    case cudaDevAttrDeferredMappingCudaArraySupported:
+      *value = static_cast<int>(p.deferredMappingCudaArraySupported);
+      break;
     case cudaDevAttrIpcEventSupport: *value = static_cast<int>(p.ipcEventSupported); break;
     case cudaDevAttrMemSyncDomainCount: *value = static_cast<int>(4); break;
     case cudaDevAttrNumaConfig: *value = static_cast<int>(p.deviceNumaConfig); break;

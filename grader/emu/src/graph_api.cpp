@@ -36,8 +36,7 @@ cudaError_t kernel_work(const char* api, const cudaKernelNodeParams& params, con
                         std::function<void()>& work) {
   const RegisteredKernel* known = find_registered_kernel(params.func);
   if (!known) return reject_unknown_kernel_address(api, "params.func", file, line);
-  const LaunchRequest request{known->name, file, line, params.gridDim, params.blockDim, params.sharedMemBytes,
-                              nullptr};
+  const LaunchRequest request{known->name, file, line, params.gridDim, params.blockDim, params.sharedMemBytes, nullptr};
   const cudaError_t bad = check_launch(request);
   if (bad != cudaSuccess) return bad;
   const KernelBody body = known->bind(params.func, params.kernelParams);

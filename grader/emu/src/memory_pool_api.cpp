@@ -53,9 +53,12 @@ cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream, const 
     // Captured: the graph's own memory, allocated now and kept for its launches (graph_memory.hpp).
     if (!ptr || size == 0) return refuse_call("cudaMallocAsync", cudaErrorInvalidValue, "a null pointer or 0 bytes");
     void* p = allocate_graph_memory(size, "cudaMallocAsync", file, line);
-    if (!p) return refuse_call("cudaMallocAsync", cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
+    if (!p)
+      return refuse_call("cudaMallocAsync", cudaErrorMemoryAllocation,
+                         "cannot allocate " + std::to_string(size) + " bytes");
     *ptr = p;
-    submit(stream, [p] { mark_graph_memory(p, true); }, "alloc");
+    submit(
+        stream, [p] { mark_graph_memory(p, true); }, "alloc");
     return cudaSuccess;
   }
   cudaMemPool_t pool;
@@ -72,7 +75,8 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool,
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!ptr) return cudaSuccess;
   if (is_graph_memory(ptr)) {  // freed for the program; the memory stays for the graph's next launch
-    submit(stream, [ptr] { mark_graph_memory(ptr, false); }, "free");
+    submit(
+        stream, [ptr] { mark_graph_memory(ptr, false); }, "free");
     return cudaSuccess;
   }
   const auto a = find_allocation(ptr);

@@ -42,7 +42,9 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned int flags, int priority) {
   const cudaError_t e = cudaStreamCreateWithFlags(s, flags);
   if (e != cudaSuccess) return e;
-  (*s)->priority = priority > kLeastPriority ? kLeastPriority : priority < kGreatestPriority ? kGreatestPriority : priority;
+  (*s)->priority = priority > kLeastPriority      ? kLeastPriority
+                   : priority < kGreatestPriority ? kGreatestPriority
+                                                  : priority;
   return cudaSuccess;
 }
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int* priority) {

@@ -15,8 +15,8 @@
 // the program's .cu files is registered; kernel_registry.hpp).
 template <class Kernel>
 inline cudaError_t gpulab_emu_host_launch(bool cooperative, const char* call, const char* file, int line,
-                                          Kernel* kernel, dim3 grid, dim3 block, void** args,
-                                          size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+                                          Kernel* kernel, dim3 grid, dim3 block, void** args, size_t shared_bytes = 0,
+                                          cudaStream_t stream = nullptr) {
   return gpulab::emu::launch_by_address(cooperative, call, file, line, reinterpret_cast<const void*>(kernel), grid,
                                         block, args, shared_bytes, stream);
 }

@@ -72,8 +72,7 @@ inline unsigned __activemask() { return gpulab::emu::active_mask(); }
 // gets the reduction of the values of all of them. Built from one shuffle per lane of the mask, so
 // the lanes' arrival is checked as for any shuffle.
 namespace gpulab::emu {
-template <class T, class Op>
-inline T warp_reduce(unsigned mask, T value, Op op, const char* file, int line) {
+template <class T, class Op> inline T warp_reduce(unsigned mask, T value, Op op, const char* file, int line) {
   bool first = true;
   T result{};
   for (int lane = 0; lane < 32; ++lane) {
@@ -85,9 +84,10 @@ inline T warp_reduce(unsigned mask, T value, Op op, const char* file, int line) 
   return result;
 }
 }  // namespace gpulab::emu
-#define GPULAB_WARP_REDUCE(name, T, expr)                                                                      \
-  inline T name(unsigned mask, T value, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {    \
-    return gpulab::emu::warp_reduce(mask, value, [](T a, T b) -> T { return expr; }, file, line);            \
+#define GPULAB_WARP_REDUCE(name, T, expr)                                                                   \
+  inline T name(unsigned mask, T value, const char* file = __builtin_FILE(), int line = __builtin_LINE()) { \
+    return gpulab::emu::warp_reduce(                                                                        \
+        mask, value, [](T a, T b) -> T { return expr; }, file, line);                                       \
   }
 GPULAB_WARP_REDUCE(__reduce_add_sync, unsigned, a + b)
 GPULAB_WARP_REDUCE(__reduce_add_sync, int, static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b)))
@@ -95,7 +95,7 @@ GPULAB_WARP_REDUCE(__reduce_min_sync, unsigned, a < b ? a : b)
 GPULAB_WARP_REDUCE(__reduce_min_sync, int, a < b ? a : b)
 GPULAB_WARP_REDUCE(__reduce_max_sync, unsigned, a > b ? a : b)
 GPULAB_WARP_REDUCE(__reduce_max_sync, int, a > b ? a : b)
-GPULAB_WARP_REDUCE(__reduce_and_sync, unsigned, a & b)
+GPULAB_WARP_REDUCE(__reduce_and_sync, unsigned, a& b)
 GPULAB_WARP_REDUCE(__reduce_or_sync, unsigned, a | b)
 GPULAB_WARP_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
 #undef GPULAB_WARP_REDUCE
