@@ -32,6 +32,7 @@ if [ -z "$samples$olcf" ]; then
   exit 2
 fi
 [ -x "$gpulab" ] || { echo "real-programs: no gpulab at $gpulab: build first (scripts/build.sh) or pass --gpulab" >&2; exit 2; }
+gpulab=$(cd "$(dirname "$gpulab")" && pwd)/$(basename "$gpulab")  # the runs start in the program's folder
 limit=${REAL_PROGRAMS_TIMEOUT:-60}
 export GPULAB_CACHE=${GPULAB_CACHE:-${TMPDIR:-/tmp}/gpulab-real-programs-cache}
 work=$(mktemp -d)
