@@ -206,3 +206,15 @@ cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice
   if (!why.empty()) return refuse_call("cudaMemAdvise", cudaErrorInvalidValue, why);
   return cudaSuccess;
 }
+// Managed memory attached to a stream: the emulated device and the host share one memory, so the
+// attachment changes no access; the range (length 0: the whole allocation) must be memory CUDA manages.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length, unsigned int flags) {
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  const std::string why = check_device_range(ptr, length ? length : 1, "the attached range");
+  if (!why.empty()) return refuse_call("cudaStreamAttachMemAsync", cudaErrorInvalidValue, why);
+  submit(
+      stream, [] {}, "attach");
+  return cudaSuccess;
+}

@@ -100,6 +100,8 @@ enum cudaFuncAttribute {
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocDefault 0x00
 #define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
 
 struct CUstream_st;
 struct CUevent_st;

@@ -119,3 +119,12 @@ inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t pool, cud
 cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation location, unsigned int flags,
                                  cudaStream_t stream = 0);
 cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location);
+// Attaching managed memory to a stream says who may touch it while the stream runs; the emulated
+// device and the host share one memory, so it is checked (managed memory, a flag of CUDA's) and kept.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
+template <class T>
+inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T* ptr, size_t length = 0,
+                                            unsigned int flags = cudaMemAttachSingle) {
+  return cudaStreamAttachMemAsync(stream, static_cast<void*>(ptr), length, flags);
+}
