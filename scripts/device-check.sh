@@ -118,7 +118,7 @@ if step speed; then
 # Speed scoring, its defences and --sanitize (tests/gpu/speed_scoring.sh), logged in one file.
 # Every file is built first, all at once (nvcc on the CPUs; correctness only).
 for f in reference/reduction/reduction.cu tests/gpu/speed/*.cu tests/labs/reduction/buggy/cpu_compute.cu \
-  tests/labs/reduction/buggy/missing_bounds_check.cu; do
+  tests/labs/reduction/buggy/missing_bounds_check.cu tests/labs/reduction/buggy/host_sum_empty_kernel.cu; do
   "$gpulab" grade reduction "$f" --backend cuda --part int --performance off --no-hidden --no-sandbox \
     --format text --out /dev/null >/dev/null 2>&1 &
 done
@@ -136,8 +136,17 @@ else
   echo "speed exploits: FAILED (see speed.txt)"
   status=1
 fi
-grep -h '^== ' "$out/speed.txt"
+# In-process tampering (tests/gpu/tamper_exploits.sh): the audit, the system-call filter and
+# the grader's own clock on a GPU, in its own file.
+if bash tests/gpu/tamper_exploits.sh "$gpulab" cuda /tmp/tamper-exploits >"$out/tamper.txt" 2>&1; then
+  echo "tamper exploits: all lose their points, each flagged with its reason"
+else
+  echo "tamper exploits: FAILED (see tamper.txt)"
+  status=1
+fi
+grep -h '^== \|FAILED' "$out/speed.txt" "$out/tamper.txt"
 for f in /tmp/speed-scoring/*.json /tmp/speed-exploits/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
+for f in /tmp/tamper-exploits/*.json /tmp/tamper-exploits/*.log; do { echo "=== $f"; cat "$f"; } >>"$out/tamper.txt"; done
 fi
 if step speedtable; then
 # Build every file first, all at once (nvcc on the CPUs), then grade one at a time on the GPU.
@@ -178,15 +187,20 @@ for name in sorted(secs):
     for p in r.get("parts", []):
         q = p.get("performance") or {}
         rate = q.get("gbps", q.get("gflops", 0))
+        c = q.get("wall_clock") or {}
+        clock = ("%.1f / %.1f / %.1f us" % (c["unexplained_per_call_s"] * 1e6, c["margin_s"] * 1e6,
+                                            c["harness_per_call_s"] * 1e6)) if c else "-"
         rows.setdefault((lab, file, p["name"]), {})[who] = (
             q.get("status", "-"), "%g/%g" % (round(q.get("score", 0), 2), q.get("max_score", 0)),
-            "%.2f" % q.get("ratio", 0), "%.0f %s" % (rate, q.get("rate_unit", "")), secs[name])
+            "%.2f" % q.get("ratio", 0), "%.0f %s" % (rate, q.get("rate_unit", "")), clock, secs[name])
 whos = [w for w in ("before", "now") if any(w in v for v in rows.values())]
-head = "| lab | file | part |" + "".join(" %s: status | speed points | ratio | rate | grading s |" % w for w in whos)
-print(head); print("|" + "---|" * (3 + 5 * len(whos)))
+head = "| lab | file | part |" + "".join(
+    " %s: status | speed points | ratio | rate | clock: unexplained / margin / harness per call | grading s |" % w
+    for w in whos)
+print(head); print("|" + "---|" * (3 + 6 * len(whos)))
 for (lab, file, part), v in sorted(rows.items()):
     print("| %s | %s | %s |" % (lab, file, part) + "".join(
-        " %s |" * 5 % v.get(w, ("-",) * 5) for w in whos))
+        " %s |" * 6 % v.get(w, ("-",) * 6) for w in whos))
 PY
 }
 for lf in "${files[@]}"; do

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <vector>
@@ -57,6 +58,9 @@ static void row(const char* what, Seconds emu, Seconds serial) {
 }
 
 int main() {
+  // Every launch is timed as it runs: the emulator would replay a repeat of an earlier launch on
+  // the same data (grader/emu/src/README.md), which is not what this measures.
+  setenv("GPULAB_EMU_REPLAY", "0", 1);
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
   std::printf("device: %s, %d worker threads\n\n", prop.name, prop.multiProcessorCount);

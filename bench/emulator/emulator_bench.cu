@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -80,6 +81,9 @@ static void row(const char* what, const char* size, double emu, double serial, c
 }
 
 int main() {
+  // Every launch is timed as it runs: the emulator would replay a repeat of an earlier launch on
+  // the same data (grader/emu/src/README.md), which is not what this measures.
+  setenv("GPULAB_EMU_REPLAY", "0", 1);
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
   std::printf("device: %s, %d worker threads\n\n", prop.name, prop.multiProcessorCount);

@@ -28,6 +28,7 @@
 #include "late_option.hpp"
 #include "report/class_reports.hpp"
 #include "slurm/slurm_job.hpp"
+#include "platform/executable_path.hpp"
 
 namespace gpulab::cli {
 namespace fs = std::filesystem;
@@ -117,7 +118,7 @@ int submit_slurm(const BatchArgs& a, const LabSpec& lab) {
   const batch::Roster roster = batch::discover_submissions(a.submissions, lab.lab + ".cu");
   slurm::SlurmRequest r;
   r.lab = lab.lab;
-  r.gpulab = fs::read_symlink("/proc/self/exe");
+  r.gpulab = platform::executable_path();
   r.submissions = fs::absolute(a.submissions).lexically_normal();
   r.out = fs::absolute(a.out).lexically_normal();
   r.shards = std::max(1u, std::min<unsigned>(a.shards, static_cast<unsigned>(roster.submissions.size())));

@@ -40,7 +40,8 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       const files::TempFolder work("calibrate");
       // The reference is the course's own code: it runs without the sandbox.
       const grade::SubmissionRunner runner(sandbox::Mode::none, o.backend);
-      grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+      grade::TrustedPrograms trusted(lab, o, runner);
+      grade::PerformanceScorer scorer(lab, o, work.path(), runner, trusted);
       nlohmann::json proposal = nlohmann::json::object();
       int measured = 0;
       for (const PartSpec& part : lab.parts) {

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <signal.h>
 
 #include "compare.hpp"
 #include "grade/finding_kind.hpp"
@@ -15,9 +19,31 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+// At most `limit` bytes of a file the child wrote (a larger one is not what the harness writes).
+std::string read_text_capped(const fs::path& p, size_t limit) {
+  std::ifstream in(p, std::ios::binary);
+  std::string text(limit, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(limit));
+  text.resize(static_cast<size_t>(in.gcount()));
+  return text;
+}
+
+// The emulator's findings the grader reads: enough for every finding a run can make, not a 1 GB file.
+constexpr size_t kMaxDiagnosticsBytes = size_t{4} << 20;
+constexpr size_t kMaxFindingBytes = 4000;
+
+// What the request asked of the harness, which its report must match.
+ReportExpectations expectations(const PartSpec& part, const json& extra) {
+  ReportExpectations e;
+  e.part = &part;
+  e.timing = extra.contains("timing");
+  e.recheck = extra.contains("recheck");
+  e.probe = extra.value("probe", false);
+  if (e.timing) {
+    const json& t = extra.at("timing");
+    e.max_timed_calls = t.value("max_runs", 100) + t.value("warmup", 0);
+  }
+  return e;
 }
 
 std::string signal_name(int sig) {
@@ -91,9 +117,13 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   const fs::path profile_path = run.dir / "profile.json";
   fs::remove(profile_path);
   // The checking build reads GPULAB_EMU_CHECKS (race only when unset); other builds ignore it.
+  // GPULAB_EMU_REPLAY=0: a graded run times what the submission does; the emulator's replays of
+  // repeated launches (grader/emu/src/README.md) would make a slow path repeated on the same
+  // data fast.
   std::map<std::string, std::string> env = {
       {"GPULAB_EMU_REPORT", diag_path.string()},
-      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))}};
+      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))},
+      {"GPULAB_EMU_REPLAY", "0"}};
   if (profile != Profiling::off) {
     env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
   }
@@ -101,6 +131,9 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   std::vector<std::string> args{"--request", (run.dir / "request.json").string()};
   fs::path executable = program;
   if (!wrapper.empty()) {  // e.g. compute-sanitizer --tool memcheck PROGRAM --request ...
+    // Tools that inject code of their own into the program: its system-call filter stays off (these
+    // runs score nothing).
+    env["GPULAB_HARNESS_HARDENING"] = "0";
     executable = wrapper.front();
     args.insert(args.begin(), program.string());
     args.insert(args.begin(), wrapper.begin() + 1, wrapper.end());
@@ -125,16 +158,22 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
   if (fs::is_regular_file(profile_path, ec) && fs::file_size(profile_path, ec) < (16u << 20))
     run.profile_file = profile_path;
 
-  // The emulator's findings, in its own words.
-  std::ifstream diag(diag_path);
+  // The emulator's findings, in its own words: also the child's file, read line by line with a bound
+  // on what is read (a line that is not a finding is skipped; it gives hints and reasons, never points).
+  const std::string diag_text = read_text_capped(diag_path, kMaxDiagnosticsBytes);
+  std::istringstream diag(diag_text);
   size_t hidden_count = 0;
   for (std::string line; std::getline(diag, line);) {
     try {
       const json d = json::parse(line);
-      if (run.diagnostics.size() < 3) run.diagnostics.push_back(d.at("message").get<std::string>());
+      if (!d.is_object() || !d.contains("message") || !d.at("message").is_string()) continue;
+      std::string message = d.at("message").get<std::string>();
+      if (message.size() > kMaxFindingBytes) message.replace(kMaxFindingBytes, std::string::npos, " ...");
+      message = files::valid_utf8(message);
+      if (run.diagnostics.size() < 3) run.diagnostics.push_back(message);
       else ++hidden_count;
       const FindingKind kind = d.value("kind", FindingKind::other);
-      if (kind == FindingKind::data_race && run.race.empty()) run.race = d.at("message").get<std::string>();
+      if (kind == FindingKind::data_race && run.race.empty()) run.race = message;
       if (kind == FindingKind::watchdog) run.stopped_by = StopReason::watchdog;
     } catch (const json::exception&) {}
   }
@@ -152,15 +191,44 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
         run.stopped_by == StopReason::cpu_time_limit ? FailureKind::timeout : FailureKind::resource_limit;
     return run;
   }
-  // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp).
-  json early;
-  if (fs::exists(result_path)) {
-    try {
-      early = json::parse(read_text(result_path));
-    } catch (const json::exception&) {}
+  if (run.child.signal == SIGSYS) {
+    // The harness's system-call filter stopped the program (process_hardening.hpp): it tried what a
+    // graded program has no use for (making memory executable, tracing a process, ...).
+    const std::string& out = run.child.output;
+    const std::string marker = "gpulab-harness: refused system call ";
+    const size_t at = out.rfind(marker);
+    const size_t from = at + marker.size();
+    const std::string what =
+        at == std::string::npos
+            ? "a system call the harness refuses"
+            : files::valid_utf8(out.substr(from, std::min<size_t>(200, out.find('\n', from) - from)));
+    run.review = "stopped by the harness's system-call filter when it called " + what;
+    run.failure = run.with_diagnostics(
+        "your program was stopped when it called " + what +
+        ": a graded program has no use for that (it is how a program would change the grader's code or read "
+        "another process); this run earns no points and your submission is marked for the instructor's review");
+    run.failure_kind = FailureKind::tampering;
+    return run;
   }
+  // The harness writes {"status": "started"} first and its verdict last (harness_main.cpp). Both
+  // are the child's file: read with the typed reader, as untrusted input.
   const bool harness_started = fs::exists(result_path);
-  if (!harness_started || early.value("status", "") == "started") {
+  if (harness_started) {
+    try {
+      run.report = read_harness_report(read_text_capped(result_path, kMaxReportBytes + 1), "result.json",
+                                       expectations(part, extra));
+    } catch (const UntrustedInputError& e) {
+      run.review = std::string("the program's report cannot be trusted: ") + files::valid_utf8(e.what());
+      run.failure = run.with_diagnostics(
+          "the harness's report (result.json) is not what the harness writes: " + files::valid_utf8(e.what()) +
+          ". Your program shares its process with the harness, and something in it changed that report, so "
+          "this run cannot be graded; it earns no points and your submission is marked for the instructor's "
+          "review");
+      run.failure_kind = FailureKind::tampering;
+      return run;
+    }
+  }
+  if (!run.report || run.report->status == HarnessStatus::started) {
     std::string why =
         run.child.signal ? "crashed (" + signal_name(run.child.signal) + ")"
         : harness_started
@@ -180,49 +248,63 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     run.failure = run.with_diagnostics(why) + (tail.empty() ? "" : "\n  program output (end):\n" + tail);
     return run;
   }
-  try {
-    run.result = json::parse(read_text(result_path));
-  } catch (const json::exception&) {
-    run.failure = "the harness's result file is unreadable (did the program overwrite it?)";
-    run.failure_kind = FailureKind::other;
+  const HarnessReport& report = *run.report;
+  if (report.status == HarnessStatus::harness_error) {
+    // The harness failed before calling the submission (no device, a driver that does not work, a
+    // dataset it cannot load): from a trusted program the grader's problem. The caller decides.
+    run.harness_error = "the grading harness failed before calling the submission (" + c.label() +
+                        "): " + files::valid_utf8(report.message.empty() ? "no message" : report.message) +
+                        "; on the cuda backend check that the GPU and its driver work (nvidia-smi)";
+    run.failure = run.harness_error;
+    run.failure_kind = FailureKind::grader_error;
     return run;
   }
-  const std::string status = run.result.value("status", "");
-  if (status == "harness_error") {
-    // The harness failed before calling the submission (no device, a driver that does not
-    // work, a dataset it cannot load): the grader's problem, never the student's zero.
-    throw files::GraderError("the grading harness failed before calling the submission (" + c.label() +
-                             "): " + files::valid_utf8(run.result.value("message", std::string("no message"))) +
-                             "; on the cuda backend check that the GPU and its driver work (nvidia-smi)");
-  }
-  if (status != "ok") {
-    run.failure = run.with_diagnostics(run.result.value("message", status));
-    run.failure_kind = harness_failure_kind(status);
+  if (report.status != HarnessStatus::ok) {
+    run.failure =
+        run.with_diagnostics(files::valid_utf8(report.message.empty() ? to_string(report.status) : report.message));
+    run.failure_kind = harness_failure_kind(report.status);
   }
   return run;
 }
 
-FailureKind harness_failure_kind(const std::string& status) {
-  if (status == "missing_function") return FailureKind::missing_function;
-  if (status == "cuda_error") return FailureKind::cuda_error;
-  if (status == "timed_output_wrong") return FailureKind::wrong_answer;
+FailureKind harness_failure_kind(HarnessStatus status) {
+  if (status == HarnessStatus::missing_function) return FailureKind::missing_function;
+  if (status == HarnessStatus::cuda_error) return FailureKind::cuda_error;
+  if (status == HarnessStatus::timed_output_wrong) return FailureKind::wrong_answer;
   return FailureKind::other;
 }
 
-std::vector<Problem> harness_findings(const json& result) {
+std::vector<Problem> harness_findings(const CallInspection& call, long long kernel_launches,
+                                      const HostWorkPolicy& policy) {
   std::vector<Problem> problems;
-  if (result.value("kernel_launches", -1) == 0) {
+  if (kernel_launches == 0) {
     problems.push_back({FailureKind::no_kernel,
                         "no kernel was launched: the host function must do its work on the GPU with a kernel launch"});
     return problems;
   }
-  for (const json& name : result.value("inputs_modified", json::array())) {
-    problems.push_back(
-        {FailureKind::input_modified, "input '" + name.get<std::string>() + "' was modified: inputs are read-only"});
+  if (call.transfers) {
+    for (const BufferTransfer& t : call.transfers->outputs_from_host) {
+      if (policy.outputs_from_host) break;
+      problems.push_back(
+          {FailureKind::host_computed,
+           fmt::format("{} was copied from host memory: {}[{}] (and {:.0f}% of {}) holds the value your host "
+                       "function copied there from the host; the result must be computed by a kernel, not on the CPU",
+                       t.buffer, t.buffer, t.first_element, t.fraction * 100, t.buffer)});
+    }
+    for (const BufferTransfer& t : call.transfers->inputs_to_host) {
+      if (t.fraction <= policy.input_fraction_to_host || t.elements <= policy.input_elements_to_host) continue;
+      problems.push_back(
+          {FailureKind::host_computed,
+           fmt::format("{:.0f}% of input '{}' was copied to host memory: the result must be computed by a kernel on "
+                       "the GPU, not on the CPU from a copy of the input",
+                       t.fraction * 100, t.buffer)});
+    }
   }
-  for (const json& g : result.value("guard_overruns", json::array())) {
-    problems.push_back({FailureKind::out_of_bounds, "out-of-bounds write " + g.value("where", std::string("near")) +
-                                                        " buffer '" + g.value("buffer", std::string("?")) + "'"});
+  for (const std::string& name : call.inputs_modified) {
+    problems.push_back({FailureKind::input_modified, "input '" + name + "' was modified: inputs are read-only"});
+  }
+  for (const GuardOverrun& g : call.guard_overruns) {
+    problems.push_back({FailureKind::out_of_bounds, "out-of-bounds write " + g.where + " buffer '" + g.buffer + "'"});
   }
   return problems;
 }

@@ -5,10 +5,12 @@
 #pragma once
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "grade/failure_kind.hpp"
+#include "grade/harness_report.hpp"
 #include "grade/stop_reason.hpp"
 #include "process/run.hpp"
 #include "data/dataset.hpp"
@@ -20,12 +22,19 @@ namespace gpulab::grade {
 struct CaseRun {
   std::filesystem::path dir;  // the case's work folder (outputs, result.json)
   process::ProcessResult child;
-  nlohmann::json result;                         // the harness's result.json, when it is usable
+  std::optional<HarnessReport> report;           // the harness's result.json, when it was read (any status)
   std::string failure;                           // why the run cannot be compared (timeout, crash, CUDA error, ...)
   FailureKind failure_kind = FailureKind::none;  // the same as a kind; none while `failure` is empty
-  std::vector<std::string> diagnostics;          // the emulator's findings, at most 3 plus a count
-  std::string race;                              // the first data race found, if any
-  StopReason stopped_by = StopReason::none;      // the limit that stopped the run, if one did
+  // For the instructor: what the program did that the grade cannot trust (a malformed report, a
+  // system call the harness refuses); empty when nothing. The run's failure says it to the student.
+  std::string review;
+  // The harness says it failed before calling the submission (status harness_error), in its words.
+  // From a trusted program (the reference, a probe) that is the grader's problem; from a
+  // submission's process the caller first checks that a trusted program runs (trusted_run.hpp).
+  std::string harness_error;
+  std::vector<std::string> diagnostics;      // the emulator's findings, at most 3 plus a count
+  std::string race;                          // the first data race found, if any
+  StopReason stopped_by = StopReason::none;  // the limit that stopped the run, if one did
   // The emulator profile the checking build wrote (GPULAB_EMU_PROFILE), when it wrote one.
   std::filesystem::path profile_file;
 
@@ -52,9 +61,11 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
 std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
                                           const std::filesystem::path& dir, const std::string& prefix);
 
-// The harness's own findings in result.json: no kernel launched, modified inputs, guard overruns.
-std::vector<Problem> harness_findings(const nlohmann::json& result);
-// The kind of failure a harness result's "status" says (missing_function, cuda_error, ...); other if unknown.
-FailureKind harness_failure_kind(const std::string& status);
+// The harness's own findings after a call: no kernel launched (`kernel_launches` 0), modified inputs,
+// guard overruns, and against `policy` (lab.json's "host_work") a result that came from the host.
+std::vector<Problem> harness_findings(const CallInspection& call, long long kernel_launches,
+                                      const HostWorkPolicy& policy);
+// The kind of failure a harness status other than ok says (missing_function, cuda_error, ...).
+FailureKind harness_failure_kind(HarnessStatus status);
 
 }  // namespace gpulab::grade

@@ -17,6 +17,8 @@ enum class FailureKind {
   compile_error,     // the submission (not a case): did not compile
   no_submission,     // the submission: no single file to grade
   grader_error,      // the submission: the grader failed
+  tampering,         // what the program reported of itself could not be trusted (a malformed report,
+                     // a refused system call, checks withheld after the audit of its object)
   missing_function,  // the harness found no such host function
   timeout,           // the time limit, the CPU time limit, or the emulator's watchdog
   resource_limit,    // the output, file size or memory limit
@@ -24,6 +26,7 @@ enum class FailureKind {
   early_exit,        // ended before the harness's verdict (exit(), its own main())
   cuda_error,        // CUDA reported an error
   no_kernel,         // the host function launched no kernel
+  host_computed,     // the result came from host memory, or the inputs were copied to the host
   out_of_bounds,     // wrote past an output buffer
   input_modified,    // changed a read-only input
   data_race,         // the emulator's race check found one
@@ -38,6 +41,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FailureKind, {
                                               {FailureKind::compile_error, "compile_error"},
                                               {FailureKind::no_submission, "no_submission"},
                                               {FailureKind::grader_error, "grader_error"},
+                                              {FailureKind::tampering, "tampering"},
                                               {FailureKind::missing_function, "missing_function"},
                                               {FailureKind::timeout, "timeout"},
                                               {FailureKind::resource_limit, "resource_limit"},
@@ -45,6 +49,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FailureKind, {
                                               {FailureKind::early_exit, "early_exit"},
                                               {FailureKind::cuda_error, "cuda_error"},
                                               {FailureKind::no_kernel, "no_kernel"},
+                                              {FailureKind::host_computed, "host_computed"},
                                               {FailureKind::out_of_bounds, "out_of_bounds"},
                                               {FailureKind::input_modified, "input_modified"},
                                               {FailureKind::data_race, "data_race"},

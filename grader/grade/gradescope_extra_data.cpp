@@ -24,11 +24,17 @@ json submission_extra_data(const GradeResult& g) {
   json parts = json::array();
   for (const PartResult& p : g.parts)
     parts.push_back({{"name", p.name}, {"score", p.score}, {"max_score", p.max_score}});
-  return {{"lab", g.lab},         {"lab_version", g.lab_version},
-          {"backend", g.backend}, {"compiled", g.compiled},
-          {"score", g.score},     {"max_score", g.max_score},
-          {"seconds", g.seconds}, {"compile_seconds", g.compile_seconds},
-          {"parts", parts}};
+  json extra = {{"lab", g.lab},         {"lab_version", g.lab_version},
+                {"backend", g.backend}, {"compiled", g.compiled},
+                {"score", g.score},     {"max_score", g.max_score},
+                {"seconds", g.seconds}, {"compile_seconds", g.compile_seconds},
+                {"parts", parts}};
+  if (!g.review.empty()) {
+    json review = json::array();
+    for (const ReviewNote& n : g.review) review.push_back({{"part", n.part}, {"reason", n.reason}});
+    extra["review"] = review;
+  }
+  return extra;
 }
 
 }  // namespace gpulab::grade

@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "audit/audit.hpp"
 #include "grade/dataset_cache.hpp"
+#include "platform/executable_path.hpp"
 #include "grade/part_cases.hpp"
 #include "gold/dataset_generation.hpp"
 #include "grade/harness_build.hpp"
@@ -23,6 +25,7 @@
 #include "grade/submission_build.hpp"
 #include "grade/submission_runner.hpp"
 #include "grade/submission_source.hpp"
+#include "grade/trusted_program.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
 #include "process/run.hpp"
@@ -112,7 +115,7 @@ std::vector<sandbox::PrivatePath> private_paths_of(const fs::path& submission, c
        "the folder handed in (the submission's own copy is what the run sees)"}};
   // A gpulab run from its build folder: that folder holds the compiled gold and reference code.
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  const fs::path exe = platform::executable_path();
   fs::path d = exe.parent_path();
   for (int up = 0; up < 3 && !ec && !d.empty() && d != d.root_path(); ++up, d = d.parent_path()) {
     if (fs::exists(d / "CMakeCache.txt", ec)) {
@@ -218,18 +221,66 @@ void speed_step(PartResult& pr, const PartSpec& part, const SubmissionBuild& bui
   if (!pr.performance->counted) pr.max_score -= pr.performance->max_score;
 }
 
+// Step 5b: what the audit of the submission's object found before it was linked (grader/audit/):
+// recorded whether or not the link then worked (a definition that collides with the runtime's can
+// make the link fail; the student learns why).
+void record_audit(GradeResult& g, const SubmissionBuild& built) {
+  if (!built.audit) return;
+  g.audit_seconds = built.audit->seconds;
+  for (const audit::Finding& f : built.audit->findings) {
+    g.audit.push_back({audit::kind_name(f.kind), f.symbol, f.sentence, f.where});
+  }
+  for (const AuditNote& n : g.audit) {
+    g.review.push_back(
+        {"", "the audit of the submission's object: " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")")});
+  }
+}
+
+// Why a submission with audit findings gets no points for what it reports of itself: for its cases.
+std::string withheld_reason(const GradeResult& g) {
+  if (g.audit.empty()) return "";
+  std::string first = g.audit.front().sentence;
+  if (g.audit.size() > 1)
+    first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
+  return "the audit of your compiled file found that it " + first +
+         ". Your program runs in the same process as the grader's harness, so what it reports of itself (that a "
+         "kernel did the work, that the inputs stayed unchanged, the emulator's findings) cannot be trusted: this "
+         "case's points are held for the instructor's review. Remove what the audit names and submit again";
+}
+
+// A part's speed when the audit found something: no timing at all (its timer is the program's own word).
+void speed_withheld(PartResult& pr, const PartSpec& part, const GradeResult& g) {
+  PerformanceResult r;
+  r.status = PerformanceStatus::failed;
+  r.counted = true;
+  r.max_score = part.performance->points;
+  r.review = "the audit of the submission's object: " + g.audit.front().sentence;
+  r.feedback = "not timed: the audit of your compiled file found that it " + g.audit.front().sentence +
+               ". A submission that could change the grader's timer earns no speed points, and the instructor is "
+               "asked to look at it.";
+  pr.performance = r;
+}
+
 // Step 6: every part of a compiled submission: its cases, then the sanitizer, the counters and its speed.
 void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, const std::vector<Manifest>& manifests,
                  const SubmissionBuild& built, const SubmissionRunner& runner) {
   const files::TempFolder work_folder("grade");  // every run's files; gone on every path
   const fs::path& work = work_folder.path();
-  PerformanceScorer scorer(lab, o, work / "speed", runner);
+  TrustedPrograms trusted(lab, o, runner);
+  PerformanceScorer scorer(lab, o, work / "speed", runner, trusted);
+  const std::string withheld = withheld_reason(g);
   for (PartResult& pr : g.parts) {
     const PartSpec& part = lab.part(pr.name);
-    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, pr);
+    const bool all_passed = run_part_cases(lab, part, manifests, built, work, runner, o, trusted, withheld, pr);
     if (o.sanitize) sanitize_step(pr, part, manifests.front(), built, work, runner);
     if (o.counters) counters_step(pr, part, manifests.front(), built, work, runner, o);
-    if (part.performance && speed_is_scored(o)) speed_step(pr, part, built, scorer, all_passed);
+    if (part.performance && speed_is_scored(o)) {
+      if (withheld.empty()) {
+        speed_step(pr, part, built, scorer, all_passed);
+      } else {
+        speed_withheld(pr, part, g);
+      }
+    }
   }
 }
 
@@ -253,6 +304,15 @@ GradeResult finish(GradeResult g, std::chrono::steady_clock::time_point start) {
   for (const PartResult& p : g.parts) {
     g.score += p.score;
     g.max_score += p.max_score;
+    // Each untrusted run once per part and reason: the instructor reads what happened, not every case.
+    for (const CaseResult& c : p.cases) {
+      if (c.review.empty()) continue;
+      const ReviewNote note{p.name, c.label + ": " + c.review};
+      const bool seen = std::any_of(g.review.begin(), g.review.end(), [&](const ReviewNote& n) {
+        return n.part == p.name && n.reason.substr(n.reason.find(": ") + 2) == c.review;
+      });
+      if (!seen) g.review.push_back(note);
+    }
   }
   g.seconds = seconds_since(start);
   return g;
@@ -275,6 +335,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
 
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
   record_build(g, built);
+  record_audit(g, built);
   if (built.program.ok) {
     grade_parts(g, lab, o, manifests, built, runner);
   } else {

@@ -57,6 +57,7 @@ struct CaseResult {
   FailureKind failure = FailureKind::none;   // why it failed, as a kind; none when passed
   std::string feedback;                      // why it failed, in words; empty when passed
   std::vector<std::string> diagnostics;      // the emulator's findings during this case
+  std::string review;                        // what the instructor should look at (FailureKind::tampering)
 };
 
 // The speed of a part on the timed case (see performance.hpp).
@@ -82,8 +83,12 @@ struct PerformanceResult {
   int calls = 0;              // timed calls made, warm-up included, each on inputs no earlier call saw
   double l2_flush_bytes = 0;  // written before every call to flush L2 (0: not flushed)
   bool l2_persisting_reset = false;  // persisting L2 lines reset and their set-aside set to 0 before every call
-  std::string review;                // status "implausible": why, for the instructor
-  std::string feedback;              // what was measured and how it was scored, or why not
+  // The grader's own clock (timing_bound.hpp): per timed call, the wall time between the harness's
+  // marks, the harness's own work (from a trusted program), what neither accounts for, and the
+  // margin; all 0 when it could not be measured.
+  double wall_per_call_s = 0, harness_per_call_s = 0, unexplained_per_call_s = 0, bound_margin_s = 0;
+  std::string review;    // status "implausible": why, for the instructor
+  std::string feedback;  // what was measured and how it was scored, or why not
 
   bool operator==(const PerformanceResult&) const = default;
 };
@@ -105,6 +110,25 @@ struct PartResult {
   profile::KernelCounters counters;
 };
 
+// Something the grade cannot vouch for, for the instructor to look at: an audit finding in the
+// submission's object, a run whose report could not be trusted, a refused system call. The
+// student's feedback says the same in the place it happened.
+struct ReviewNote {
+  std::string part;    // the part it happened in; empty: the whole submission
+  std::string reason;  // the grader's words, for the instructor
+  bool operator==(const ReviewNote&) const = default;
+};
+
+// One finding of the audit of the submission's object (grader/audit/): what it names, a sentence
+// for the student, and where.
+struct AuditNote {
+  std::string kind;  // interposition, forbidden_call, harness_reference, raw_system_call, ...
+  std::string symbol;
+  std::string sentence;
+  std::string where;
+  bool operator==(const AuditNote&) const = default;
+};
+
 struct GradeResult {
   std::string lab;
   std::string lab_version;
@@ -120,7 +144,12 @@ struct GradeResult {
   double seconds = 0;
   std::string performance_note;  // why speed was not scored in this run, if it was not
   double compile_seconds = 0;
-  std::string isolation;  // how the submission was isolated, in words ("" when nothing ran)
+  std::string isolation;           // how the submission was isolated, in words ("" when nothing ran)
+  std::vector<ReviewNote> review;  // what the instructor should look at; empty when nothing
+  // The audit of the submission's object before it was linked; a finding costs every part its
+  // speed points and withholds what the program reports of itself (docs/security.md).
+  std::vector<AuditNote> audit;
+  double audit_seconds = 0;
 };
 
 // Whether these options score speed (PerformanceMode::automatic: on the cuda backend only).

@@ -82,7 +82,8 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
   for (const char* f :
        {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp", "harness/timed_case.cpp",
         "harness/checker_registry.cpp", "harness/device_checks.cu", "harness/fresh_entropy.cpp",
-        "harness/launch_counter_cuda.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
+        "harness/launch_counter_cuda.cpp", "harness/transfer_log.cpp", "harness/transfer_hooks_cuda.cpp",
+        "harness/process_hardening.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
   // Every CUDA launch entry point goes through launch_counter_cuda.cpp first.
@@ -92,7 +93,54 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
         "cudaLaunchCooperativeKernel_ptsz", "cudaGraphLaunch", "cudaGraphLaunch_ptsz"}) {
     b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
   }
+  // And every copy entry point through transfer_hooks_cuda.cpp (a result copied in from the host).
+  for (const char* entry : {"cudaMemcpy",
+                            "cudaMemcpy_ptds",
+                            "cudaMemcpyAsync",
+                            "cudaMemcpyAsync_ptsz",
+                            "cudaMemcpy2D",
+                            "cudaMemcpy2D_ptds",
+                            "cudaMemcpy2DAsync",
+                            "cudaMemcpy2DAsync_ptsz",
+                            "cudaMemcpy3D",
+                            "cudaMemcpy3D_ptds",
+                            "cudaMemcpy3DAsync",
+                            "cudaMemcpy3DAsync_ptsz",
+                            "cudaMemcpyPeer",
+                            "cudaMemcpyPeerAsync",
+                            "cudaMemcpyToSymbol",
+                            "cudaMemcpyToSymbol_ptds",
+                            "cudaMemcpyToSymbolAsync",
+                            "cudaMemcpyToSymbolAsync_ptsz",
+                            "cudaMemcpyFromSymbol",
+                            "cudaMemcpyFromSymbol_ptds",
+                            "cudaMemcpyFromSymbolAsync",
+                            "cudaMemcpyFromSymbolAsync_ptsz",
+                            "cudaMemcpyBatchAsync",
+                            "cudaMemcpyBatchAsync_ptsz"}) {
+    b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
+  }
   return b;
+}
+
+toolchain::BuildOptions submission_object_options(toolchain::Backend backend, bool use_cache,
+                                                  const std::string& cuda_arch) {
+  toolchain::BuildOptions b;
+  b.backend = backend;
+  b.cuda_arch = cuda_arch;
+  b.use_cache = use_cache;
+  b.object_file = true;
+  return b;
+}
+
+HarnessLink harness_link(const LabSpec& lab, toolchain::Backend backend, bool use_cache, const std::string& cuda_arch,
+                         const fs::path& submission_object) {
+  HarnessLink link;
+  link.options = harness_build_options(lab, backend, use_cache, cuda_arch);
+  link.main_source = link.options.extra_sources.front();  // the binding
+  link.options.extra_sources.erase(link.options.extra_sources.begin());
+  link.options.link_inputs.push_back(submission_object.string());
+  return link;
 }
 
 }  // namespace gpulab::grade

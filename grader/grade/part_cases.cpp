@@ -47,12 +47,18 @@ bool runs_checked(const SubmissionBuild& built, const Manifest& m, const Dataset
 }
 
 // The profile's hints come from the largest case run in the checking build: the small
-// edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern.
-const DatasetCase* profiled_case(const PartSpec& part, const std::vector<PartCase>& cases,
-                                 const SubmissionBuild& built) {
+// edge cases (n = 1, 31, ...) are mostly partial warps and would drown the pattern. Largest as
+// the --counters step measures it (largest_committed_case: the product of the sizes), so that
+// the Nsight Compute counts of docs/profile-agreement.md are of the case the hints come from.
+const DatasetCase* profiled_case(const PartSpec&, const std::vector<PartCase>& cases, const SubmissionBuild& built) {
+  const auto elements = [](const DatasetCase& c) {
+    double n = 1;
+    for (const auto& [name, v] : c.sizes) n *= static_cast<double>(v);
+    return n;
+  };
   const DatasetCase* profiled = nullptr;
   for (const auto& [m, c] : cases) {
-    if (runs_checked(built, *m, *c) && (!profiled || case_size(part, *c) > case_size(part, *profiled))) profiled = c;
+    if (runs_checked(built, *m, *c) && (!profiled || elements(*c) > elements(*profiled))) profiled = c;
   }
   return profiled;
 }
@@ -109,7 +115,7 @@ void add_profile(const CaseRun& run, const fs::path& program, const std::string&
 
 // What is wrong with a run that finished: the harness's findings, the outputs, a data race.
 std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c, const CaseRun& run) {
-  std::vector<Problem> problems = harness_findings(run.result);
+  std::vector<Problem> problems = harness_findings(run.report->call, run.report->kernel_launches, part.host_work);
   if (problems.empty() || problems.front().kind != FailureKind::no_kernel) {
     for (Problem& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }
@@ -124,14 +130,25 @@ std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const
 }
 
 void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-              const fs::path& work, const SubmissionRunner& runner, CaseResult& out,
+              const fs::path& work, const SubmissionRunner& runner, TrustedPrograms& trusted, CaseResult& out,
               std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "") {
-  const CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
-                                       profiles ? Profiling::sampled : Profiling::off);
+  CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
+                                 profiles ? Profiling::sampled : Profiling::off);
+  if (!run.harness_error.empty()) {
+    // The grader's problem if a trusted program fails the same way (then this throws); else the
+    // submission's process wrote that, and the case is its.
+    run.review = trusted.check_harness_failure(part, m, c, run.harness_error, work / "trusted-check");
+    run.failure =
+        "your program's process reported that the grader's harness failed, which it does not do for a "
+        "program of the course's own on the same case: this run cannot be graded; it earns no points and "
+        "your submission is marked for the instructor's review";
+    run.failure_kind = FailureKind::tampering;
+  }
   if (profiles) add_profile(run, program, arch, out.label, *profiles);
   out.seconds = run.child.seconds;
   out.diagnostics = run.diagnostics;
   out.stopped_by = run.stopped_by;
+  out.review = run.review;
   if (!run.failure.empty()) {
     out.feedback = run.failure;
     out.failure = run.failure_kind == FailureKind::none ? FailureKind::other : run.failure_kind;
@@ -153,7 +170,7 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& o, PartResult& pr) {
+                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr) {
   const std::vector<PartCase> cases = cases_of(lab, part, manifests);
   const double each = part.correctness_points() / static_cast<double>(cases.size());
   const DatasetCase* profiled = profiled_case(part, cases, built);
@@ -169,9 +186,16 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
       cr.failure = stop.skipped_failure();
     } else {
       const bool checked = runs_checked(built, *m, *c);
-      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, cr,
+      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, trusted, cr,
                checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
       stop.record(cr, size);
+    }
+    if (!withheld.empty() && cr.passed) {
+      // Right outputs, but whether a kernel computed them (and the inputs stayed unchanged, ...) is
+      // the program's own word, which the audit says cannot be trusted.
+      cr.passed = false;
+      cr.failure = FailureKind::tampering;
+      cr.feedback = "your outputs match the expected ones, but " + withheld;
     }
     if (cr.passed) cr.score = each;
     passed += cr.passed;

@@ -16,6 +16,8 @@
 #include "grade/submission_build.hpp"
 #include "lab/performance_spec.hpp"
 #include "lab/size_expression.hpp"
+#include "files/grader_error.hpp"
+#include "files/utf8_text.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
@@ -31,7 +33,19 @@ constexpr const char* kTimingMethod = "every call on new inputs, checked";
 constexpr size_t kCopyBytesGpu = size_t{1} << 30;
 constexpr size_t kCopyBytesEmulator = size_t{64} << 20;
 
-json timing_options() { return {{"warmup", 3}, {"min_runs", 10}, {"max_runs", 100}, {"min_seconds", 0.3}}; }
+// A trusted program's timed runs: as many as fill 0.3 s, from 10 to 100. A submission then gets
+// exactly as many (the parent chooses the number of calls, so that none can be claimed and not
+// made), within a wall-time budget that no submission earning speed points needs.
+json timing_options(long long exact_runs, double budget_s) {
+  json t = {{"warmup", 3}, {"min_runs", 10}, {"max_runs", 100}, {"min_seconds", 0.3}, {"phase_markers", true}};
+  if (exact_runs > 0) {
+    t["min_runs"] = exact_runs;
+    t["max_runs"] = exact_runs;
+    t["min_seconds"] = 0;
+    t["max_seconds"] = budget_s;
+  }
+  return t;
+}
 
 // How the harness compares each timed call's output with the checker's.
 json check_request(const PartSpec& part) {
@@ -86,7 +100,7 @@ std::string join(const std::vector<std::string>& lines) {
 
 // Why the timed run cannot be scored, for the student.
 std::string timed_failure(const CaseRun& run, const std::string& case_label) {
-  if (run.result.value("status", "") == "timed_output_wrong") {
+  if (run.report && run.report->status == HarnessStatus::timed_output_wrong) {
     return run.failure +
            ".\nEvery timed call gets inputs that no earlier call saw, and its output is checked against the lab's "
            "checker: a function that returns results kept from an earlier call, or does less work when it is called "
@@ -105,12 +119,18 @@ std::string describe_thresholds(const std::vector<ScorePoint>& points, const cha
 
 struct PerformanceScorer::TimedRun {
   CaseRun run;
-  std::vector<std::string> wrong;  // problems with its checked outputs (timed case and recheck, against the gold)
+  std::vector<std::string> wrong;    // problems with its checked outputs (timed case and recheck, against the gold)
+  std::optional<PhaseTiming> phase;  // the timed calls on the parent's clock and as reported; none without marks
 };
 
 PerformanceScorer::PerformanceScorer(const LabSpec& lab, const GradeOptions& options, fs::path work,
-                                     const SubmissionRunner& runner)
-    : lab_(lab), options_(options), work_(std::move(work)), runner_(runner), seed_(grading_seed(lab)) {}
+                                     const SubmissionRunner& runner, TrustedPrograms& trusted)
+    : lab_(lab),
+      options_(options),
+      work_(std::move(work)),
+      runner_(runner),
+      trusted_(trusted),
+      seed_(grading_seed(lab)) {}
 
 const Manifest& PerformanceScorer::manifest() {
   if (!manifest_) manifest_ = cached_public_datasets(lab_, Selection::performance);
@@ -125,7 +145,8 @@ const DatasetCase& PerformanceScorer::find_case(const PartSpec& part, const std:
 }
 
 PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, const fs::path& program,
-                                                         const std::string& folder, bool recheck) {
+                                                         const std::string& folder, bool recheck, bool trusted_run,
+                                                         long long exact_runs, double budget_s) {
   const DatasetCase& timed = find_case(part, "timed");
   const DatasetCase& second = find_case(part, "recheck");
   json alternates = json::object();
@@ -135,7 +156,7 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
     files.push_back(fs::absolute(manifest().directory / second.file("input", p.name)->file));
     alternates[p.name] = files.back().string();
   }
-  json timing = timing_options();
+  json timing = timing_options(exact_runs, budget_s);
   timing["alternates"] = alternates;
   timing["seed"] = std::to_string(seed_);
   timing["check"] = check_request(part);
@@ -143,13 +164,31 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   if (recheck) extra["recheck"] = alternates;
   TimedRun t;
   t.run = run_harness_case(part, manifest(), timed, program, work_ / folder, runner_, extra, 0, {}, files);
+  if (!t.run.harness_error.empty()) {
+    // From the reference: the grader's problem. From a submission: believed only if a trusted
+    // program fails the same case too (which then throws).
+    if (trusted_run) throw files::GraderError(t.run.harness_error);
+    t.run.review = trusted_.check_harness_failure(part, manifest(), timed, t.run.harness_error, work_ / "trusted");
+    t.run.failure =
+        "your program's process reported that the grader's harness failed, which it does not do for a "
+        "program of the course's own: this run cannot be timed, and your submission is marked for the "
+        "instructor's review";
+    t.run.failure_kind = FailureKind::tampering;
+  }
   if (!t.run.failure.empty()) return t;
-  for (const Problem& w : harness_findings(t.run.result)) t.wrong.push_back(w.text);
+  const HarnessReport& report = *t.run.report;
+  if (const std::optional<double> wall = phase_wall(t.run.child); wall && report.timing && report.timing->runs > 0) {
+    double sum = 0;
+    for (double x : report.timing->samples_s) sum += x;
+    t.phase = PhaseTiming{*wall, report.timing->runs, sum / static_cast<double>(report.timing->runs)};
+  }
+  for (const Problem& w : harness_findings(report.call, report.kernel_launches, part.host_work))
+    t.wrong.push_back(w.text);
   for (const Problem& w : compare_case_outputs(part, manifest(), timed, t.run.dir, "output_")) {
     t.wrong.push_back("the " + timed.label() + ": " + w.text);
   }
   if (!recheck) return t;
-  for (const Problem& w : harness_findings(t.run.result.value("recheck", json::object()))) {
+  for (const Problem& w : harness_findings(report.recheck.value_or(CallInspection{}), -1, part.host_work)) {
     t.wrong.push_back("when called again after the timed runs: " + w.text);
   }
   std::vector<std::string> stale;
@@ -164,36 +203,14 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   return t;
 }
 
-fs::path PerformanceScorer::build_trusted(const fs::path& source, const std::string& what, std::string& problem) {
-  const toolchain::BuildResult built = build_harness_program(lab_, source, options_, runner_);
-  if (built.ok) return built.executable;
-  problem = what + " (" + source.string() + ") does not compile on this installation:\n" + built.compiler_output;
-  return {};
-}
-
-const fs::path& PerformanceScorer::reference_program(std::string& problem) {
-  if (!reference_program_) {
-    const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
-    reference_program_ =
-        fs::exists(source) ? build_trusted(source, "the reference solution", reference_problem_) : fs::path();
-  }
-  problem = reference_problem_;
-  return *reference_program_;
-}
-
 const PerformanceScorer::DeviceProbe& PerformanceScorer::probe(const PartSpec& part) {
   if (probe_) return *probe_;
   probe_ = DeviceProbe{};
-  // A program no submission touched: the reference, or else (a student kit) the lab's checker
-  // built as a complete submission of its own.
+  // A program no submission touched: the reference, or else (a student kit) the lab's checker.
   std::string problem;
-  fs::path trusted = reference_program(problem);
-  const fs::path checker = toolchain::project_root() / lab_.checker_file;
-  if (trusted.empty() && problem.empty() && !lab_.checker_file.empty() && fs::exists(checker)) {
-    trusted = build_trusted(checker, "the lab's checker", problem);
-  }
+  const fs::path& trusted = trusted_.any(problem);
   if (trusted.empty()) {
-    probe_->problem = problem.empty() ? "neither the reference nor the lab's checker is installed here" : problem;
+    probe_->problem = problem;
     return *probe_;
   }
   const json extra = {
@@ -202,17 +219,18 @@ const PerformanceScorer::DeviceProbe& PerformanceScorer::probe(const PartSpec& p
       {"copy_bandwidth_bytes", options_.backend == toolchain::Backend::emu ? kCopyBytesEmulator : kCopyBytesGpu}};
   const CaseRun run =
       run_harness_case(part, manifest(), find_case(part, "timed"), trusted, work_ / "probe", runner_, extra);
+  if (!run.harness_error.empty()) throw files::GraderError(run.harness_error);
   if (!run.failure.empty()) {
     probe_->problem = "the grader's probe of the device (" + trusted.filename().string() + ") failed: " + run.failure;
     return *probe_;
   }
-  probe_->device = run.result.value("device", json::object());
-  probe_->copy_bandwidth = run.result.value("copy_bandwidth_bytes_per_s", 0.0);
+  probe_->device = run.report->device.value_or(DeviceIdentity{});
+  probe_->copy_bandwidth = run.report->copy_bandwidth.value_or(0.0);
   return *probe_;
 }
 
 double PerformanceScorer::reference_seconds(const PartSpec& part, const std::string& uuid, std::string& problem) {
-  const fs::path& program = reference_program(problem);
+  const fs::path& program = trusted_.reference(problem);
   if (program.empty()) return 0;
 
   const fs::path cache = toolchain::cache_directory() / "reference-times" /
@@ -230,18 +248,39 @@ double PerformanceScorer::reference_seconds(const PartSpec& part, const std::str
   if (cached.is_object() && now_seconds() - cached.value("measured_at", 0.0) < kReferenceCacheSeconds) {
     return cached.value("seconds", 0.0);
   }
-  const TimedRun t = run_timed(part, program, "reference", false);
-  std::vector<std::string> wrong = t.run.failure.empty() ? t.wrong : std::vector<std::string>{t.run.failure};
-  if (!wrong.empty()) {
-    problem =
-        "the reference solution failed the timed case on this device, so speed cannot be compared: " + join(wrong);
+  // The reference was timed in this grading already (trusted_timing): its median is the time.
+  const TrustedTiming& timed = trusted_timing(part);
+  if (!timed.is_reference || !timed.problem.empty()) {
+    problem = "the reference solution failed the timed case on this device, so speed cannot be compared: " +
+              (timed.problem.empty() ? std::string("it was not timed") : timed.problem);
     return 0;
   }
-  const double seconds = t.run.result.at("timing").value("median_s", 0.0);
-  write_json_file(
-      cache,
-      {{"seconds", seconds}, {"measured_at", now_seconds()}, {"device", t.run.result.value("device", json::object())}});
+  const double seconds = timed.median_s;
+  write_json_file(cache, {{"seconds", seconds}, {"measured_at", now_seconds()}});
   return seconds;
+}
+
+const PerformanceScorer::TrustedTiming& PerformanceScorer::trusted_timing(const PartSpec& part) {
+  if (const auto it = trusted_timings_.find(part.name); it != trusted_timings_.end()) return it->second;
+  TrustedTiming& tt = trusted_timings_[part.name];
+  std::string problem;
+  fs::path program = trusted_.reference(problem);
+  tt.is_reference = !program.empty();
+  if (program.empty()) program = trusted_.any(problem);
+  if (program.empty()) {
+    tt.problem = problem;
+    return tt;
+  }
+  const TimedRun t = run_timed(part, program, "trusted-timing", false, true);
+  const std::vector<std::string> wrong = t.run.failure.empty() ? t.wrong : std::vector<std::string>{t.run.failure};
+  if (!wrong.empty()) {
+    tt.problem = join(wrong);
+    return tt;
+  }
+  tt.median_s = t.run.report->timing->median_s;
+  tt.phase = t.phase;
+  if (!tt.phase) tt.problem = "the trusted program's timed calls carry no marks of the harness";
+  return tt;
 }
 
 PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::path& program, bool correct) {
@@ -255,35 +294,41 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     return r;
   }
   r.case_label = find_case(part, "timed").label();
-  const TimedRun t = run_timed(part, program, "performance", true);
+  // A trusted program first: how many calls the submission makes, and what the parent's clock
+  // should see of them (timing_bound.hpp).
+  const TrustedTiming& calibration = trusted_timing(part);
+  const long long exact_runs = calibration.phase ? calibration.phase->runs : 0;
+  const double budget_s = calibration.phase ? std::max(2.0, 20 * calibration.phase->wall_s + 1.0) : 0;
+  const TimedRun t = run_timed(part, program, "performance", true, false, exact_runs, budget_s);
   if (!t.run.failure.empty() || !t.wrong.empty()) {
     r.status = PerformanceStatus::failed;
+    r.review = t.run.review;
     r.feedback = t.run.failure.empty() ? join(t.wrong) : timed_failure(t.run, r.case_label);
     return r;
   }
 
-  const json& timing = t.run.result.at("timing");
-  r.seconds = timing.value("median_s", 0.0);
-  r.spread = timing.value("spread", 0.0);
-  r.runs = timing.value("runs", 0);
+  const TimingReport& timing = *t.run.report->timing;
+  r.seconds = timing.median_s;
+  r.spread = timing.spread;
+  r.runs = static_cast<int>(timing.runs);
   // The device and its copy bandwidth come from the grader's own probe, not from the
   // submission's process (which could slow the copy down, or name another device).
   const DeviceProbe& trusted = probe(part);
-  const json reported = t.run.result.value("device", json::object());
-  const json& device = trusted.problem.empty() ? trusted.device : reported;
-  r.device = device.value("name", std::string("this device"));
-  const std::string uuid = device.value("uuid", std::string()) + "/" + r.device;
+  const DeviceIdentity reported = t.run.report->device.value_or(DeviceIdentity{});
+  const DeviceIdentity& device = trusted.problem.empty() ? trusted.device : reported;
+  r.device = files::valid_utf8(device.name.empty() ? "this device" : device.name);
+  const std::string uuid = device.uuid + "/" + r.device;
   const double work = performance_work(spec, part);
   const bool bytes = spec.work == "bytes";
   r.rate_unit = bytes ? "GB/s" : "GFLOP/s";
   r.rate = r.seconds > 0 ? work / r.seconds / 1e9 : 0;
   r.copy_bandwidth = trusted.copy_bandwidth;
   if (bytes && r.copy_bandwidth > 0) r.bandwidth_fraction = r.rate * 1e9 / r.copy_bandwidth;
-  const json verification = t.run.result.value("verification", json::object());
-  r.calls_checked = verification.value("calls_checked", 0);
-  r.calls = timing.value("calls", 0);
-  r.l2_flush_bytes = timing.value("l2_flush_bytes", 0.0);
-  r.l2_persisting_reset = timing.value("l2_persisting_reset", false);
+  const VerificationReport& verification = *t.run.report->verification;
+  r.calls_checked = static_cast<int>(verification.calls_checked);
+  r.calls = static_cast<int>(timing.calls);
+  r.l2_flush_bytes = timing.l2_flush_bytes;
+  r.l2_persisting_reset = timing.l2_persisting_reset;
 
   std::string text = "median " + format_time(r.seconds) + " over " + std::to_string(r.runs) +
                      fmt::format(" runs (spread {:.1f}%)", r.spread * 100) + " on " + r.device + ", " + r.case_label +
@@ -292,7 +337,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
     text += fmt::format(" = {:.0f}% of this device's copy bandwidth ({:.0f} GB/s)", r.bandwidth_fraction * 100,
                         r.copy_bandwidth / 1e9);
   }
-  if (verification.value("status", "") == "checked") {
+  if (verification.status == VerificationStatus::checked) {
     text +=
         fmt::format("; each of the {} calls had new inputs and its output matched the lab's checker", r.calls_checked);
   }
@@ -304,19 +349,18 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
                  ". This is a problem of the installation, not of your code.";
     return r;
   }
-  if (reported.value("uuid", std::string()) != trusted.device.value("uuid", std::string())) {
+  if (reported.uuid != trusted.device.uuid) {
     r.status = PerformanceStatus::failed;
-    r.review = "the timed run says it ran on " + reported.value("name", std::string("?")) + " (" +
-               reported.value("uuid", std::string("?")) + "), but the grader's probe found " + r.device + " (" +
-               trusted.device.value("uuid", std::string("?")) + ")";
+    r.review = files::valid_utf8("the timed run says it ran on " + reported.name + " (" + reported.uuid +
+                                 "), but the grader's probe found " + r.device + " (" + trusted.device.uuid + ")");
     r.feedback = text + ".\n" + r.review +
                  ": the timing cannot be trusted, so this part earns no speed points, and "
                  "the instructor is asked to look at this submission.";
     return r;
   }
   // A speed beyond what the device can do is not the work's.
-  const Plausibility plausible = judge_speed(performance_bytes(spec, part), bytes ? 0 : work,
-                                             timing.value("min_s", 0.0), r.copy_bandwidth, device);
+  const Plausibility plausible =
+      judge_speed(performance_bytes(spec, part), bytes ? 0 : work, timing.min_s, r.copy_bandwidth, device);
   if (!plausible.plausible) {
     r.status = PerformanceStatus::implausible;
     r.review = plausible.reason;
@@ -325,23 +369,55 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
                  "to look at this submission.";
     return r;
   }
-  if (verification.value("status", "") == "tampered") {
+  // The time the program reports against the parent's own clock (timing_bound.hpp).
+  if (calibration.phase) {
+    std::string review;
+    if (!t.phase) {
+      review =
+          "the harness's marks of its timed calls are missing from the program's output (something in the "
+          "program changed what the harness writes), so the grader's own clock cannot bound its time";
+    } else if (t.phase->runs < exact_runs && t.phase->wall_s < 0.9 * budget_s) {
+      review = fmt::format(
+          "the program reports {} timed calls where the grader asked for {}, before the {:.1f} s "
+          "budget that would explain stopping early had passed",
+          t.phase->runs, exact_runs, budget_s);
+    } else {
+      const BoundVerdict v =
+          check_timing_bound(*t.phase, *calibration.phase, options_.backend == toolchain::Backend::emu);
+      r.wall_per_call_s = t.phase->wall_s / static_cast<double>(t.phase->runs);
+      r.harness_per_call_s = v.harness_s;
+      r.unexplained_per_call_s = v.unexplained_s;
+      r.bound_margin_s = v.margin_s;
+      if (!v.consistent) review = v.reason;
+    }
+    if (!review.empty()) {
+      r.status = PerformanceStatus::implausible;
+      r.review = review;
+      r.feedback = text + ".\nImplausible, for review: " + review +
+                   ". This part earns no speed points, and the instructor is asked to look at this submission.";
+      return r;
+    }
+  } else {
+    text += " (the grader's own clock could not bound this time: " + calibration.problem + ")";
+  }
+  if (verification.status == VerificationStatus::tampered) {
     r.status = PerformanceStatus::failed;
     r.review = "the program's check of its timed calls was tampered with: " +
-               verification.value("reason", std::string("no reason given"));
+               files::valid_utf8(verification.reason.empty() ? "no reason given" : verification.reason);
     r.feedback = text + ".\nThe timed calls could not be checked because " + r.review +
                  ". This part earns no speed points, and the instructor is asked to look at this submission.";
     return r;
   }
-  if (verification.value("status", "") != "checked") {
+  if (verification.status != VerificationStatus::checked) {
     r.status = PerformanceStatus::not_measured;
     r.counted = false;
-    r.feedback = text +
-                 fmt::format(
-                     ".\nThese {:g} points are not scored here: every timed call's output must be checked, "
-                     "and ",
-                     spec.points) +
-                 verification.value("reason", std::string("the harness did not check them")) + ".";
+    r.feedback =
+        text +
+        fmt::format(
+            ".\nThese {:g} points are not scored here: every timed call's output must be checked, "
+            "and ",
+            spec.points) +
+        files::valid_utf8(verification.reason.empty() ? "the harness did not check them" : verification.reason) + ".";
     if (bytes && !spec.bandwidth_thresholds.empty() && r.copy_bandwidth > 0) {
       r.feedback += fmt::format(
           " By the course's thresholds for this fraction of copy bandwidth ({}) this speed would earn "
@@ -387,19 +463,21 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
 Calibration PerformanceScorer::calibrate(const PartSpec& part) {
   const fs::path source = toolchain::project_root() / "reference" / lab_.lab / (lab_.lab + ".cu");
   if (!fs::exists(source)) throw std::runtime_error("calibrating needs the reference solution " + source.string());
-  const toolchain::BuildResult built = build_harness_program(lab_, source, options_, runner_);
-  if (!built.ok) throw std::runtime_error("the reference does not compile:\n" + built.compiler_output);
-  const TimedRun t = run_timed(part, built.executable, "calibrate-" + part.name, false);
+  std::string problem;
+  const fs::path& program = trusted_.reference(problem);
+  if (program.empty()) throw std::runtime_error(problem);
+  const TimedRun t = run_timed(part, program, "calibrate-" + part.name, false, true);
   const std::string label = find_case(part, "timed").label();
   if (!t.run.failure.empty()) throw std::runtime_error(timed_failure(t.run, label));
   if (!t.wrong.empty()) throw std::runtime_error("the reference failed the " + label + ": " + join(t.wrong));
   Calibration c;
-  c.device = t.run.result.value("device", json::object()).value("name", std::string("this device"));
+  const DeviceIdentity device = t.run.report->device.value_or(DeviceIdentity{});
+  c.device = device.name.empty() ? "this device" : device.name;
   c.case_label = label;
-  const json& timing = t.run.result.at("timing");
-  c.seconds = timing.value("median_s", 0.0);
-  c.spread = timing.value("spread", 0.0);
-  c.runs = timing.value("runs", 0);
+  const TimingReport& timing = *t.run.report->timing;
+  c.seconds = timing.median_s;
+  c.spread = timing.spread;
+  c.runs = static_cast<int>(timing.runs);
   const PerformanceSpec& spec = *part.performance;
   c.rate_unit = spec.work == "bytes" ? "GB/s" : "GFLOP/s";
   c.rate = c.seconds > 0 ? performance_work(spec, part) / c.seconds / 1e9 : 0;

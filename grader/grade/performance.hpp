@@ -15,9 +15,13 @@
 // reference, or in a kit the lab's checker), never in the submission's process.
 #pragma once
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "data/dataset.hpp"
+#include "grade/harness_report.hpp"
+#include "grade/timing_bound.hpp"
+#include "grade/trusted_program.hpp"
 #include "grading.hpp"
 #include "submission_runner.hpp"
 
@@ -39,9 +43,10 @@ struct Calibration {
 
 class PerformanceScorer {
  public:
-  // Runs (and the reference's compile) go through `runner`, which must outlive the scorer.
+  // Runs go through `runner`; the reference and the probe's program come from `trusted`. Both must
+  // outlive the scorer.
   PerformanceScorer(const LabSpec& lab, const GradeOptions& options, std::filesystem::path work,
-                    const SubmissionRunner& runner);
+                    const SubmissionRunner& runner, TrustedPrograms& trusted);
 
   // `correct`: every correctness case of the part passed (speed is scored only then).
   PerformanceResult measure(const PartSpec& part, const std::filesystem::path& program, bool correct);
@@ -54,20 +59,26 @@ class PerformanceScorer {
   // Runs `program` on the timed case: timed calls (each checked), the copy bandwidth, and with
   // `recheck` one more call on the recheck inputs.
   struct TimedRun;
+  // `trusted_run`: the program is the reference (a harness failure is then the grader's problem).
+  // `exact_runs` > 0: exactly that many timed calls, stopping early only after `budget_s` of wall time.
   TimedRun run_timed(const PartSpec& part, const std::filesystem::path& program, const std::string& folder,
-                     bool recheck);
+                     bool recheck, bool trusted_run, long long exact_runs = 0, double budget_s = 0);
+  // A trusted program's timed run in this grading (the reference, else the lab's checker): the
+  // number of calls the submission gets and the harness's own work per call (timing_bound.hpp).
+  struct TrustedTiming {
+    std::optional<PhaseTiming> phase;
+    double median_s = 0;
+    bool is_reference = false;
+    std::string problem;  // why there is none
+  };
+  const TrustedTiming& trusted_timing(const PartSpec& part);
   // The reference's median time on this device (cached for an hour), or 0 when there is no reference.
   double reference_seconds(const PartSpec& part, const std::string& device_uuid, std::string& problem);
-  // `source` built with the harness (a trusted program); an empty path and `problem` when it does not compile.
-  std::filesystem::path build_trusted(const std::filesystem::path& source, const std::string& what,
-                                      std::string& problem);
-  // The reference's program (built once); an empty path when it is not installed or does not compile.
-  const std::filesystem::path& reference_program(std::string& problem);
   // The device as a trusted program sees it, once per grading: its identity and copy bandwidth.
   struct DeviceProbe {
-    nlohmann::json device = nlohmann::json::object();  // the harness's "device" object
-    double copy_bandwidth = 0;                         // bytes/s, read + written
-    std::string problem;                               // why there is no probe (then nothing is trusted)
+    DeviceIdentity device;      // the probe's
+    double copy_bandwidth = 0;  // bytes/s, read + written
+    std::string problem;        // why there is no probe (then nothing is trusted)
   };
   const DeviceProbe& probe(const PartSpec& part);
 
@@ -75,10 +86,10 @@ class PerformanceScorer {
   GradeOptions options_;
   std::filesystem::path work_;
   const SubmissionRunner& runner_;
+  TrustedPrograms& trusted_;
   std::optional<Manifest> manifest_;
-  std::optional<std::filesystem::path> reference_program_;
-  std::string reference_problem_;  // why the reference did not compile
   std::optional<DeviceProbe> probe_;
+  std::map<std::string, TrustedTiming> trusted_timings_;  // by part
   uint64_t seed_;  // of this grading: the hidden seed where one is set, mixed with fresh randomness
 };
 

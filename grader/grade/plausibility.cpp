@@ -24,19 +24,19 @@ int fp32_lanes_per_multiprocessor(int major, int minor) {
 }
 }  // namespace
 
-double peak_fp32_flops(const nlohmann::json& device) {
-  if (!device.is_object() || device.value("emulated", false)) return 0;
-  const std::string cc = device.value("compute_capability", std::string());
+double peak_fp32_flops(const DeviceIdentity& device) {
+  if (device.emulated) return 0;
+  const std::string& cc = device.compute_capability;
   int major = 0, minor = 0;
   if (std::sscanf(cc.c_str(), "%d.%d", &major, &minor) != 2) return 0;
   const double lanes = fp32_lanes_per_multiprocessor(major, minor);
-  const double clock_hz = device.value("clock_khz", 0.0) * 1e3;
-  const double sms = device.value("multiprocessors", 0.0);
+  const double clock_hz = static_cast<double>(device.clock_khz) * 1e3;
+  const double sms = static_cast<double>(device.multiprocessors);
   return lanes * sms * 2.0 * clock_hz;
 }
 
 Plausibility judge_speed(double bytes, double flops, double fastest_s, double copy_bandwidth,
-                         const nlohmann::json& device) {
+                         const DeviceIdentity& device) {
   Plausibility p;
   p.copy_bandwidth = copy_bandwidth;
   p.peak_flops = flops > 0 ? peak_fp32_flops(device) : 0;

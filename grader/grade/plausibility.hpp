@@ -5,8 +5,9 @@
 // means the time is not the work's (a result kept from elsewhere, tampered
 // timing): it earns nothing and is flagged for review.
 #pragma once
-#include <nlohmann/json.hpp>
 #include <string>
+
+#include "grade/harness_report.hpp"
 
 namespace gpulab::grade {
 
@@ -27,12 +28,12 @@ struct Plausibility {
 
 // FP32 operations per second the device can do at most: multiprocessors x FP32 lanes per
 // multiprocessor (by compute capability) x 2 (a fused multiply-add) x clock. 0 when unknown
-// (an unknown architecture, no clock, or the emulator). `device` is the harness's "device" object.
-double peak_fp32_flops(const nlohmann::json& device);
+// (an unknown architecture, no clock, or the emulator). `device` is what the grader's probe found.
+double peak_fp32_flops(const DeviceIdentity& device);
 
 // `bytes`: the inputs read once and the outputs written once; `flops`: 0 for memory-bound parts;
 // `fastest_s`: the fastest timed call.
 Plausibility judge_speed(double bytes, double flops, double fastest_s, double copy_bandwidth,
-                         const nlohmann::json& device);
+                         const DeviceIdentity& device);
 
 }  // namespace gpulab::grade

@@ -100,6 +100,18 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
                      {"output", text},
                      {"visibility", "visible"}});
   }
+  if (!g.audit.empty()) {
+    std::string text =
+        "Your compiled file was audited before it was linked with the grader, and it uses what a graded function "
+        "has no use for. Until the instructor has looked at it, its points are held and its speed is not scored:";
+    for (const AuditNote& n : g.audit) text += "\n- it " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")");
+    tests.insert(tests.begin(), json{{"name", "Audit of your compiled file"},
+                                     {"score", 0},
+                                     {"max_score", 0},
+                                     {"status", "failed"},
+                                     {"output", text},
+                                     {"visibility", "visible"}});
+  }
   if (g.compiled && !g.compile_output.empty()) output = "Compiler warnings:\n" + g.compile_output;
   if (!g.performance_note.empty()) output += (output.empty() ? "" : "\n\n") + g.performance_note;
   if (!g.isolation.empty()) output += (output.empty() ? "" : "\n\n") + ("Isolation: " + g.isolation + ".");
@@ -167,6 +179,14 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
         s += "      " + p.profile->findings[i].sentence + "\n";
     }
     s += "  " + paint(bold, "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score)) + "\n";
+  }
+  if (!g.audit.empty()) {
+    s += "\n" + paint(fail, "the audit of your compiled file (its points are held for review):") + "\n";
+    for (const AuditNote& n : g.audit) s += "  it " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")") + "\n";
+  }
+  if (!g.review.empty()) {
+    s += "\n" + paint(warn, "for the instructor's review:") + "\n";
+    for (const ReviewNote& n : g.review) s += "  " + (n.part.empty() ? "" : "part " + n.part + ": ") + n.reason + "\n";
   }
   if (!g.performance_note.empty()) s += "\n" + paint(dim, g.performance_note) + "\n";
   if (!g.isolation.empty()) s += "\n" + paint(dim, "isolation: " + g.isolation) + "\n";

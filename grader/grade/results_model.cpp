@@ -97,6 +97,12 @@ json performance_json(const PerformanceResult& r) {
             {"l2_persisting_reset", r.l2_persisting_reset},
             {"feedback", r.feedback}};
   if (!r.review.empty()) j["review"] = r.review;
+  if (r.wall_per_call_s > 0) {
+    j["wall_clock"] = {{"wall_per_call_s", r.wall_per_call_s},
+                       {"harness_per_call_s", r.harness_per_call_s},
+                       {"unexplained_per_call_s", r.unexplained_per_call_s},
+                       {"margin_s", r.bound_margin_s}};
+  }
   if (r.rate_unit == "GB/s") j["gbps"] = r.rate;
   else j["gflops"] = r.rate;
   return j;
@@ -125,6 +131,13 @@ PerformanceResult performance_from(const Field& f) {
   r.l2_persisting_reset = f.at("l2_persisting_reset").boolean();
   r.feedback = f.at("feedback").text();
   if (f.has("review")) r.review = f.at("review").text();
+  if (f.has("wall_clock")) {
+    const Field c = f.at("wall_clock");
+    r.wall_per_call_s = c.at("wall_per_call_s").number();
+    r.harness_per_call_s = c.at("harness_per_call_s").number();
+    r.unexplained_per_call_s = c.at("unexplained_per_call_s").number();
+    r.bound_margin_s = c.at("margin_s").number();
+  }
   return r;
 }
 
@@ -184,6 +197,8 @@ ResultsRecord results_record(const GradeResult& g) {
   r.compile_seconds = g.compile_seconds;
   r.performance_note = g.performance_note;
   r.isolation = g.isolation;
+  r.review = g.review;
+  r.audit = g.audit;
   for (const PartResult& p : g.parts) {
     PartRecord pr;
     pr.name = p.name;
@@ -233,6 +248,12 @@ json to_json(const ResultsRecord& r) {
     if (p.counters) part["counters"] = *p.counters;
     parts.push_back(part);
   }
+  json review = json::array();
+  for (const ReviewNote& n : r.review) review.push_back({{"part", n.part}, {"reason", n.reason}});
+  json audit = json::array();
+  for (const AuditNote& n : r.audit) {
+    audit.push_back({{"kind", n.kind}, {"symbol", n.symbol}, {"sentence", n.sentence}, {"where", n.where}});
+  }
   return {{"schema", kResultsSchema},
           {"lab", r.lab},
           {"lab_version", r.lab_version},
@@ -247,7 +268,9 @@ json to_json(const ResultsRecord& r) {
           {"compile_seconds", r.compile_seconds},
           {"performance_note", r.performance_note},
           {"isolation", r.isolation},
-          {"parts", parts}};
+          {"parts", parts},
+          {"review", review},
+          {"audit", audit}};
 }
 
 ResultsRecord results_from_json(const json& j, const std::string& origin) {
@@ -270,6 +293,14 @@ ResultsRecord results_from_json(const json& j, const std::string& origin) {
   r.performance_note = f.at("performance_note").text();
   r.isolation = f.at("isolation").text();
   for (const Field& p : f.at("parts").elements()) r.parts.push_back(part_from(p));
+  if (f.has("review")) {
+    for (const Field& n : f.at("review").elements()) r.review.push_back({n.at("part").text(), n.at("reason").text()});
+  }
+  if (f.has("audit")) {
+    for (const Field& n : f.at("audit").elements()) {
+      r.audit.push_back({n.at("kind").text(), n.at("symbol").text(), n.at("sentence").text(), n.at("where").text()});
+    }
+  }
   return r;
 }
 

@@ -65,6 +65,8 @@ struct ResultsRecord {
   double score = 0, max_score = 0, seconds = 0, compile_seconds = 0;
   std::string performance_note, isolation;
   std::vector<PartRecord> parts;
+  std::vector<ReviewNote> review;  // absent in older files: none
+  std::vector<AuditNote> audit;    // absent in older files: none
 
   const PartRecord* part(const std::string& name) const;  // null when the file has no such part
   bool operator==(const ResultsRecord&) const = default;

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "grade/harness_build.hpp"
+#include "toolchain/audit_inputs.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
@@ -23,18 +24,44 @@ toolchain::BuildResult build_harness_program(const LabSpec& lab, const fs::path&
   return toolchain::build_program(source, sandboxed_harness_options(lab, o, runner));
 }
 
+namespace {
+// The submission's object, audited (the plain build's: the checking build's object carries the
+// sanitizer's own constructor), then the harness program around it; `race` for the checking build.
+toolchain::BuildResult build_in_two_steps(const LabSpec& lab, const fs::path& source, const GradeOptions& o,
+                                          const SubmissionRunner& runner, bool race, toolchain::BuildResult& object,
+                                          std::optional<audit::AuditResult>* audited) {
+  toolchain::BuildOptions ob = submission_object_options(o.backend, o.use_cache, o.cuda_arch);
+  ob.race_check = race;
+  ob.run_compiler = runner.compile_runner(lab);
+  object = toolchain::build_program(source, ob);
+  if (!object.ok) return object;
+  if (audited) {
+    const fs::path audit_source = o.backend == toolchain::Backend::emu
+                                      ? toolchain::emulator_rewritten_source(object.executable, source)
+                                      : fs::absolute(source);
+    *audited = audit::audit_object(object.executable, o.backend, audit_source, runner.compile_runner(lab));
+  }
+  HarnessLink link = harness_link(lab, o.backend, o.use_cache, o.cuda_arch, object.executable);
+  link.options.race_check = race;
+  link.options.run_compiler = runner.compile_runner(lab);
+  toolchain::BuildResult program = toolchain::build_program(link.main_source, link.options);
+  // The student reads the compiler's words on their file first, then what the link said.
+  program.compiler_output = object.compiler_output + program.compiler_output;
+  program.command = object.command + " && " + program.command;
+  return program;
+}
+}  // namespace
+
 SubmissionBuild build_submission(const LabSpec& lab, const fs::path& source, const GradeOptions& o,
                                  const SubmissionRunner& runner) {
-  const toolchain::BuildOptions b = sandboxed_harness_options(lab, o, runner);
   const auto start = std::chrono::steady_clock::now();
   SubmissionBuild built;
-  built.program = toolchain::build_program(source, b);
+  built.program = build_in_two_steps(lab, source, o, runner, false, built.object, &built.audit);
   // On the emulator the committed public cases also run in the checking build, which
   // reports data races (a race rarely changes the emulator's own results).
   if (built.program.ok && o.backend == toolchain::Backend::emu && o.race_check && toolchain::race_check_available()) {
-    toolchain::BuildOptions rb = b;
-    rb.race_check = true;
-    const toolchain::BuildResult race_built = toolchain::build_program(source, rb);
+    toolchain::BuildResult race_object;
+    const toolchain::BuildResult race_built = build_in_two_steps(lab, source, o, runner, true, race_object, nullptr);
     if (race_built.ok) built.race_program = race_built.executable;
   }
   built.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

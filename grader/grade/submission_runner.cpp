@@ -17,16 +17,13 @@
 
 #include "files/grader_error.hpp"
 #include "sandbox/sandbox.hpp"
+#include "platform/cpu_count.hpp"
 #include "sandbox/sandbox_policy.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
 namespace {
-unsigned cpu_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
+unsigned cpu_cores() { return platform::usable_cpus(); }
 
 // The emulator runs blocks on $GPULAB_EMU_WORKERS threads, else one per core.
 unsigned emulator_workers() {
@@ -52,6 +49,10 @@ std::string SubmissionRunner::isolation() const {
 
 SubmissionRunner::~SubmissionRunner() = default;
 
+namespace {
+constexpr double kCompileFileSizeMb = 1024;  // the largest file a compile may write
+}  // namespace
+
 sandbox::ResolvedLimits SubmissionRunner::limits(const sandbox::ResourceLimits& l) const {
   return sandbox::resolve(l, backend_ == toolchain::Backend::cuda, cpu_cores(), emulator_workers());
 }
@@ -61,6 +62,9 @@ toolchain::CompileRunner SubmissionRunner::compile_runner(const LabSpec& lab) co
   const sandbox::Sandbox* box = box_.get();
   sandbox::ResolvedLimits limits = this->limits(lab.limits);
   limits.cpu_s = limits.compile_s * cpu_cores();
+  // The compiler and linker write the program (the emulator's runtime and the harness make it
+  // tens of MiB): the lab's file size limit is for what the submission writes when it runs.
+  limits.file_size_mb = std::max(limits.file_size_mb, kCompileFileSizeMb);
   return [box, limits](const toolchain::CompileJob& job) {
     if (box->reads_in_place_as_other_user()) {
       for (const fs::path& f : job.reads) {

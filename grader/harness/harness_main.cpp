@@ -23,8 +23,11 @@
 #include "harness/device_buffers.hpp"
 #include "harness/harness_binding.hpp"
 #include "harness/launch_counter.hpp"
+#include "harness/process_hardening.hpp"
 #include "harness/timed_case.hpp"
 #include "harness/timed_runs.hpp"
+#include "harness/transfer_hooks.hpp"
+#include "harness/transfer_log.hpp"
 
 namespace {
 using gpulab::harness::DeviceBuffer;
@@ -114,6 +117,11 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  // The runtime starts (the CUDA context, or the emulator), then no new executable memory for the
+  // rest of the process (process_hardening.hpp; its first step ran before any code of the submission).
+  cudaFree(nullptr);
+  gpulab::harness::harden_after_runtime_start();
+
   const gpulab::harness::PartBinding* binding = nullptr;
   for (size_t i = 0; i < gpulab::harness::part_binding_count; ++i)
     if (part == gpulab::harness::part_bindings[i].part) binding = &gpulab::harness::part_bindings[i];
@@ -150,10 +158,15 @@ int main(int argc, char** argv) {
   }
   cudaDeviceSynchronize();
 
-  // The checked call.
+  // The checked call, its copies between host and device recorded (transfer_log.hpp).
+  gpulab::harness::install_transfer_hooks();
   const long long launches_before = gpulab::harness::kernel_launches_so_far();
   const auto start = std::chrono::steady_clock::now();
-  std::string error = call_and_wait(*binding, call);
+  std::string error;
+  {
+    const gpulab::harness::TransferRecording recording(buffers);
+    error = call_and_wait(*binding, call);
+  }
   result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const long long launches_after = gpulab::harness::kernel_launches_so_far();
   result["kernel_launches"] = launches_before < 0 ? -1 : launches_after - launches_before;
@@ -162,6 +175,7 @@ int main(int argc, char** argv) {
     return fail(result, result_path, "cuda_error", "CUDA reported " + error + " after your host function returned");
   }
   gpulab::harness::inspect_after_call(buffers, result);
+  result["transfers"] = gpulab::harness::transfer_report(buffers);
   write_outputs(buffers, output_dir, "output_");
 
   // The performance case: timed runs on inputs that change from call to call, each call checked.
@@ -192,7 +206,10 @@ int main(int argc, char** argv) {
     }
     gpulab::harness::reset_persisting_l2();  // as before every timed call: nothing kept in L2 on purpose
     cudaDeviceSynchronize();
-    error = call_and_wait(*binding, call);
+    {
+      const gpulab::harness::TransferRecording recording(buffers);
+      error = call_and_wait(*binding, call);
+    }
     if (!error.empty()) {
       result["cuda_error"] = error;
       return fail(result, result_path, "cuda_error",
@@ -200,6 +217,7 @@ int main(int argc, char** argv) {
     }
     json recheck_result;
     gpulab::harness::inspect_after_call(buffers, recheck_result);
+    recheck_result["transfers"] = gpulab::harness::transfer_report(buffers);
     result["recheck"] = recheck_result;
     write_outputs(buffers, output_dir, "recheck_");
   }

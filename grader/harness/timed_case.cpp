@@ -122,7 +122,9 @@ harness::TimingOptions options_from(const json& t) {
   o.min_runs = t.value("min_runs", o.min_runs);
   o.max_runs = t.value("max_runs", o.max_runs);
   o.min_seconds = t.value("min_seconds", o.min_seconds);
+  o.max_seconds = t.value("max_seconds", o.max_seconds);
   o.flush_l2 = t.value("flush_l2", o.flush_l2);
+  o.phase_markers = t.value("phase_markers", o.phase_markers);
   return o;
 }
 }  // namespace

@@ -12,7 +12,12 @@
 //     device-wide synchronisation before the stop event, so work the call left
 //     on other streams (non-blocking ones included) is inside the measurement;
 //   - runs continue until at least `min_runs` and `min_seconds` of timed work,
-//     or `max_runs`; the median is reported with the spread.
+//     or `max_runs` (the grader asks for an exact number: min = max, no
+//     seconds), or until `max_seconds` of wall time have passed since the
+//     first timed run; the median is reported with the spread;
+//   - with `phase_markers`, a marker on stderr just before the first timed
+//     run and just after the last (process/run.hpp: the grader timestamps them
+//     on its own clock, which bounds what the timed runs can have taken).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -26,7 +31,9 @@ struct TimingOptions {
   int min_runs = 10;
   int max_runs = 200;
   double min_seconds = 0.5;  // of timed work, summed over the runs
+  double max_seconds = 0;    // of wall time from the first timed run, after 3 runs at least; 0: none
   bool flush_l2 = true;
+  bool phase_markers = false;
 };
 
 struct TimingResult {

@@ -53,7 +53,8 @@ std::string NumberRange::describe() const {
   return s;
 }
 
-JsonReader::JsonReader(const nlohmann::json& document, std::string file) : value_(&document), file_(std::move(file)) {}
+JsonReader::JsonReader(const nlohmann::json& document, std::string file, Source source)
+    : value_(&document), file_(std::move(file)), source_(source) {}
 
 JsonReader JsonReader::named_by(const std::string& key, const std::string& kind) const {
   if (!has(key) || !value_->at(key).is_string() || value_->at(key).get<std::string>().empty()) return *this;
@@ -61,7 +62,7 @@ JsonReader JsonReader::named_by(const std::string& key, const std::string& kind)
 }
 
 JsonReader JsonReader::named(const std::string& label) const {
-  return JsonReader(value_, file_, path_, names_.empty() ? label : names_ + ", " + label);
+  return JsonReader(value_, file_, path_, names_.empty() ? label : names_ + ", " + label, source_);
 }
 
 std::string JsonReader::where() const {
@@ -71,7 +72,10 @@ std::string JsonReader::where() const {
   return w;
 }
 
-void JsonReader::fail(const std::string& problem) const { throw LabSpecError(where() + ": " + problem); }
+void JsonReader::fail(const std::string& problem) const {
+  if (source_ == Source::untrusted) throw UntrustedInputError(where() + ": " + problem);
+  throw LabSpecError(where() + ": " + problem);
+}
 
 std::string JsonReader::describe(const nlohmann::json& v) {
   if (v.is_string()) {
@@ -93,7 +97,7 @@ std::string JsonReader::describe(const nlohmann::json& v) {
 JsonReader JsonReader::child(const std::string& key) const {
   const std::string step = is_identifier(key) ? key : "[" + nlohmann::json(key).dump() + "]";
   const std::string path = path_.empty() || step[0] == '[' ? path_ + step : path_ + "." + step;
-  return JsonReader(&value_->at(key), file_, path, names_);
+  return JsonReader(&value_->at(key), file_, path, names_, source_);
 }
 
 const JsonReader& JsonReader::expect_object(const std::vector<std::string>& allowed, const std::string& what) const {
@@ -132,7 +136,11 @@ std::vector<std::pair<std::string, JsonReader>> JsonReader::items() const {
   return out;
 }
 
-std::vector<JsonReader> JsonReader::elements(const std::string& what, size_t min_count) const {
+std::vector<JsonReader> JsonReader::elements(const std::string& what, size_t min_count, size_t max_count) const {
+  if (value_->is_array() && value_->size() > max_count) {
+    fail("must be a list of at most " + std::to_string(max_count) + " " + what + ", not " +
+         std::to_string(value_->size()));
+  }
   if (!value_->is_array() || value_->size() < min_count) {
     const std::string want = min_count == 0   ? "a list of " + what
                              : min_count == 1 ? "a non-empty list of " + what
@@ -141,7 +149,7 @@ std::vector<JsonReader> JsonReader::elements(const std::string& what, size_t min
   }
   std::vector<JsonReader> out;
   for (size_t i = 0; i < value_->size(); ++i) {
-    out.push_back(JsonReader(&value_->at(i), file_, path_ + "[" + std::to_string(i) + "]", names_));
+    out.push_back(JsonReader(&value_->at(i), file_, path_ + "[" + std::to_string(i) + "]", names_, source_));
   }
   return out;
 }
@@ -151,6 +159,15 @@ std::string JsonReader::text() const {
     fail("must be a non-empty string, not " + describe(*value_));
   }
   return value_->get<std::string>();
+}
+
+std::string JsonReader::any_text(size_t max_bytes) const {
+  if (!value_->is_string()) fail("must be a string, not " + describe(*value_));
+  const std::string& s = value_->get_ref<const std::string&>();
+  if (s.size() > max_bytes) {
+    fail("must be a string of at most " + std::to_string(max_bytes) + " bytes, not " + std::to_string(s.size()));
+  }
+  return s;
 }
 
 double JsonReader::number(const NumberRange& range) const {

@@ -1,9 +1,11 @@
 // The one way lab.json is read (lab_spec, performance_spec, case_inputs,
-// bench_spec): a value of the document together with its file and JSON path
-// (`parts[1].datasets[3].inputs.in`), with typed getters that check types,
+// bench_spec), and the reports a submission's process writes (grade/
+// harness_report): a value of the document together with its file and JSON
+// path (`parts[1].datasets[3].inputs.in`), with typed getters that check types,
 // ranges and enumerated values, and objects that refuse keys they do not know
-// ("did you mean `time_limit_s`?"). Every failure is a LabSpecError that names
-// the file, the path, what is wrong and what to write instead.
+// ("did you mean `time_limit_s`?"). Every failure names the file, the path,
+// what is wrong and what to write instead: a LabSpecError for lab.json, an
+// UntrustedInputError for what a submission's process wrote.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -14,6 +16,13 @@
 #include "lab/lab_spec.hpp"
 
 namespace gpulab {
+
+// A document a submission's process wrote is not what its reader expects: the process that wrote it
+// (the submission's, with the harness in it) cannot be trusted, so the caller fails that run, never
+// the grader.
+struct UntrustedInputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // The numbers a field accepts: bounds (open or closed) and whether it must be whole.
 struct NumberRange {
@@ -36,8 +45,10 @@ struct NumberRange {
 
 class JsonReader {
  public:
+  // Who wrote the document: its errors are LabSpecErrors or UntrustedInputErrors.
+  enum class Source { lab_spec, untrusted };
   // The whole document, read from `file` (as messages name it).
-  JsonReader(const nlohmann::json& document, std::string file);
+  JsonReader(const nlohmann::json& document, std::string file, Source source = Source::lab_spec);
 
   const nlohmann::json& value() const { return *value_; }
   const std::string& file() const { return file_; }
@@ -47,7 +58,7 @@ class JsonReader {
   // named(kind + " '<name>'") when this object's `key` holds a name, else a plain copy: so that even
   // an error found before the name is read (an unknown key) says which part, family or case it is in.
   JsonReader named_by(const std::string& key, const std::string& kind) const;
-  // Throws LabSpecError "<file>: <path> (<names>): <problem>".
+  // Throws LabSpecError (or UntrustedInputError) "<file>: <path> (<names>): <problem>".
   [[noreturn]] void fail(const std::string& problem) const;
 
   // --- objects ---
@@ -60,11 +71,14 @@ class JsonReader {
   std::vector<std::pair<std::string, JsonReader>> items() const;  // in the document's order
 
   // --- lists ---
-  // Fails unless this is a list with at least `min_count` elements; `what` describes an element.
-  std::vector<JsonReader> elements(const std::string& what, size_t min_count = 1) const;
+  // Fails unless this is a list with at least `min_count` and at most `max_count` elements; `what`
+  // describes an element.
+  std::vector<JsonReader> elements(const std::string& what, size_t min_count = 1,
+                                   size_t max_count = static_cast<size_t>(-1)) const;
 
   // --- this value as a scalar ---
-  std::string text() const;  // a non-empty string
+  std::string text() const;                      // a non-empty string
+  std::string any_text(size_t max_bytes) const;  // a string, possibly empty, of at most max_bytes
   double number(const NumberRange& range) const;
   long long whole(const NumberRange& range) const;  // a whole number within range
   unsigned long long whole_unsigned() const;        // 0 to 2^64-1 (seeds)
@@ -88,8 +102,8 @@ class JsonReader {
   static std::string describe(const nlohmann::json& v);
 
  private:
-  JsonReader(const nlohmann::json* value, std::string file, std::string path, std::string names)
-      : value_(value), file_(std::move(file)), path_(std::move(path)), names_(std::move(names)) {}
+  JsonReader(const nlohmann::json* value, std::string file, std::string path, std::string names, Source source)
+      : value_(value), file_(std::move(file)), path_(std::move(path)), names_(std::move(names)), source_(source) {}
   JsonReader child(const std::string& key) const;
   std::string where() const;
 
@@ -97,6 +111,7 @@ class JsonReader {
   std::string file_;
   std::string path_;
   std::string names_;
+  Source source_ = Source::lab_spec;
 };
 
 // "a, b or c".

@@ -106,9 +106,9 @@ sandbox::ResourceLimits parse_limits(const JsonReader& r, const sandbox::Resourc
 
 PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_limits) {
   const JsonReader r = part.named_by("name", "part");
-  r.expect_object(
-      {"name", "points", "function", "time_limit_s", "limits", "params", "check", "datasets", "performance"},
-      "a part such as {\"name\": \"int\", \"points\": 50, \"function\": ..., \"params\": [...], ...}");
+  r.expect_object({"name", "points", "function", "time_limit_s", "limits", "params", "check", "datasets", "performance",
+                   "host_work"},
+                  "a part such as {\"name\": \"int\", \"points\": 50, \"function\": ..., \"params\": [...], ...}");
   PartSpec p;
   p.name = r.text("name");
   const JsonReader& pr = r;
@@ -158,11 +158,23 @@ PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_l
   return p;
 }
 
+// "host_work": what a solution may do on the host; `base` holds the defaults (the lab's, for a part).
+HostWorkPolicy parse_host_work(const JsonReader& r, const HostWorkPolicy& base) {
+  r.expect_object({"input_fraction_to_host", "input_elements_to_host", "outputs_from_host"},
+                  "an object such as {\"input_fraction_to_host\": 0.5, \"outputs_from_host\": false}");
+  HostWorkPolicy h = base;
+  h.input_fraction_to_host =
+      r.number_or("input_fraction_to_host", h.input_fraction_to_host, NumberRange::between(0, 1));
+  if (auto e = r.find("input_elements_to_host")) h.input_elements_to_host = e->whole(NumberRange::at_least(0));
+  h.outputs_from_host = r.boolean_or("outputs_from_host", h.outputs_from_host);
+  return h;
+}
+
 LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   const JsonReader r(j, origin);
-  r.expect_object(
-      {"lab", "title", "version", "public_seed", "time_limit_s", "limits", "hidden", "checker", "parts", "bench"},
-      "an object such as {\"lab\": \"reduction\", \"parts\": [...]} (see docs/lab-format.md)");
+  r.expect_object({"lab", "title", "version", "public_seed", "time_limit_s", "limits", "hidden", "checker", "host_work",
+                   "parts", "bench"},
+                  "an object such as {\"lab\": \"reduction\", \"parts\": [...]} (see docs/lab-format.md)");
   LabSpec lab;
   lab.lab = r.text("lab");
   lab.title = r.text_or("title", lab.lab);
@@ -186,9 +198,13 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
     lab.checker_file =
         ch->at("file", "the CUDA file from the project root, e.g. \"reference/<lab>/progression/<kernel>.cu\"").text();
   }
+  HostWorkPolicy host_work;
+  if (auto h = r.find("host_work")) host_work = parse_host_work(*h, host_work);
   std::set<std::string> names, functions;
   for (const JsonReader& p : r.at("parts", "the list of the lab's parts").elements("parts")) {
     lab.parts.push_back(parse_part(p, lab.limits));
+    lab.parts.back().host_work = host_work;
+    if (auto h = p.find("host_work")) lab.parts.back().host_work = parse_host_work(*h, host_work);
     if (!names.insert(lab.parts.back().name).second)
       p.fail("two parts are named '" + lab.parts.back().name + "': rename one");
     if (!functions.insert(lab.parts.back().function).second) {

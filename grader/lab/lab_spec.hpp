@@ -75,6 +75,20 @@ struct PerformanceSpec {
   std::vector<FamilySpec> families() const;
 };
 
+// What a legitimate solution may do on the host with a part's data (lab.json's "host_work",
+// docs/lab-format.md): the result must be computed by device code, so by default an output may
+// not hold values copied from host memory, and no input may be copied to the host in bulk.
+struct HostWorkPolicy {
+  // The largest share of an input's elements the host function may copy to host memory (debugging
+  // peeks at a few elements stay below it); more counts as computing on the host.
+  double input_fraction_to_host = 0.5;
+  // Copies of at most this many elements of an input never count (printing the first few).
+  long long input_elements_to_host = 16;
+  // Whether an output may end up holding values copied from host memory (e.g. a final sum of
+  // per-block results computed on the host, where a lab allows it).
+  bool outputs_from_host = false;
+};
+
 struct PartSpec {
   std::string name;
   double points = 0;
@@ -85,6 +99,7 @@ struct PartSpec {
   double time_limit_s = 0;         // the wall-clock limit of one run (= limits.wall_s)
   sandbox::ResourceLimits limits;  // the lab's "limits" with this part's own on top
   std::optional<PerformanceSpec> performance;
+  HostWorkPolicy host_work;  // the lab's "host_work" with this part's own on top
 
   double correctness_points() const { return points - (performance ? performance->points : 0); }
   std::string signature() const;  // "void reduce_sum_int(const int* in, int* out, int n)"

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +18,7 @@
 
 #include "process/interruption.hpp"
 #include "process/resident_memory.hpp"
+#include "platform/process_control.hpp"
 
 namespace gpulab::process {
 namespace {
@@ -50,7 +50,7 @@ void write_all(int fd, const std::string& text) {
   setpgid(0, 0);
   // Killed with gpulab, even by SIGKILL, which gives gpulab no chance to stop it. (The signal
   // comes when the forking thread ends; every thread waits for the children it starts.)
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  platform::end_with_parent();  // Linux only: macOS has no such request (platform/process_control.hpp)
   // The child starts with default signal handling, whatever gpulab installed.
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
@@ -104,7 +104,7 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
     return r;
   }
   int out[2] = {-1, -1}, err[2];
-  if ((o.capture_output && pipe2(out, O_CLOEXEC) != 0) || pipe2(err, O_CLOEXEC) != 0) {
+  if ((o.capture_output && !platform::cloexec_pipe(out)) || !platform::cloexec_pipe(err)) {
     r.spawn_error = std::string("cannot create a pipe: ") + std::strerror(errno);
     if (out[0] >= 0) {
       close(out[0]);
@@ -146,7 +146,29 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
   bool open_pipe = out_fd >= 0;
   bool exited = false;
   char buf[65536];
+  // Markers are found in everything read, the output cap notwithstanding, and timestamped on arrival.
+  const std::string marker_start = kMarkerStart;
+  std::string marker_tail;
+  auto find_markers = [&](const char* data, size_t n) {
+    if (!std::memchr(data, kMarkerEnd, n) && marker_tail.empty()) return;
+    const double now = since(start);
+    marker_tail.append(data, n);
+    for (size_t at; (at = marker_tail.find(marker_start)) != std::string::npos;) {
+      const size_t end = marker_tail.find(kMarkerEnd, at + marker_start.size());
+      if (end == std::string::npos) break;
+      if (r.markers.size() < 1000) {
+        r.markers.push_back({marker_tail.substr(at + marker_start.size(), end - at - marker_start.size()), now});
+      }
+      marker_tail.erase(0, end + 1);
+    }
+    // Keep only what may begin a marker that the next read completes.
+    const size_t keep = marker_start.size() + 32;
+    const size_t last = marker_tail.rfind(kMarkerEnd);
+    if (last == std::string::npos || marker_tail.size() - last > keep) marker_tail.clear();
+    else marker_tail.erase(0, last);
+  };
   auto take = [&](const char* data, size_t n) {
+    find_markers(data, n);
     const size_t room = o.output_cap ? o.output_cap - std::min(o.output_cap, r.output.size()) : n;
     if (n > room) truncated = true;
     r.output.append(data, std::min(n, room));
@@ -230,6 +252,11 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
   if (exited) {
     if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
     if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  }
+  // The markers are the harness's, not the program's output.
+  for (size_t at; (at = r.output.find(marker_start)) != std::string::npos;) {
+    const size_t end = r.output.find(kMarkerEnd, at + marker_start.size());
+    r.output.erase(at, end == std::string::npos ? std::string::npos : end + 1 - at);
   }
   if (truncated) {
     r.output += "\n[output truncated at " + std::to_string(o.output_cap / 1024) + " KiB]\n";

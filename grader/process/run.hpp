@@ -36,6 +36,15 @@ struct ProcessOptions {
   std::function<bool(std::string& message)> before_exec;
 };
 
+// A marker the process wrote on its output: kMarkerStart + name + kMarkerEnd, timestamped on the
+// parent's clock when it arrived (the harness marks the start and end of its timed calls).
+inline constexpr const char* kMarkerStart = "\x1egpulab-phase ";
+inline constexpr char kMarkerEnd = '\x1e';
+struct OutputMarker {
+  std::string name;
+  double seconds = 0;  // since the process started, on the parent's clock
+};
+
 struct ProcessResult {
   std::string spawn_error;  // why it could not be started; then nothing below means anything
   int exit_code = -1;       // when it exited
@@ -45,7 +54,8 @@ struct ProcessResult {
   bool memory_exceeded = false;    // held more than resident_limit_bytes and was stopped
   size_t peak_resident_bytes = 0;  // the most seen while watching (resident_limit_bytes set)
   double seconds = 0;
-  std::string output;  // stdout and stderr together, cut at the cap with a note
+  std::string output;                 // stdout and stderr together, cut at the cap with a note (markers removed)
+  std::vector<OutputMarker> markers;  // in order of arrival, at most 1000 (the process writes them)
 
   bool started() const { return spawn_error.empty(); }
   // The shell's view: the exit code, or 128 + the signal.

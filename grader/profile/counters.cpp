@@ -51,6 +51,8 @@ const std::vector<std::string>& counter_metrics() {
   return m;
 }
 
+std::string ideal_of(const std::string& metric) { return "emulator ideal: " + metric; }
+
 KernelCounters counters_of(const ProfileReport& report) {
   KernelCounters out;
   for (const KernelReport& k : report.kernels) {
@@ -60,9 +62,11 @@ KernelCounters counters_of(const ProfileReport& report) {
       switch (l.kind) {
         case AccessSiteKind::global_load:
           c[kGlobalLoadRequests] += s.requests, c[kGlobalLoadSectors] += s.sectors;
+          c[ideal_of(kGlobalLoadSectors)] += s.ideal_sectors;
           break;
         case AccessSiteKind::global_store:
           c[kGlobalStoreRequests] += s.requests, c[kGlobalStoreSectors] += s.sectors;
+          c[ideal_of(kGlobalStoreSectors)] += s.ideal_sectors;
           break;
         case AccessSiteKind::shared_load:
           c[kSharedLoadWavefronts] += s.wavefronts;

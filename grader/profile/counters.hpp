@@ -18,8 +18,10 @@ using KernelCounters = std::map<std::string, std::map<std::string, double>>;
 // The metrics, in table order, as `ncu --metrics` takes them.
 const std::vector<std::string>& counter_metrics();
 
-// The emulator's totals under those names.
+// The emulator's totals under those names, and under ideal_of(sectors metric) the sectors its
+// requests would need if coalesced (what a hint's waste is measured against).
 KernelCounters counters_of(const ProfileReport& report);
+std::string ideal_of(const std::string& metric);
 
 // Parses `ncu --csv --print-units base --print-kernel-base function` output (values with
 // thousands separators), summing each metric over the launches of each kernel.

@@ -1,6 +1,7 @@
 // Thresholds and sentences of the profile's findings (see profile_advice.hpp).
-// A line is reported when it wastes at least a quarter more than the ideal:
-// 1.25x the sectors its bytes need, 1.25x the bank passes, more than two lanes
+// A line is reported when it wastes at least a quarter more than the ideal
+// (and at least 1% of its kernel's traffic of that kind, so that a line run
+// once does not make a hint): 1.25x the sectors its bytes need, 1.25x the bank passes, more than two lanes
 // per address on average for atomics; or, for divergence, when fewer than half
 // of the warp's lanes are active where it is reached, the line carries at least
 // 5% of the kernel's requests, and it is not work meant for one lane (an
@@ -54,9 +55,18 @@ std::string stride_cause(const emu::SiteCounts& c, const char* reads) {
   return fmt::format("consecutive threads {} addresses {} bytes apart", reads, stride);
 }
 
+// The sectors (global kinds) or bank passes (shared kinds) of every line of the kernel of this kind.
+uint64_t kernel_traffic(const KernelReport& k, AccessSiteKind kind) {
+  uint64_t n = 0;
+  for (const LineProfile& l : k.lines)
+    if (l.kind == kind) n += emu::is_shared(kind) ? l.counts.wavefronts : l.counts.sectors;
+  return n;
+}
+
 void uncoalesced(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
   const emu::SiteCounts& c = l.counts;
   if (!c.requests || c.sectors * 4 < c.ideal_sectors * 5) return;
+  if ((c.sectors - c.ideal_sectors) * 100 < kernel_traffic(k, l.kind)) return;  // under 1% of the kernel's
   const double per = static_cast<double>(c.sectors) / c.requests;
   const double ideal = static_cast<double>(c.ideal_sectors) / c.requests;
   Finding f;
@@ -78,6 +88,7 @@ void uncoalesced(const KernelReport& k, const LineProfile& l, std::vector<Findin
 void bank_conflicts(const KernelReport& k, const LineProfile& l, std::vector<Finding>& out) {
   const emu::SiteCounts& c = l.counts;
   if (!c.requests || c.wavefronts * 4 < c.ideal_wavefronts * 5) return;
+  if ((c.wavefronts - c.ideal_wavefronts) * 100 < kernel_traffic(k, l.kind)) return;  // under 1% of the kernel's
   const double passes = static_cast<double>(c.wavefronts) / c.requests;
   const double ideal = static_cast<double>(c.ideal_wavefronts) / c.requests;
   Finding f;
@@ -138,6 +149,39 @@ void divergence(const KernelReport& k, const LineProfile& l, uint64_t kernel_req
   out.push_back(std::move(f));
 }
 
+const emu::SiteCounts& counts_of_line(const std::vector<KernelReport>& kernels, const Finding& f) {
+  static const emu::SiteCounts none;
+  for (const KernelReport& k : kernels) {
+    if (k.kernel != f.kernel) continue;
+    for (const LineProfile& l : k.lines)
+      if (l.file == f.file && l.line == f.line && l.kind == f.kind) return l.counts;
+  }
+  return none;
+}
+
+// Whether the finding's pattern is one whose counts agree with Nsight Compute (see the header).
+void confirm(Finding& f, const emu::SiteCounts& c) {
+  switch (f.problem) {
+    case Problem::uncoalesced:
+    case Problem::bank_conflicts:
+      if (c.approximate_requests * 10 > c.requests) {
+        f.hint = false;
+        f.unconfirmed =
+            "the lanes of a warp ran this access different numbers of times (a loop whose lanes skip different "
+            "iterations), so its requests are paired by count and their counts are approximate";
+      }
+      break;
+    case Problem::atomic_contention:
+      f.hint = false;
+      f.unconfirmed = "lanes per atomic address are not a counter Nsight Compute gives, so no GPU confirms it";
+      break;
+    case Problem::divergence:
+      f.hint = false;
+      f.unconfirmed = "active lanes per access are not a counter Nsight Compute gives, so no GPU confirms it";
+      break;
+  }
+}
+
 }  // namespace
 
 std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
@@ -159,7 +203,9 @@ std::vector<Finding> find_problems(const std::vector<KernelReport>& kernels) {
       }
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) { return a.excess > b.excess; });
+  for (Finding& f : out) confirm(f, counts_of_line(kernels, f));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Finding& a, const Finding& b) { return a.hint != b.hint ? a.hint : a.excess > b.excess; });
   // One finding per problem and line (a divergent branch shows at each of its accesses).
   std::vector<Finding> unique;
   for (Finding& f : out) {

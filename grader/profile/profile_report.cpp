@@ -226,25 +226,35 @@ std::string profile_text(const ProfileReport& r, size_t max_findings) {
           k.unprofiled_accesses);
     }
   }
-  if (r.findings.empty()) {
-    out << "No line wastes memory traffic: accesses are coalesced, free of bank conflicts and contention, and "
-           "warps do not diverge.\n";
+  const size_t hints =
+      static_cast<size_t>(std::count_if(r.findings.begin(), r.findings.end(), [](const Finding& f) { return f.hint; }));
+  if (hints == 0) {
+    out << "No line wastes memory traffic: accesses are coalesced and free of bank conflicts.\n";
   } else {
     out << "Worst lines:\n";
-    for (size_t i = 0; i < r.findings.size() && i < max_findings; ++i) out << "  " << r.findings[i].sentence << "\n";
-    if (r.findings.size() > max_findings) {
+    for (size_t i = 0; i < hints && i < max_findings; ++i) out << "  " << r.findings[i].sentence << "\n";
+    if (hints > max_findings) {
       out << fmt::format(
           "  ... and {} more (all are in the JSON: `gpulab run --profile-json`, `gpulab grade "
           "--format json`)\n",
-          r.findings.size() - max_findings);
+          hints - max_findings);
     }
+  }
+  if (r.findings.size() > hints) {
+    out << fmt::format(
+        "({} other observation{} (contended atomics, divergent warps, or approximate counts) {} not given as "
+        "hints: the GPU's counters do not confirm them; they are in the JSON)\n",
+        r.findings.size() - hints, r.findings.size() - hints == 1 ? "" : "s",
+        r.findings.size() - hints == 1 ? "is" : "are");
   }
   return out.str();
 }
 
 std::string profile_hints(const ProfileReport& r, size_t max_findings) {
   std::string text;
-  for (size_t i = 0; i < r.findings.size() && i < max_findings; ++i) text += (i ? "\n" : "") + r.findings[i].sentence;
+  for (size_t i = 0; i < r.findings.size() && i < max_findings && r.findings[i].hint; ++i) {
+    text += (i ? "\n" : "") + r.findings[i].sentence;
+  }
   return text;
 }
 
@@ -292,7 +302,9 @@ nlohmann::json profile_json(const ProfileReport& r) {
                         {"line", f.line},
                         {"kind", f.kind},
                         {"excess", f.excess},
-                        {"message", f.sentence}});
+                        {"message", f.sentence},
+                        {"hint", f.hint},
+                        {"unconfirmed", f.unconfirmed}});
   }
   return {{"arch", r.arch}, {"source", r.source}, {"kernels", std::move(kernels)}, {"findings", std::move(findings)}};
 }

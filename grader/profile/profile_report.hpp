@@ -51,13 +51,17 @@ struct Finding {
   emu::AccessSiteKind kind = emu::AccessSiteKind::global_load;
   double excess = 0;     // wasted transactions (sectors, bank passes, serialised updates, idle lanes / 32)
   std::string sentence;  // "f.cu:23 (kernel 'k'): ..."
+  // Whether it is a hint for the student: only findings of the patterns whose counts agree with
+  // Nsight Compute (docs/profile-agreement.md) are; `unconfirmed` says why the others are not.
+  bool hint = true;
+  std::string unconfirmed;
 };
 
 struct ProfileReport {
   std::string arch = "sm_90";
   std::string source;  // what ran, e.g. "dataset 18 (n=100000)"; empty for a program run
   std::vector<KernelReport> kernels;
-  std::vector<Finding> findings;  // worst first
+  std::vector<Finding> findings;  // worst first: hints, then the findings that are not hints
 };
 
 // Reads the file GPULAB_EMU_PROFILE named, maps addresses to lines and finds the problems.

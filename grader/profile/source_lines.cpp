@@ -1,4 +1,5 @@
-// addr2line, once per object for all its addresses (see source_lines.hpp).
+// The symbolizer (addr2line or llvm-symbolizer: platform/symbolizer.hpp), once per object for all
+// its addresses (see source_lines.hpp).
 #include "profile/source_lines.hpp"
 
 #include <sstream>
@@ -6,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "platform/symbolizer.hpp"
 #include "process/run.hpp"
 #include "toolchain/toolchain.hpp"
 
@@ -26,16 +28,21 @@ bool is_library_file(const std::string& file) {
 std::map<uintptr_t, SourceLine> source_lines(const std::string& object, const std::vector<uintptr_t>& addresses) {
   std::map<uintptr_t, SourceLine> out;
   if (addresses.empty()) return out;
-  std::vector<std::string> argv{"addr2line", "-e", object, "-i", "-f", "-C", "-a"};
+  std::string tried;
+  std::vector<std::string> argv = platform::symbolizer_command(object, tried);  // addr2line or llvm-symbolizer
+  if (argv.empty()) {
+    throw std::runtime_error(
+        "cannot map the profile's code addresses to source lines: no symbolizer found (looked for " + tried +
+        "); install binutils (addr2line) or LLVM (llvm-symbolizer)");
+  }
   for (uintptr_t a : addresses) argv.push_back(fmt::format("{:#x}", a));
   process::ProcessOptions o;
   o.search_path = true;
   o.time_limit_s = 60;
   const process::ProcessResult r = process::run(argv, o);
   if (!r.started() || r.status() != 0) {
-    throw std::runtime_error(
-        "cannot map the profile's code addresses to source lines: addr2line " +
-        (r.started() ? "failed: " + r.output : "did not start (" + r.spawn_error + "); install binutils"));
+    throw std::runtime_error("cannot map the profile's code addresses to source lines: " + argv.front() + " " +
+                             (r.started() ? "failed: " + r.output : "did not start (" + r.spawn_error + ")"));
   }
   // Output: for each address "0x...", then (function, file:line) pairs from the innermost
   // inlined frame outwards.

@@ -1,16 +1,14 @@
 // Inline assembly rewriting (see inline_asm_rewrite.hpp).
 #include "rewriter/inline_asm_rewrite.hpp"
 
+#include "rewriter/asm_statement.hpp"
+#include "rewriter/ptx_translate.hpp"
+
 #include <optional>
 #include <string>
 
 namespace gpulab::rewriter {
 namespace {
-
-constexpr const char* message =
-    "inline PTX (asm) cannot run on the emulator: it is GPU assembly, and the emulator runs kernels as C++ on "
-    "the CPU. Use the CUDA C++ function for it (e.g. __activemask(), __shfl_sync(), clock64(), atomicAdd()) "
-    "or run this file on a GPU (gpulab run --backend cuda)";
 
 bool is_asm_keyword(const CodeTokens& t, std::size_t i) {
   return t.is_identifier(i, "asm") || t.is_identifier(i, "__asm__") || t.is_identifier(i, "__asm");
@@ -18,6 +16,22 @@ bool is_asm_keyword(const CodeTokens& t, std::size_t i) {
 bool is_asm_qualifier(const CodeTokens& t, std::size_t i) {
   return t.is_identifier(i, "volatile") || t.is_identifier(i, "__volatile__") || t.is_identifier(i, "__volatile") ||
          t.is_identifier(i, "inline") || t.is_identifier(i, "goto");
+}
+
+std::string refusal(const std::string& message) {
+  return "static_assert(false, \"" + escape_string_literal(message) + "\")";
+}
+
+// The C++ that replaces the statement between `open` and `close`.
+std::string replacement(const CodeTokens& t, std::size_t open, std::size_t close) {
+  auto parsed = parse_asm_statement(t, open, close);
+  if (auto* why = std::get_if<std::string>(&parsed)) {
+    return refusal("inline PTX (asm) the emulator cannot read: " + *why +
+                   ". Write this step in CUDA C++ or run the file on a GPU (gpulab run --backend cuda)");
+  }
+  auto translated = translate_inline_ptx(std::get<AsmStatement>(parsed));
+  if (auto* r = std::get_if<PtxRefusal>(&translated)) return refusal(r->message);
+  return std::get<std::string>(translated);
 }
 
 }  // namespace
@@ -39,8 +53,8 @@ void collect_inline_asm(const CodeTokens& t, const std::vector<bool>& in_functio
     SourceEdit edit;
     edit.begin = t[i].begin;
     edit.end = t[*close].end;
-    edit.parts.push_back(EditPart::literal("static_assert(false, \"" + std::string(message) + "\")" +
-                                           t.layout_of(edit.begin, edit.end, in_define)));
+    edit.parts.push_back(
+        EditPart::literal(replacement(t, open, *close) + t.layout_of(edit.begin, edit.end, in_define)));
     edits.push_back(std::move(edit));
     i = *close;
   }

@@ -1,12 +1,16 @@
-// Inline assembly in CUDA code is PTX, which the host compiler would hand to the x86 assembler
-// (an error about an unknown instruction in a temporary file). Each `asm(...)` statement in a
-// function body or a #define body (also `asm volatile`, `__asm__ __volatile__`, `asm goto`)
-// becomes a static_assert that fails with a gpulab message at the student's line:
+// Inline assembly in CUDA device code is PTX, which the host compiler would hand to the x86
+// assembler. Each `asm(...)` statement in a function body or a #define body (also `asm volatile`,
+// `__asm__ __volatile__`) becomes, on the same line, either the C++ that runs its instructions
+// on the emulator (ptx_translate.hpp: special registers, shuffles, votes, bit manipulation,
+// loads, fences, barriers, cp.async) or, for anything else, a static_assert that fails with a
+// message naming the instruction:
 //   asm volatile("mov.u32 %0, %%laneid;" : "=r"(id));
-//   -> static_assert(false, "inline PTX (asm) cannot run on the emulator: ...");
-// A statement in a branch the preprocessor drops (#ifdef __CUDA_ARCH__) still compiles away. An asm
-// with an empty template, `asm volatile("" ::: "memory")`, holds no instruction (a compiler barrier,
-// as benchmarks use in host code) and is left alone.
+//   -> do { ...; ::gpulab::emu::ptx::put(gpulab_ptx0, ...laneid()...); ... } while (0);
+//   asm("vabsdiff2.u32.u32.u32 %0, %1, %2, %3;" ...)
+//   -> static_assert(false, "inline PTX instruction 'vabsdiff2.u32.u32.u32' ... is not one the emulator runs...");
+// A statement in a branch the preprocessor drops still compiles away. An asm with an empty
+// template, `asm volatile("" ::: "memory")`, holds no instruction (a compiler barrier, as
+// benchmarks use in host code) and is left alone.
 #pragma once
 
 #include "rewriter/code_tokens.hpp"

@@ -36,7 +36,9 @@ CompileJob host_object_job(const std::filesystem::path& source, const std::files
   } else {
     job.argv.insert(job.argv.end(), {"-x", "c++", "-std=c++20"});
   }
-  job.argv.insert(job.argv.end(), {"-O2", "-gdwarf-4", "-pthread"});
+  // GPULAB_EMU_PORTABLE_ARGS: the same results on every platform and compiler (signed char, no FP
+  // contraction), as the .cu files get (grader/emu/CMakeLists.txt).
+  job.argv.insert(job.argv.end(), {"-O2", "-gdwarf-4", "-pthread", GPULAB_EMU_PORTABLE_ARGS});
   const std::vector<std::string> macros = nvcc_macros(cuda_arch);
   job.argv.insert(job.argv.end(), macros.begin(), macros.end());
   // CUDA's include folder, as nvcc passes it: here the emulator's, first (as in the .cu compile), so

@@ -6,12 +6,14 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
 
+#include "audit_inputs.hpp"
 #include "build_config.hpp"
 #include "host_sources.hpp"
 #include "content_hash.hpp"
@@ -103,20 +105,28 @@ void add_local_headers(std::vector<fs::path>& reads, const fs::path& source, con
 
 // The link of an emulator program: the prebuilt inputs, the runtime and the output.
 void append_emulator_link(std::vector<std::string>& argv, const BuildOptions& options, const fs::path& executable) {
-  argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
+  // The whole archives (the harness) before the prebuilt objects (a submission's): the harness is
+  // linked first.
   if (!options.whole_archives.empty()) {
+#if defined(__APPLE__)  // Apple's linker: -force_load, one archive at a time (not yet run: docs/platforms.md)
+    for (const auto& archive : options.whole_archives) argv.push_back("-Wl,-force_load," + archive);
+#else
     argv.push_back("-Wl,--whole-archive");
     argv.insert(argv.end(), options.whole_archives.begin(), options.whole_archives.end());
     argv.push_back("-Wl,--no-whole-archive");
+#endif
   }
+  argv.insert(argv.end(), options.link_inputs.begin(), options.link_inputs.end());
   // The race-check build links the checking runtime instead of ThreadSanitizer's own. With
   // -fsanitize=thread on its command line g++ would also link libtsan (and libtsan_preinit.o),
-  // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name.
+  // so it gets -nodefaultlibs and the default libraries (g++ 12's, in its order) by name;
+  // clang is told not to link its runtime (-fno-sanitize-link-runtime) and needs nothing here
+  // (GPULAB_RACE_CHECK_LINK_ARGS, grader/emu/check/CMakeLists.txt).
   if (options.race_check) argv.push_back(GPULAB_EMU_CHECK_LIBRARY);
   argv.insert(argv.end(), {GPULAB_EMU_LINK_INPUTS, "-o", executable.string()});
   argv.insert(argv.end(), options.link_flags.begin(), options.link_flags.end());
   if (options.race_check) {
-    argv.insert(argv.end(), {"-nodefaultlibs", "-lstdc++", "-lm", "-lgcc_s", "-lgcc", "-lc", "-lgcc_s", "-lgcc"});
+    for (const char* arg : std::initializer_list<const char*>{GPULAB_RACE_CHECK_LINK_ARGS}) argv.push_back(arg);
   }
 }
 
@@ -292,8 +302,8 @@ void check_build_options(const fs::path& source_in, const fs::path& source, cons
   if (options.race_check && std::string(GPULAB_EMU_CHECK_LIBRARY).empty()) {
     throw std::runtime_error("this build of gpulab has no checking runtime for --race-check");
   }
-  if (options.object_file && (options.shared_library || !options.extra_sources.empty() || options.race_check)) {
-    throw std::runtime_error("an object file is compiled from one source, without the race check");
+  if (options.object_file && (options.shared_library || !options.extra_sources.empty())) {
+    throw std::runtime_error("an object file is compiled from one source");
   }
   if (options.backend == Backend::emu) (void)rewriter::cuda_arch_value(options.cuda_arch);  // throws for a bad one
 }
@@ -336,13 +346,14 @@ fs::path rewritten_path(const fs::path& dir, const fs::path& source) {
 // `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
 std::vector<std::string> emulator_command(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
                                           const fs::path& artifact, const std::vector<std::string>& include_flags) {
-  // -Wno-volatile: C++20 deprecates `s[i] += x` on volatile, which CUDA course code uses.
   // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
   // the #line's for some rows, and the profile's lines must name the student's file.
-  std::vector<std::string> argv = {
-      GPULAB_CXX_COMPILER, "-std=c++20", "-O2", "-gdwarf-4", "-fno-builtin-printf", "-pthread", "-Wno-volatile",
-      // Probe every page of large stack frames, so a kernel's oversized local array hits the guard page.
-      "-fstack-clash-protection", "-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR};
+  // GPULAB_EMU_COMPILE_ARGS: the same results on every platform and compiler (signed char, no FP
+  // contraction), volatile's C++20 deprecation silenced, large frames probed (grader/emu/CMakeLists.txt).
+  std::vector<std::string> argv = {GPULAB_CXX_COMPILER, "-std=c++20",          "-O2",
+                                   "-gdwarf-4",         "-fno-builtin-printf", "-pthread"};
+  argv.insert(argv.end(), {GPULAB_EMU_COMPILE_ARGS});
+  argv.insert(argv.end(), {"-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR});
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
   // has (the flags and why: grader/emu/check/CMakeLists.txt).
   if (options.race_check) argv.insert(argv.end(), {GPULAB_CHECKED_BUILD_ARGS});
@@ -422,6 +433,7 @@ void hash_toolchain(ContentHash& hash, const BuildOptions& options) {
   hash.add(options.cuda_arch).add(file_stamp(GPULAB_EMU_LIBRARY)).add(file_stamp(GPULAB_EMU_CHECK_LIBRARY));
   if (options.backend == Backend::emu) {
     hash.add(emulator_headers_stamp()).add(file_stamp(GPULAB_REWRITER_LIBRARY)).add(file_stamp(GPULAB_CXX_COMPILER));
+    for (const char* input : {GPULAB_EMU_LINK_INPUTS}) hash.add(file_stamp(input));  // the platform library, Boost
   } else {
     hash.add(file_stamp(GPULAB_NVCC));
   }
@@ -474,7 +486,8 @@ CompileJob compile_job(const std::vector<std::string>& argv, const fs::path& dir
   for (const auto& lib : options.whole_archives) job.reads.push_back(lib);
   if (options.backend == Backend::emu) {
     job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
-    job.reads.push_back(GPULAB_EMU_LIBRARY);
+    // The runtime and what it links (the platform library; Boost.Context where it switches fibers).
+    for (const char* input : {GPULAB_EMU_LINK_INPUTS}) job.reads.push_back(input);
     if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
   }
   return job;
@@ -553,6 +566,10 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
 }  // namespace
 
 size_t emulator_rewrites() { return rewrites.load(); }
+
+fs::path emulator_rewritten_source(const fs::path& artifact, const fs::path& source) {
+  return rewritten_path(artifact.parent_path(), source);
+}
 
 BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {
   const fs::path source = fs::absolute(source_in);

@@ -49,7 +49,8 @@ struct BuildOptions {
   bool shared_library = false;
   std::vector<std::string> libraries;
   // Compile only: one relocatable object (`object.o`) from the source alone, for another
-  // build's link_inputs (extra_sources, link_inputs and link_flags are not used).
+  // build's link_inputs (extra_sources, link_inputs and link_flags are not used); with
+  // race_check, the checking build's object (the link that uses it takes race_check too).
   bool object_file = false;
 };
 

@@ -3,7 +3,8 @@
 // the correct outputs of the test lab "unit_speed" (out = 3 * in) for the
 // timed and the recheck inputs, and reports every timed call as 1 ns, every
 // call checked, on the emulator (the identity the grader's own probe sees).
-// Only the physical limits can tell that the time is false. Built a second
+// Only the physical limits can tell that the time is false: the report is
+// otherwise well formed, as a tampered harness would write it. Built a second
 // time with GPULAB_LIE_ABOUT_DEVICE, it also names a device of its own.
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -42,9 +43,19 @@ int main(int argc, char** argv) {
 #else
       {"device", {{"name", "gpulab CPU emulator (sm_90 limits)"}, {"uuid", std::string(32, '0')}}},
 #endif
-      {"timing", {{"median_s", 1e-9}, {"min_s", 1e-9}, {"max_s", 1e-9}, {"spread", 0}, {"runs", 10}, {"calls", 13}}},
+      {"timing",
+       {{"median_s", 1e-9},
+        {"min_s", 1e-9},
+        {"max_s", 1e-9},
+        {"spread", 0},
+        {"runs", 10},
+        {"calls", 13},
+        {"l2_flush_bytes", 0},
+        {"l2_persisting_reset", false},
+        {"samples_s", std::vector<double>(10, 1e-9)}}},
       {"verification", {{"status", "checked"}, {"calls_checked", 13}}},
-      {"copy_bandwidth_bytes_per_s", 1e10}};
+      {"copy_bandwidth_bytes_per_s", 1e10},
+      {"recheck", {{"inputs_modified", nlohmann::json::array()}, {"guard_overruns", nlohmann::json::array()}}}};
   std::ofstream(request.at("result").get<std::string>()) << result.dump(1);
   return 0;
 }

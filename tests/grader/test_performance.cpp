@@ -25,58 +25,20 @@
 #include "grader_test_support.hpp"
 #include "grade/plausibility.hpp"
 #include "lab/performance_spec.hpp"
+#include "speed_lab_fixture.hpp"
 
 using gpulab::NdArray;
 using gpulab::grade::PerformanceStatus;
+using gpulab_test::kKernel;
+using gpulab_test::kReference;
 using gpulab_test::ScopedEnv;
+using gpulab_test::speed_lab;
+using gpulab_test::speed_lab_json;
+using gpulab_test::SpeedHome;
 using gpulab_test::TempDir;
 using nlohmann::json;
 
 namespace {
-void gold_triple(const gpulab::gold::Case& c, gpulab::gold::Expected& out) {
-  const auto in = c.input("in").as<int32_t>();
-  std::vector<int32_t> v(in.begin(), in.end());
-  for (int32_t& x : v) x *= 3;
-  out.set("out", NdArray::from(v));
-}
-}  // namespace
-
-GPULAB_GOLD("unit_speed", "triple", gold_triple);
-
-namespace {
-json speed_lab_json() {
-  return json::parse(R"({"lab": "unit_speed", "version": "1", "public_seed": 5,
-    "checker": {"file": "reference/unit_speed/checker.cu"}, "parts": [
-    {"name": "triple", "points": 10, "function": "triple_it", "time_limit_s": 30,
-     "params": [{"name": "in", "role": "input", "dtype": "int32", "shape": ["n"]},
-                {"name": "out", "role": "output", "dtype": "int32", "shape": ["n"]},
-                {"name": "n", "role": "size"}],
-     "check": {"kind": "exact"},
-     "performance": {"points": 4, "sizes": {"n": 5000}, "work": "bytes",
-                     "inputs": {"in": {"dist": "uniform_int", "min": -9, "max": 9}},
-                     "thresholds": [[0.0, 0.5], [1000.0, 1.0]],
-                     "bandwidth_thresholds": [[0.0, 0.25], [1000.0, 1.0]]},
-     "datasets": [{"family": "small", "sizes": [{"n": 1}, {"n": 777}],
-                   "inputs": {"in": {"dist": "uniform_int", "min": -50, "max": 50}}}]}]})");
-}
-gpulab::LabSpec speed_lab() { return gpulab::parse_lab_spec(speed_lab_json(), "unit_speed/lab.json"); }
-
-const char* const kKernel = R"(
-__global__ void thrice(const int* in, int* out, int n) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = 3 * in[i];
-}
-)";
-const std::string kReference =
-    std::string(kKernel) +
-    "void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n); }\n";
-// The checker: another correct implementation (one thread per element, grid-stride).
-const char* const kChecker = R"(
-__global__ void times_three(const int* in, int* out, int n) {
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = in[i] * 3;
-}
-void triple_it(const int* in, int* out, int n) { times_three<<<8, 128>>>(in, out, n); }
-)";
 // Keeps its first result and copies it back when called again with the same pointers.
 const std::string kCaching = std::string(kKernel) + R"(
 static const int* seen_in = nullptr;
@@ -134,39 +96,18 @@ void triple_it(const int* in, int* out, int n) {
 )";
 // Registers a checker table of its own (an empty one) from a static constructor, hoping the
 // harness trusts it, or at least gives up checking.
-const std::string kRegistersChecker = kReference + R"(
+std::string registers_checker() {
+  return kReference + R"(
 #include <cstddef>
 extern "C" void gpulab_harness_adopt_checker(const void* table, size_t count);
 static struct Usurper { Usurper() { gpulab_harness_adopt_checker(nullptr, 0); } } usurper;
 )";
+}
 // Wrong for n = 1 only: a correctness case fails, so no speed points.
 const std::string kWrongSmall = std::string(kKernel) + R"(
 void triple_it(const int* in, int* out, int n) { thrice<<<(n + 255) / 256, 256>>>(in, out, n > 1 ? n : 0); }
 )";
 
-struct SpeedHome {
-  TempDir home;
-  TempDir cache;
-  explicit SpeedHome(bool with_reference = true, bool with_checker = true) {
-    std::filesystem::create_directory_symlink(std::string(GPULAB_TEST_SOURCE_DIR) + "/grader", home / "grader");
-    const gpulab::LabSpec lab = speed_lab();
-    gpulab::generate_datasets(lab, lab.public_seed, false, gpulab::Selection::public_small,
-                              home / "datasets/unit_speed");
-    std::filesystem::create_directories(home / "reference/unit_speed");
-    if (with_reference) gpulab_test::write_file(home / "reference/unit_speed/unit_speed.cu", kReference);
-    if (with_checker) gpulab_test::write_file(home / "reference/unit_speed/checker.cu", kChecker);
-  }
-  gpulab::grade::GradeResult grade(const std::string& source, gpulab::grade::PerformanceMode mode) {
-    ScopedEnv env_home("GPULAB_HOME", home.path().string());
-    ScopedEnv env_cache("GPULAB_CACHE", cache.path().string());
-    const std::filesystem::path file = home / "student.cu";
-    gpulab_test::write_file(file, source);
-    gpulab::grade::GradeOptions o;
-    o.performance = mode;
-    o.race_check = false;
-    return gpulab::grade::grade_submission(speed_lab(), file, o);
-  }
-};
 }  // namespace
 
 TEST_CASE("performance: lab.json's performance object is parsed and checked", "[performance]") {
@@ -317,7 +258,7 @@ TEST_CASE("performance: a timed call that overwrites its inputs is caught", "[pe
 
 TEST_CASE("performance: a submission that registers a checker of its own fails for review", "[performance]") {
   SpeedHome h;
-  const auto g = h.grade(kRegistersChecker, gpulab::grade::PerformanceMode::on);
+  const auto g = h.grade(registers_checker(), gpulab::grade::PerformanceMode::on);
   REQUIRE(g.parts[0].performance);
   const gpulab::grade::PerformanceResult& r = *g.parts[0].performance;
   INFO(r.feedback);
@@ -325,12 +266,33 @@ TEST_CASE("performance: a submission that registers a checker of its own fails f
   CHECK(r.counted);  // its points stay in the maximum: tampering does not shrink it
   CHECK(r.score == 0);
   CHECK(g.max_score == 10);
-  CHECK_THAT(r.review, Catch::Contains("tampered with") && Catch::Contains("more than one checker"));
+  // The audit of its object names the harness's function it calls, before anything runs.
+  CHECK_THAT(r.review, Catch::Contains("gpulab_harness_adopt_checker"));
   const json results = gpulab::grade::gradescope_results(g);
   bool flagged = false;
   for (const json& t : results["tests"])
     if (t.value("name", "") == "triple: speed") flagged = t["extra_data"].value("review", "") == r.review;
   CHECK(flagged);
+
+  // Behind the audit (built as a trusted program is, without it), the harness itself trusts no
+  // checker once a second one is registered.
+  ScopedEnv env_home("GPULAB_HOME", h.home.path().string());
+  ScopedEnv env_cache("GPULAB_CACHE", h.cache.path().string());
+  const gpulab::LabSpec lab = speed_lab();
+  gpulab::grade::GradeOptions o;
+  o.performance = gpulab::grade::PerformanceMode::on;
+  const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
+  gpulab::grade::TrustedPrograms trusted(lab, o, runner);
+  gpulab_test::write_file(h.home / "usurper.cu", registers_checker());
+  std::string problem;
+  const std::filesystem::path program = trusted.build(h.home / "usurper.cu", "the usurper", problem);
+  REQUIRE(!program.empty());
+  TempDir work;
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner, trusted);
+  const gpulab::grade::PerformanceResult unaudited = scorer.measure(lab.parts[0], program, true);
+  INFO(unaudited.feedback);
+  CHECK(unaudited.status == PerformanceStatus::failed);
+  CHECK_THAT(unaudited.review, Catch::Contains("tampered with") && Catch::Contains("more than one checker"));
 }
 
 TEST_CASE("performance: without a checker speed is shown but not scored", "[performance]") {
@@ -358,7 +320,8 @@ TEST_CASE("performance: a speed beyond the device's limits is implausible, earns
   o.performance = gpulab::grade::PerformanceMode::on;
   const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   TempDir work;
-  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+  gpulab::grade::TrustedPrograms trusted(lab, o, runner);
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner, trusted);
   const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_TIMER_HARNESS, true);
   INFO(r.feedback);
   CHECK(r.status == PerformanceStatus::implausible);
@@ -397,7 +360,8 @@ TEST_CASE("performance: a timed run that names another device than the grader's 
   o.performance = gpulab::grade::PerformanceMode::on;
   const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   TempDir work;
-  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+  gpulab::grade::TrustedPrograms trusted(lab, o, runner);
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner, trusted);
   const gpulab::grade::PerformanceResult r = scorer.measure(lab.parts[0], GPULAB_LYING_DEVICE_HARNESS, true);
   INFO(r.feedback);
   CHECK(r.status == PerformanceStatus::failed);
@@ -411,15 +375,20 @@ TEST_CASE("performance: a timed run that names another device than the grader's 
 }
 
 TEST_CASE("performance: the physical limits of a device", "[performance]") {
-  const json h100 = {{"compute_capability", "9.0"}, {"multiprocessors", 132}, {"clock_khz", 1980000}};
+  using gpulab::grade::DeviceIdentity;
+  const auto device = [](const char* cc, long long sms, long long clock_khz) {
+    DeviceIdentity d;
+    d.compute_capability = cc;
+    d.multiprocessors = sms;
+    d.clock_khz = clock_khz;
+    return d;
+  };
+  const DeviceIdentity h100 = device("9.0", 132, 1980000);
   CHECK(gpulab::grade::peak_fp32_flops(h100) == Approx(132 * 128 * 2 * 1.98e9));
-  CHECK(gpulab::grade::peak_fp32_flops(
-            {{"compute_capability", "8.0"}, {"multiprocessors", 108}, {"clock_khz", 1410000}}) ==
-        Approx(108 * 64 * 2 * 1.41e9));
-  CHECK(gpulab::grade::peak_fp32_flops({{"compute_capability", "42.0"}, {"multiprocessors", 1}, {"clock_khz", 1}}) ==
-        0);
-  json emulator = h100;
-  emulator["emulated"] = true;
+  CHECK(gpulab::grade::peak_fp32_flops(device("8.0", 108, 1410000)) == Approx(108 * 64 * 2 * 1.41e9));
+  CHECK(gpulab::grade::peak_fp32_flops(device("42.0", 1, 1)) == 0);
+  DeviceIdentity emulator = h100;
+  emulator.emulated = true;
   CHECK(gpulab::grade::peak_fp32_flops(emulator) == 0);
 
   // Memory: up to 25% above the copy bandwidth passes (read-mostly kernels beat a copy a little).
@@ -487,7 +456,8 @@ gpulab::grade::Calibration calibrate_speed_lab(SpeedHome& h) {
   gpulab::grade::GradeOptions o;
   const gpulab::grade::SubmissionRunner runner(gpulab::sandbox::Mode::none, o.backend);
   TempDir work;
-  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner);
+  gpulab::grade::TrustedPrograms trusted(lab, o, runner);
+  gpulab::grade::PerformanceScorer scorer(lab, o, work.path(), runner, trusted);
   return scorer.calibrate(lab.parts[0]);
 }
 }  // namespace

@@ -2,7 +2,8 @@
 // attacks) and checks every property of docs/security.md's corpus:
 //   - the grader finishes within the part's time limit plus a small margin;
 //   - the attacked part scores 0 with a clear reason and the failure kind batch
-//     grading counts ("kind"), the other part full marks;
+//     grading counts ("kind"), the other part full marks (or, where the audit of
+//     the object found what the attack calls, its right outputs held for review);
 //   - the results file is the grader's own, also after the grader has exited;
 //   - no process of the submission is left running (and, for the fork bomb,
 //     no more ran at once than the process limit);
@@ -344,7 +345,10 @@ int main(int argc, char** argv) {
   check(first_results.find("HACKED") == std::string::npos, "no fake results in the results file");
   check(first_results.find(secret) == std::string::npos && run.log.find(secret) == std::string::npos,
         "the hidden seed does not appear in the results or the grader's output");
-  check(r.at("compiled").get<bool>(), "the submission compiled");
+  if (!r.value("compiled", false)) {
+    std::printf("FAIL: the submission did not compile:\n%s\n", r.value("compile_output", std::string()).c_str());
+    return 1;
+  }
   const std::string isolation = r.value("isolation", "");
   check(isolation.find(user_mode ? "unprivileged user" : "bubblewrap") != std::string::npos,
         "the results name the isolation: " + isolation);
@@ -358,8 +362,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   check(hit->at("score").get<double>() == 0, "part " + attacked + " scores 0 (got " + hit->at("score").dump() + ")");
-  check(spared->at("score").get<double>() >= spared->at("max_score").get<double>() - 1e-6,
-        "part " + other + " keeps full marks (got " + spared->at("score").dump() + ")");
+  if (r.value("audit", json::array()).empty()) {
+    check(spared->at("score").get<double>() >= spared->at("max_score").get<double>() - 1e-6,
+          "part " + other + " keeps full marks (got " + spared->at("score").dump() + ")");
+  } else {
+    // The audit of the object found what the attack calls (fork, open, sockets, ...): what the
+    // program reports of itself is withheld in every part, so the spared part's right outputs
+    // are held for review, not lost to the attack.
+    bool held = true;
+    for (const json& c : spared->at("cases")) {
+      held = held && c.value("failure_kind", std::string()) == "tampering" &&
+             c.at("feedback").get<std::string>().find("your outputs match the expected ones") != std::string::npos;
+    }
+    check(held, "part " + other + "'s outputs are right in every case, held for review after the audit's " +
+                    std::to_string(r.at("audit").size()) + " finding(s)");
+    check(!r.value("review", json::array()).empty(), "the submission is listed for the instructor's review");
+  }
   const std::string reason = hit->at("cases").at(0).at("feedback");
   bool named = false;
   for (const json& want : spec.at("reason")) named = named || lower(reason).find(lower(want)) != std::string::npos;

@@ -1,10 +1,14 @@
 // The emulator profiler's counts on kernels whose counts are known by hand:
-// coalesced, misaligned, strided and 16-byte global accesses, shared-memory
+// coalesced, misaligned, strided and 16-byte global accesses (also float4 and
+// double2 fields that g++ reads one by one), loops whose lanes skip different
+// iterations (approximate), shared-memory
 // column walks with and without padding, 2-way conflicts, broadcasts, 8-byte
 // shared accesses, contended and spread atomics, divergent branches and a
 // block whose last warp is partial. Built like `gpulab run --profile` builds
-// a program (gcc's -fsanitize=thread instrumentation, linked against the
-// checking runtime) and run with GPULAB_EMU_CHECKS=profile.
+// a program (the compiler's -fsanitize=thread instrumentation, linked against the
+// checking runtime) and run with GPULAB_EMU_CHECKS=profile. Where clang's code
+// gives other counts than gcc's (and the GPU's), the clang branch checks what
+// docs/profile-agreement.md says it does, so that a change shows here.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -46,6 +50,39 @@ __global__ void read_strided(const float* in, float* out, int stride) {
 __global__ void copy_float4(const float4* in, float4* out) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = in[i];
+}
+// A float4's fields read through a reference and one built with make_float4: g++ reads and
+// writes them field by field, nvcc with one 16-byte load and store (LDG.128, STG.128).
+__device__ float sum4(const float4& v) { return (v.x + v.y) + (v.z + v.w); }
+__global__ void float4_fields(const float4* in, float4* out, float* sums) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sums[i] = sum4(in[i]);
+  out[i] = make_float4(1.0f, 2.0f, 3.0f, static_cast<float>(i));
+}
+// The same where only some lanes of a warp read (a divergent tail): merged alike in every lane.
+__global__ void float4_tail(const float4* in, float* sums, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i % 3 == 0 && i < n) sums[i] = sum4(in[i]);
+}
+__global__ void double2_fields(const double2* in, double* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = in[i].x * in[i].y;
+}
+// Four floats at a time from a float array: 16 bytes apart, not aligned to 16 in every lane
+// (nvcc cannot merge them either): four 4-byte loads.
+__global__ void float_quads(const float* in, float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float* p = in + 4 * i + 1;
+  out[i] = p[0] + p[1] + p[2] + p[3];
+}
+// A loop whose lanes skip different early iterations: lane l starts at k = l % 4, so its k-th
+// execution of the load is not the other lanes' k-th. Paired by count: approximate.
+__global__ void skipping_loop(const float* in, float* out, int n) {
+  float sum = 0;
+  for (int k = 0; k < n; ++k) {
+    if (k >= static_cast<int>(threadIdx.x % 4)) sum += in[k * 32 + threadIdx.x];
+  }
+  out[threadIdx.x] = sum;
 }
 __global__ void broadcast_global(const float* in, float* out) {
   out[threadIdx.x] = in[0];
@@ -137,13 +174,63 @@ TEST_CASE("global loads and stores: sectors per request") {
   CHECK(c.uniform_stride);
 
   c = p.of("copy_float4", AccessSiteKind::global_load);
+#if defined(__clang__) && __clang_major__ < 17
+  // clang 14 copies a float4 with memcpy, which its instrumentation leaves to the C library:
+  // the checking runtime never sees it (clang 17 and later call __tsan_memcpy, which it does).
+  CHECK(c.requests == 0);
+#else
   CHECK(c.requests == 32);
   CHECK(c.sectors == 32 * 16);  // 512 bytes per warp
   CHECK(c.width == 16);
+#endif
 
   c = p.of("broadcast_global", AccessSiteKind::global_load);
   CHECK(c.requests == 1);
   CHECK(c.sectors == 1);
+}
+
+TEST_CASE("vector accesses that g++ splits count as one access of their width") {
+  Buffer<float4> in4(1024), out4(1024);
+  Buffer<float> sums(1024), in(8192), out(2048);
+  Buffer<double2> in2(1024);
+  Buffer<double> outd(1024);
+  float4_fields<<<4, 256>>>(in4.p, out4.p, sums.p);
+  float4_tail<<<1, 64>>>(in4.p, sums.p, 64);
+  double2_fields<<<4, 256>>>(in2.p, outd.p);
+  float_quads<<<4, 256>>>(in.p, out.p);
+  skipping_loop<<<1, 32>>>(in.p, out.p, 8);
+  cudaDeviceSynchronize();
+  const Profiles p;
+
+  SiteCounts c = p.of("float4_fields", AccessSiteKind::global_load);
+  CHECK(c.requests == 32);      // one 16-byte load per warp, not four 4-byte ones
+  CHECK(c.sectors == 32 * 16);  // 512 bytes per warp: coalesced
+  CHECK(c.ideal_sectors == 32 * 16);
+  CHECK(c.width == 16);
+  c = p.of("float4_fields", AccessSiteKind::global_store);  // the float4 and the float
+  CHECK(c.requests == 32 + 32);
+  CHECK(c.sectors == 32 * 16 + 32 * 4);
+  CHECK(c.sectors == c.ideal_sectors);
+
+  c = p.of("float4_tail", AccessSiteKind::global_load);
+  CHECK(c.requests == 2);  // one 16-byte load per warp, by the lanes i % 3 == 0
+  CHECK(c.width == 16);
+  CHECK(c.lanes == 22);
+
+  c = p.of("double2_fields", AccessSiteKind::global_load);
+  CHECK(c.requests == 32);
+  CHECK(c.sectors == 32 * 16);
+  CHECK(c.width == 16);
+
+  c = p.of("float_quads", AccessSiteKind::global_load);
+  CHECK(c.requests == 4 * 32);
+  CHECK(c.width == 4);
+  CHECK(c.approximate_requests == 0);
+
+  c = p.of("skipping_loop", AccessSiteKind::global_load);
+  CHECK(c.requests == 8);
+  CHECK(c.approximate_requests > 0);
+  CHECK(p.of("float4_fields", AccessSiteKind::global_load).approximate_requests == 0);
 }
 
 TEST_CASE("shared memory: bank conflicts, padding, broadcast, 8-byte accesses") {
@@ -196,8 +283,14 @@ TEST_CASE("atomics: lanes on one address") {
   CHECK(c.distinct_addresses == 4);
 
   c = p.of("spread", AccessSiteKind::global_atomic);
+#if defined(__clang__)
+  // clang emits this kernel's atomic at two code addresses, and the profile tells requests
+  // apart by code address: one warp counts as two requests.
+  CHECK(c.requests == 3);
+#else
   CHECK(c.requests == 2);
   CHECK(c.same_address_lanes == 2);
+#endif
   CHECK(c.distinct_addresses == 64);
 
   c = p.of("contended_float", AccessSiteKind::global_atomic);
@@ -220,9 +313,17 @@ TEST_CASE("divergence and partial warps: active lanes per request") {
 
   // 48 threads: warp 0 splits into lanes 0-7 (a) and 8-31 (b), warp 1 (16 lanes) reads b.
   c = p.of("if_else", AccessSiteKind::global_load);
+#if defined(__clang__)
+  // clang turns the two branches' loads into one load of a selected address (no flag stops
+  // it): the divergent warp 0 makes one request instead of two.
+  CHECK(c.requests == 2);
+  CHECK(c.lanes == 48);
+  CHECK(c.lane_slots == 32 + 16);
+#else
   CHECK(c.requests == 3);
   CHECK(c.lanes == 48);
   CHECK(c.lane_slots == 32 + 32 + 16);
+#endif
   // The store after the branch: the warps reconverge, one request each.
   c = p.of("if_else", AccessSiteKind::global_store);
   CHECK(c.requests == 2);

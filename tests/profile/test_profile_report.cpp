@@ -88,6 +88,47 @@ TEST_CASE("findings: what they name and when they stay quiet") {
   CHECK_THAT(f[0].sentence, Catch::Contains("only 4.0 of 32 lanes"));
 }
 
+TEST_CASE("findings are hints only for the patterns whose counts agree with Nsight Compute") {
+  // Sectors and bank passes of a site whose lanes are paired exactly: a hint.
+  gpulab::emu::SiteCounts c;
+  c.requests = 10, c.lanes = 320, c.lane_slots = 320, c.sectors = 320, c.ideal_sectors = 40;
+  c.multi_lane_requests = 10, c.lane_stride = 4096, c.width = 4;
+  auto f = find_problems({kernel_with(AccessSiteKind::global_load, c)});
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].hint);
+  CHECK(f[0].unconfirmed.empty());
+  // More than a tenth of its requests paired by count (lanes skipped different iterations): not a hint.
+  c.approximate_requests = 2;
+  f = find_problems({kernel_with(AccessSiteKind::global_load, c)});
+  REQUIRE(f.size() == 1);
+  CHECK_FALSE(f[0].hint);
+  CHECK_THAT(f[0].unconfirmed, Catch::Contains("approximate"));
+  c.approximate_requests = 1;  // a tenth: the counts stay within 10%
+  CHECK(find_problems({kernel_with(AccessSiteKind::global_load, c)})[0].hint);
+  // Contended atomics and divergence: Nsight Compute has no counter for them.
+  gpulab::emu::SiteCounts a;
+  a.requests = 4, a.lanes = 128, a.lane_slots = 128, a.same_address_lanes = 128, a.distinct_addresses = 4;
+  f = find_problems({kernel_with(AccessSiteKind::global_atomic, a)});
+  REQUIRE(f.size() == 1);
+  CHECK_FALSE(f[0].hint);
+  gpulab::emu::SiteCounts d;
+  d.requests = 8, d.lanes = 8 * 4, d.lane_slots = 8 * 32, d.wavefronts = 8, d.ideal_wavefronts = 8;
+  f = find_problems({kernel_with(AccessSiteKind::shared_load, d)});
+  REQUIRE(f.size() == 1);
+  CHECK_FALSE(f[0].hint);
+  // Hints come first, whatever the others waste.
+  KernelReport k = kernel_with(AccessSiteKind::shared_load, d);
+  c.approximate_requests = 0;
+  k.lines.push_back(LineProfile{"/course/f.cu", 30, "k(float*)", AccessSiteKind::global_load, c});
+  d.lanes = 8000 * 4, d.lane_slots = 8000 * 32, d.requests = 8000;  // far more waste than the uncoalesced line
+  k.lines[0].counts = d;
+  f = find_problems({k});
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].hint);
+  CHECK(f[0].line == 30);
+  CHECK_FALSE(f[1].hint);
+}
+
 TEST_CASE("Nsight Compute's CSV: summed per kernel, thousands separators read") {
   const std::string csv =
       "==PROF== Connected to process 524\n"

@@ -73,7 +73,14 @@ TEST_CASE("two threads writing the same byte race") {
   const auto all = take();
   INFO(dump(all));
   const auto races = of_kind(all, "data-race");
+#if defined(__clang__)
+  // clang compiles the first thread's pass through the kernel to code of its own, and findings
+  // are told apart by code address: the race of threads 2 and 3 is reported too
+  // (docs/profile-agreement.md).
+  REQUIRE(races.size() == 2);
+#else
   REQUIRE(races.size() == 1);
+#endif
   CHECK(contains(races.front().message, "thread (1,0,0) of block (0,0,0) writes global memory, byte offset 0 "));
 }
 

@@ -1,6 +1,8 @@
-// Unit tests of the inline-PTX rewrite: asm statements in function and #define bodies become a
-// failing static_assert on the same line (lines after it keep their numbers); asm labels and
+// Unit tests of the inline-PTX rewrite: asm statements in function and #define bodies become, on
+// the same line, either C++ that runs their instructions (lines after them keep their numbers) or
+// a failing static_assert naming the instruction the emulator does not run; asm labels and
 // top-level asm, text in comments and strings, and names merely containing "asm" stay as written.
+// What the translated instructions compute is checked by tests/emu/test_inline_ptx.cu.
 #include "rewrite_test_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -8,12 +10,14 @@
 using namespace gpulab::rewriter::test;
 
 namespace {
-bool has_ptx_error(const std::string& text) {
-  return text.find("static_assert(false, \"inline PTX (asm) cannot run on the emulator") != std::string::npos;
+bool refused(const std::string& text) { return text.find("static_assert(false, \"inline PTX") != std::string::npos; }
+bool translated(const std::string& text) {
+  return text.find("do { ") != std::string::npos && text.find("::gpulab::emu::ptx::") != std::string::npos &&
+         !refused(text);
 }
 }  // namespace
 
-TEST_CASE("asm volatile in a kernel becomes a static_assert on the same line", "[rewriter][asm]") {
+TEST_CASE("a move from %laneid becomes C++ on the same line", "[rewriter][asm]") {
   const std::string src =
       "__global__ void k(unsigned* out) {\n"
       "  unsigned lane;\n"
@@ -22,19 +26,78 @@ TEST_CASE("asm volatile in a kernel becomes a static_assert on the same line", "
       "  out[0] = lane;\n"
       "}\n";
   const std::string out = rewrite_body(src);
-  CHECK(has_ptx_error(out));
-  CHECK(line_of(out, "static_assert") == 3);
+  CHECK(translated(out));
+  CHECK(line_of(out, "::gpulab::emu::ptx::laneid()") == 3);
   CHECK(line_of(out, "out[0] = lane;") == 5);
   CHECK(count_newlines(out) == count_newlines(src));
+  CHECK(out.find("auto&& gpulab_ptx_o0 = (lane);") != std::string::npos);
   CHECK(out.find("mov.u32") == std::string::npos);
 }
 
-TEST_CASE("asm, __asm__ __volatile__ and asm in a #define body are all reported", "[rewriter][asm]") {
-  CHECK(has_ptx_error(rewrite_body("__device__ void f() { asm(\"exit;\"); }\n")));
-  CHECK(has_ptx_error(rewrite_body("__device__ void f() { __asm__ __volatile__(\"bar.sync 0;\"); }\n")));
+TEST_CASE("operands are bound once, inputs before the instructions and outputs written back after", "[rewriter][asm]") {
+  const std::string out = rewrite_body(
+      "__device__ unsigned f(unsigned a, unsigned b) { unsigned d; "
+      "asm(\"prmt.b32 %0, %1, %2, %3;\" : \"=r\"(d) : \"r\"(a + 1), \"r\"(b), \"n\"(0x3210)); return d; }\n");
+  REQUIRE(translated(out));
+  const auto pos = [&](const char* s) { return out.find(s); };
+  CHECK(pos("in<'r'>((a + 1))") < pos("::gpulab::emu::ptx::prmt("));
+  CHECK(pos("in<'n'>((0x3210))") < pos("::gpulab::emu::ptx::prmt("));
+  CHECK(pos("::gpulab::emu::ptx::prmt(") < pos("::gpulab::emu::ptx::out(gpulab_ptx_o0, gpulab_ptx0)"));
+}
+
+TEST_CASE("named operands, %% registers, nvcc's single % and .reg blocks are read", "[rewriter][asm]") {
+  CHECK(translated(rewrite_body(
+      "__device__ void f(unsigned long long* t) { asm volatile(\"mov.u64 %0, %globaltimer;\" : \"=l\"(*t)); }\n")));
+  CHECK(
+      translated(rewrite_body("__device__ unsigned f(unsigned x) { unsigned r; asm(\"brev.b32 %[out], %[in];\" "
+                              ": [out] \"=r\"(r) : [in] \"r\"(x)); return r; }\n")));
+  const std::string ballot = rewrite_body(
+      "__device__ unsigned f(int x) { unsigned b; asm(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.b32 p, %1, 0;\\n\\t"
+      "vote.sync.ballot.b32 %0, p, 0xffffffff;\\n\\t}\" : \"=r\"(b) : \"r\"(x)); return b; }\n");
+  CHECK(translated(ballot));
+  CHECK(ballot.find("vote_ballot(") != std::string::npos);
+}
+
+TEST_CASE("an instruction the emulator does not run is refused by name", "[rewriter][asm]") {
+  const std::string out = rewrite_body(
+      "__device__ unsigned f(unsigned a) {\n"
+      "  unsigned r; asm(\"vabsdiff2.u32.u32.u32.add %0, %1, %1, 0;\" : \"=r\"(r) : \"r\"(a));\n"
+      "  return r;\n"
+      "}\n");
+  CHECK(refused(out));
+  CHECK(line_of(out, "static_assert") == 2);
+  CHECK(out.find("'vabsdiff2.u32.u32.u32.add'") != std::string::npos);
+  CHECK(refused(rewrite_body("__device__ void f() { asm(\"exit;\"); }\n")));
+  CHECK(rewrite_body("__device__ void f() { asm(\"exit;\"); }\n").find("'exit'") != std::string::npos);
+  // Modifiers the emulator does not model are named too.
+  CHECK(rewrite_body("__device__ void f(int* p) { asm(\"ld.global.v8.f32 {%0}, [%0];\" :: \"l\"(p)); }\n")
+            .find("'ld.global.v8.f32'") != std::string::npos);
+  CHECK(refused(rewrite_body("__device__ void f() { asm(\"bar.arrive 1, 64;\"); }\n")));
+  CHECK(
+      refused(rewrite_body("__device__ unsigned f(unsigned v) { unsigned r; asm(\"shfl.idx.b32 %0, %1, 0, 0x1f;\" "
+                           ": \"=r\"(r) : \"r\"(v)); return r; }\n")));
+}
+
+TEST_CASE("asm that cannot be read is refused with the reason", "[rewriter][asm]") {
+  const std::string macro_text = rewrite_body(
+      "#define INSN \"mov.u32 %0, %%laneid;\"\n"
+      "__device__ unsigned f() { unsigned r; asm(INSN : \"=r\"(r)); return r; }\n");
+  CHECK(refused(macro_text));
+  CHECK(macro_text.find("not a string literal") != std::string::npos);
+  const std::string jump = rewrite_body("__device__ void f() { asm goto(\"bra %l0;\" :::: done); done: return; }\n");
+  CHECK(refused(jump));
+  CHECK(jump.find("asm goto") != std::string::npos);
+  CHECK(refused(rewrite_body("__device__ void f(int* p) { asm(\"st.global.u32 [%0], 1;\" :: \"m\"(*p)); }\n")));
+  CHECK(refused(rewrite_body("__device__ void f() { asm(\"mov.u32 %0, %%laneid;\"); }\n")));  // %0 does not exist
+}
+
+TEST_CASE("asm, __asm__ __volatile__ and asm in a #define body are all rewritten", "[rewriter][asm]") {
+  CHECK(translated(rewrite_body("__device__ void f() { __asm__ __volatile__(\"bar.sync 0;\"); }\n")));
+  CHECK(translated(rewrite_body("__device__ void f() { asm volatile(\"membar.gl;\" ::: \"memory\"); }\n")));
   const std::string macro = rewrite_body("#define LANE(r) asm(\"mov.u32 %0, %%laneid;\" \\\n : \"=r\"(r))\nint x;\n");
-  CHECK(has_ptx_error(macro));
+  CHECK(translated(macro));
   CHECK(line_of(macro, "int x;") == 3);
+  CHECK(macro.find("\\\n") != std::string::npos);  // the macro keeps its continuation
 }
 
 TEST_CASE("asm labels, top-level asm, comments, strings and similar names are untouched", "[rewriter][asm]") {
@@ -57,5 +120,5 @@ TEST_CASE("an asm with an empty template (a compiler barrier) is left alone", "[
       "  __asm__ __volatile__(\"\" ::: \"memory\");\n"
       "}\n";
   CHECK(rewrite_body(src) == src);
-  CHECK(has_ptx_error(rewrite_body("void f() { asm volatile(\"nop\" ::: \"memory\"); }\n")));
+  CHECK(refused(rewrite_body("void f() { asm volatile(\"nop\" ::: \"memory\"); }\n")));
 }

@@ -1,10 +1,6 @@
 // The process-wide profile and its file (see profile_store.hpp).
 #include "profile_store.hpp"
 
-#include <dlfcn.h>
-#include <elf.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +12,7 @@
 #include "access.hpp"
 #include "gpulab/emu/profile_json.hpp"
 #include "launch_state.hpp"
+#include "platform/code_object.hpp"
 
 namespace gpulab::emu::check {
 namespace {
@@ -33,22 +30,13 @@ Store& store() {
   return *s;
 }
 
-// What `addr2line -e object` takes for this code address: the address itself in a
-// fixed-position executable, the offset from the load address in a position-
-// independent one. pc - 1 lies inside the instrumentation call, on the access's line.
+// What a symbolizer (`addr2line -e object`) takes for this code address: pc - 1 lies inside the
+// instrumentation call, on the access's line (platform/code_object.hpp: ELF and Mach-O).
 void locate(ProfiledSite& site) {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void*>(site.pc), &info) || !info.dli_fname) return;
-  site.object = info.dli_fname;
-  const auto* header = static_cast<const Elf64_Ehdr*>(info.dli_fbase);
-  const bool relocatable = header && header->e_type == ET_DYN;
-  site.object_address = site.pc - 1 - (relocatable ? reinterpret_cast<uintptr_t>(info.dli_fbase) : 0);
-  if (site.object.empty() || site.object.find('/') == std::string::npos) {
-    // The main program: dladdr gives argv[0]; /proc/self/exe is exact.
-    char path[4096];
-    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-    if (n > 0) site.object.assign(path, static_cast<size_t>(n));
-  }
+  const platform::CodeLocation where = platform::locate_code(site.pc - 1);
+  if (where.object.empty()) return;
+  site.object = where.object;
+  site.object_address = where.object_address;
 }
 
 void write_file_locked() {

@@ -52,7 +52,17 @@ class Profiler {
 
  private:
   void group_warp(unsigned first_thread, unsigned lanes);
-  void add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots);
+  // The warp's lockstep accesses from the i-th on that, in every lane, are distinct, of one kind
+  // and width, at distinct sites, and together cover one contiguous block: 1 when the next one
+  // does not continue the block (16 at most).
+  size_t contiguous_run(unsigned first_thread, unsigned lanes, size_t i) const;
+  // Into how large vector accesses (4 or 2, else 1) such a run splits: groups that cover a block
+  // aligned to their size in every lane. That is how g++'s code reads a float4's fields through a
+  // reference or stores a make_float4 (one 4-byte access per field) where nvcc makes one 16-byte
+  // access (LDG.128, STS.64), and the hardware counts it so. Scalar reads of a float array four
+  // at a time that are not aligned to 16 bytes in every lane stay four accesses, as with nvcc.
+  unsigned vector_group(unsigned first_thread, unsigned lanes, size_t i, size_t run) const;
+  void add_request(int32_t pc, uint8_t flags, bool shared, unsigned lane_slots, bool approximate);
 
   std::vector<std::vector<LoggedAccess>> logs_;     // per thread of the running block
   std::unordered_map<uint64_t, SiteCounts> sites_;  // (pc, kind) -> totals, this launch

@@ -19,9 +19,7 @@ __thread const gpulab::emu::LaunchContext* gpulab_emu_launch = nullptr;
 
 namespace gpulab::emu {
 namespace {
-constexpr unsigned kMaxThreads = 1024;
 constexpr size_t kStackBytes = 64 * 1024;
-constexpr size_t kSharedCapacity = 232448;  // the largest opt-in block shared memory of sm_90
 constexpr unsigned char kPoison = 0xFF;
 
 __thread BlockRunner* tl_runner = nullptr;
@@ -151,6 +149,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   static_shared_used_ = launch.request.dynamic_shared_bytes;
   static_shared_.clear();
   block_.dynamic_shared = shared_arena_.get();
+  block_.shared_bytes = shared_capacity_;
   std::memset(shared_arena_.get(), kPoison, launch.request.dynamic_shared_bytes);
   printf_buffer_.clear();
 

@@ -10,6 +10,7 @@
 #include "block_runner.hpp"
 #include "checker_hooks.hpp"
 #include "diagnostics.hpp"
+#include "launch_replay.hpp"
 #include "gpulab/emu/async_copy.hpp"
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/shared_memory.hpp"
@@ -34,10 +35,14 @@ void thread_fence() {
 CheckerHooks* checker_hooks = nullptr;
 
 long long device_clock() {
+  note_impure_launch();
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-void device_nanosleep(unsigned ns) { std::this_thread::sleep_for(std::chrono::nanoseconds(ns)); }
+void device_nanosleep(unsigned ns) {
+  note_impure_launch();
+  std::this_thread::sleep_for(std::chrono::nanoseconds(ns));
+}
 
 namespace {
 // Reports a device-side error at file:line: inside a kernel with its kernel, block and thread

@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "gpulab/emu/execution_context.hpp"
+#include "launch_replay.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 
 extern "C" void* gpulab_emu_malloc(size_t bytes) noexcept;
@@ -98,9 +99,11 @@ DeviceHeap& heap() {
 
 extern "C" void* gpulab_emu_malloc(size_t bytes) noexcept {
   if (!gpulab_emu_thread) return std::malloc(bytes);
+  gpulab::emu::note_impure_launch();
   return heap().allocate(bytes);
 }
 
 extern "C" void gpulab_emu_free(void* ptr) noexcept {
+  if (gpulab_emu_thread) gpulab::emu::note_impure_launch();
   if (ptr && !heap().release(ptr)) std::free(ptr);
 }

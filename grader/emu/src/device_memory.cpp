@@ -1,9 +1,12 @@
 // Guarded device allocations and the registry that finds them by address.
 #include "device_memory.hpp"
 
+#include "platform/page_size.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -23,12 +26,13 @@ struct Mapping {
   char* data_end;    // one past the last accessible byte
 };
 
+std::atomic<unsigned long long> write_epoch{0};
 std::mutex registry_mutex;
 std::map<uintptr_t, Mapping>& registry() {
   static auto* m = new std::map<uintptr_t, Mapping>();  // never destroyed: used until exit
   return *m;
 }
-size_t page_size() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+size_t page_size() { return platform::page_size(); }
 }  // namespace
 
 void* device_allocate(size_t size, const char* api, const char* file, int line) {
@@ -55,7 +59,19 @@ void* device_allocate(size_t size, const char* api, const char* file, int line) 
             data_begin, data_end};
   std::lock_guard<std::mutex> lock(registry_mutex);
   registry()[begin] = m;
+  note_memory_written();
   return reinterpret_cast<void*>(begin);
+}
+
+void note_memory_written() { write_epoch.fetch_add(1, std::memory_order_relaxed); }
+unsigned long long memory_write_epoch() { return write_epoch.load(std::memory_order_relaxed); }
+
+std::vector<Allocation> live_allocations() {
+  std::vector<Allocation> out;
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  out.reserve(registry().size());
+  for (const auto& [begin, m] : registry()) out.push_back(m.allocation);
+  return out;
 }
 
 bool device_free(void* ptr) {
@@ -67,6 +83,7 @@ bool device_free(void* ptr) {
     m = it->second;
     registry().erase(it);
   }
+  note_memory_written();
   munmap(m.map_base, m.map_bytes);
   return true;
 }
@@ -81,6 +98,7 @@ void free_all_device_memory() {
 }
 
 std::optional<Allocation> find_allocation(const void* ptr) {
+  note_memory_written();  // the runtime looks device pointers up before it reads or writes them
   const auto a = reinterpret_cast<uintptr_t>(ptr);
   std::lock_guard<std::mutex> lock(registry_mutex);
   auto it = registry().upper_bound(a);
@@ -92,6 +110,7 @@ std::optional<Allocation> find_allocation(const void* ptr) {
 }
 
 std::string check_device_range(const void* ptr, size_t bytes, const char* what) {
+  note_memory_written();  // what the runtime checks, it is about to read or write
   if (bytes == 0) return {};
   if (!ptr) return std::string(what) + " is a null pointer";
   auto al = find_allocation(ptr);

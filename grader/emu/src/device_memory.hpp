@@ -40,5 +40,13 @@ std::string check_device_range(const void* ptr, size_t bytes, const char* what);
 AddressInfo classify_address(const void* address);  // async-signal-tolerant best effort
 std::vector<GuardViolation> check_guards();         // and restores the pattern
 size_t device_bytes_in_use();
+std::vector<Allocation> live_allocations();  // in address order
+
+// A count of the runtime's own (possible) writes to device memory: copies, memsets, graph memory
+// nodes, host functions, allocations, and every lookup of a device address (find_allocation,
+// check_device_range), which each runtime call that reads or writes device memory makes first. A
+// launch replay (launch_replay.hpp) trusts what it knows of device-only memory only while it holds.
+void note_memory_written();
+unsigned long long memory_write_epoch();
 
 }  // namespace gpulab::emu

@@ -3,6 +3,8 @@
 // compiled with -fno-builtin-printf so every call arrives here.
 #include "device_printf.hpp"
 
+#include "launch_replay.hpp"
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +51,7 @@ extern "C" int printf(const char* format, ...) {
   va_start(args, format);
   int n;
   if (gpulab::emu::BlockRunner* r = gpulab::emu::running_block_runner()) {
+    gpulab::emu::note_impure_launch();
     char small[512];
     va_list copy;
     va_copy(copy, args);

@@ -1,8 +1,8 @@
-// SIGSEGV/SIGBUS handling for GPU threads.
+// SIGSEGV/SIGBUS handling for GPU threads (a guard page faults with SIGSEGV on Linux, SIGBUS on
+// macOS); the fault's address, pc and access come from platform/fault_context.hpp.
 #include "fault_handler.hpp"
 
 #include <signal.h>
-#include <ucontext.h>
 
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +12,7 @@
 #include "block_runner.hpp"
 #include "device_memory.hpp"
 #include "diagnostics.hpp"
+#include "platform/fault_context.hpp"
 
 namespace gpulab::emu {
 namespace {
@@ -19,8 +20,8 @@ __thread sigjmp_buf recovery;
 __thread bool recovery_armed = false;
 __thread bool altstack_ready = false;
 
-std::string describe_fault(const void* address, bool is_write, BlockRunner& r) {
-  const char* access = is_write ? "write" : "read";
+std::string describe_fault(const void* address, platform::FaultAccess kind, BlockRunner& r) {
+  const char* access = platform::access_word(kind);
   const auto a = reinterpret_cast<uintptr_t>(address);
   if (r.owns_stack_address(address)) {
     return "stack overflow: the emulator gives each GPU thread a 64 KiB stack; keep large arrays in shared or "
@@ -56,23 +57,17 @@ void on_fault(int sig, siginfo_t* info, void* raw_context) {
     signal(sig, SIG_DFL);
     return;
   }
-  bool is_write = false;
-#if defined(__x86_64__)
-  const auto* uc = static_cast<const ucontext_t*>(raw_context);
-  is_write = (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
-#else
-  (void)raw_context;
-#endif
+  const platform::FaultContext fault = platform::read_fault_context(info, raw_context);
   const LaunchState& launch = *r->launch();
   Diagnostic d;
-  d.kind = r->owns_stack_address(info->si_addr) ? "stack-overflow" : "out-of-bounds";
+  d.kind = r->owns_stack_address(fault.address) ? "stack-overflow" : "out-of-bounds";
   d.severity = "error";
   d.kernel = launch.request.kernel_name;
   d.file = launch.request.file;
   d.line = launch.request.line;
   d.block = r->block_label();
   d.threads = r->running_thread_label();
-  d.message = describe_fault(info->si_addr, is_write, *r) + ", in " + launch.where() + ", block " + d.block +
+  d.message = describe_fault(fault.address, fault.access, *r) + ", in " + launch.where() + ", block " + d.block +
               ", thread " + d.threads + ".";
   report(std::move(d), cudaErrorIllegalAddress);
   const_cast<LaunchState&>(launch).aborted.store(true);
@@ -83,7 +78,7 @@ void on_fault(int sig, siginfo_t* info, void* raw_context) {
 
 void install_fault_handler_for_this_thread() {
   // Checked at every launch: a test framework or the program may have replaced the handler since.
-  for (int sig : {SIGSEGV, SIGBUS}) {
+  for (int sig : platform::kFaultSignals) {
     struct sigaction current {};
     sigaction(sig, nullptr, &current);
     if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == &on_fault) continue;

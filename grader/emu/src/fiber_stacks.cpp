@@ -2,17 +2,18 @@
 #include "fiber_stacks.hpp"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "platform/page_size.hpp"
+
 namespace gpulab::emu {
 
 FiberStacks::FiberStacks(unsigned count, size_t stack_bytes, bool guard_pages)
     : count_(count), guard_pages_(guard_pages) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t page = platform::page_size();
   stack_bytes_ = (stack_bytes + page - 1) / page * page;
   slot_bytes_ = stack_bytes_ + page;
   void* p =

@@ -1,5 +1,5 @@
 // A pool of fixed-size fiber stacks for one worker thread, each with a
-// PROT_NONE guard page below it so that a stack overflow faults at once.
+// PROT_NONE guard page (of the system's page size: 16 KiB on Apple Silicon) below it so that a stack overflow faults at once.
 // Without guard pages (for the many blocks of a large cooperative launch:
 // each guard page is a mapping of its own, and Linux allows a process about
 // 65,000) an overflow runs into the next stack instead.

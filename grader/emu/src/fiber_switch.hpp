@@ -1,10 +1,12 @@
-// The context switch between GPU-thread fibers. On x86-64 a minimal switch of
-// our own that saves only the callee-saved registers: Boost.Context's
-// jump_fcontext also saves and restores the x87 and SSE control words on every
-// switch, which measured as three quarters of its cost here, and emulated GPU
-// threads never change them across a switch. Elsewhere, Boost.Context's fcontext.
+// The context switch between GPU-thread fibers: one interface, one implementation per
+// architecture. gpulab's own minimal switches save only the callee-saved registers:
+// fiber_switch_x86_64.cpp (System V) and fiber_switch_aarch64.cpp (AAPCS64), each for ELF and
+// Mach-O; fiber_switch_boost.cpp (Boost.Context's fcontext) serves every other architecture.
+// grader/emu/CMakeLists.txt picks them (GPULAB_EMU_FIBERS).
+// It and the two own switches include only <stddef.h> and <stdint.h>, which the compiler itself
+// provides: their Mach-O side compiles on Linux with no macOS SDK (docs/platforms.md).
 #pragma once
-#include <cstddef>
+#include <stddef.h>
 
 namespace gpulab::emu::fiber {
 

@@ -103,7 +103,10 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* node, cudaGraph_t graph, const
                                  const cudaHostNodeParams* params) {
   if (!params || !params->fn) return set_last_error(cudaErrorInvalidValue);
   const cudaHostNodeParams p = *params;
-  return add_node(node, graph, "host", [p] { p.fn(p.userData); });
+  return add_node(node, graph, "host", [p] {
+    p.fn(p.userData);
+    note_memory_written();  // a host function may write what kernels read
+  });
 }
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
                                    const cudaMemsetParams* params) {
@@ -120,6 +123,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
       char* row = static_cast<char*>(p.dst) + r * p.pitch;
       for (size_t i = 0; i < p.width; ++i) std::memcpy(row + i * p.elementSize, &p.value, p.elementSize);
     }
+    note_memory_written();
   });
 }
 cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
@@ -144,21 +148,20 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, con
                                    const cudaMemcpy3DParms* params) {
   CopyRows rows;
   if (const cudaError_t e = copy_rows("cudaGraphAddMemcpyNode", params, rows); e != cudaSuccess) return e;
+  cudaMemcpyKind kind = params->kind;
   for (const auto& [dst, src] : rows.rows) {
-    const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode", dst, src, rows.width, params->kind);
+    const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode", dst, src, rows.width, kind);
     if (e != cudaSuccess) return e;
   }
-  return add_node(node, graph, "memcpy", [rows] {
-    for (const auto& [dst, src] : rows.rows) std::memmove(dst, src, rows.width);
+  return add_node(node, graph, "memcpy", [rows, kind] {
+    for (const auto& [dst, src] : rows.rows) make_checked_copy(dst, src, rows.width, kind);
   });
 }
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
                                      void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode1D", dst, src, count, kind);
   if (e != cudaSuccess) return e;
-  return add_node(node, graph, "memcpy", [dst, src, count] {
-    if (count) std::memmove(dst, src, count);
-  });
+  return add_node(node, graph, "memcpy", [dst, src, count, kind] { make_checked_copy(dst, src, count, kind); });
 }
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
                                      cudaMemAllocNodeParams* params, const char* file, int line) {

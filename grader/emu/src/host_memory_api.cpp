@@ -17,6 +17,7 @@
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "page_locked.hpp"
+#include "platform/page_size.hpp"
 #include "stream_queue.hpp"
 
 namespace gpulab::emu {
@@ -61,6 +62,13 @@ bool is_page_locked(const void* ptr, size_t size) {
   const auto it = range_holding(ptr);
   return it != pinned().end() && reinterpret_cast<uintptr_t>(ptr) + size <= it->first + it->second.size;
 }
+
+std::vector<std::pair<uintptr_t, size_t>> page_locked_ranges() {
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  std::vector<std::pair<uintptr_t, size_t>> out;
+  for (const auto& [begin, r] : pinned()) out.emplace_back(begin, r.size);
+  return out;
+}
 }  // namespace gpulab::emu
 
 using namespace gpulab::emu;
@@ -78,7 +86,8 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
     *ptr = nullptr;
     return cudaSuccess;
   }
-  void* p = std::aligned_alloc(4096, (size + 4095) / 4096 * 4096);  // pinned memory comes in whole pages
+  const size_t page = gpulab::platform::page_size();  // pinned memory comes in whole pages
+  void* p = std::aligned_alloc(page, (size + page - 1) / page * page);
   if (!p) {
     *ptr = nullptr;
     return refuse_call("cudaHostAlloc", cudaErrorMemoryAllocation,

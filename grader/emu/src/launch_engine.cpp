@@ -20,6 +20,7 @@
 #include "gpulab/emu/array_launch.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "launch_engine.hpp"
+#include "launch_replay.hpp"
 #include "launch_limits.hpp"
 #include "stream_capture.hpp"
 #include "worker_pool.hpp"
@@ -43,8 +44,10 @@ void report_launch_error(const LaunchRequest& r, const LaunchCheck& check) {
   set_last_error(check.error);
 }
 
-void report_guard_violations(const LaunchState& launch) {
-  for (const GuardViolation& v : check_guards()) {
+// Returns whether there were any.
+bool report_guard_violations(const LaunchState& launch) {
+  const std::vector<GuardViolation> violations = check_guards();
+  for (const GuardViolation& v : violations) {
     Diagnostic d;
     d.kind = "out-of-bounds";
     d.severity = "error";
@@ -65,6 +68,7 @@ void report_guard_violations(const LaunchState& launch) {
                 "n)`) before every store.";
     report(std::move(d), cudaErrorIllegalAddress);
   }
+  return !violations.empty();
 }
 
 std::atomic<unsigned long long> launches{0};
@@ -217,6 +221,10 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
   launch.total_blocks = 1ull * request.grid.x * request.grid.y * request.grid.z;
   launch.shared_limit = std::max<size_t>(48 * 1024, max_dynamic_shared_bytes());
 
+  // A repeat of an earlier launch on the same device state is replayed instead of run (never
+  // in the checking build, which must see every access, nor for cooperative launches).
+  bool watched = false;
+  if (!checker_hooks && !cooperative && replay_launch(launch, watched)) return;
   if (checker_hooks) checker_hooks->launch_begin(launch);
   if (cooperative) {
     if (checker_hooks) report_unchecked_cooperative_launch(request);
@@ -227,7 +235,13 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
     run_on_workers([&launch](unsigned) { run_blocks_on_this_worker(launch); });
   }
   if (checker_hooks) checker_hooks->launch_end(launch);
-  report_guard_violations(launch);
+  const bool overran = report_guard_violations(launch);
+  if (watched) {
+    replay_finish(launch,
+                  !overran && !launch.aborted.load() && !launch.device_error_reported.load() && !device_failed());
+  } else {
+    replay_forget_device_state();  // what this launch wrote is not known
+  }
 }
 
 // The host's side of a launch: the configuration checked at once, the launch queued on its stream.

@@ -23,6 +23,9 @@ struct LaunchState {
   // A device-side error (trap, misuse) was reported: as on a GPU, where the first one ends the
   // kernel, the blocks that hit one at the same time on other workers end without another report.
   mutable std::atomic<bool> device_error_reported{false};
+  // Device code read a clock, printed or used the device heap: a replay could not give the
+  // same results again (launch_replay.hpp), so the launch is not recorded.
+  mutable std::atomic<bool> impure{false};
 
   std::string where() const;  // "kernel 'name' launched at file:line"
 };

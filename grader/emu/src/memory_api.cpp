@@ -16,12 +16,20 @@
 #include "graph_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
+#include "gpulab/emu/copy_observer.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "page_locked.hpp"
 #include "stream_capture.hpp"
 
 namespace gpulab::emu {
 namespace {
+CopyObserver copy_observer = nullptr;
+
+// Tells the harness's observer (copy_observer.hpp) of a copy about to be made.
+void observe_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (copy_observer && count) copy_observer(dst, src, count, kind);
+}
+
 bool is_device(const void* p) { return find_allocation(p).has_value(); }
 
 // Checks a copy (direction, both ranges) and resolves cudaMemcpyDefault; on an error, reports it.
@@ -62,7 +70,9 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
   if (count == 0) return cudaSuccess;
   const cudaError_t e = check_copy(api, dst, src, count, kind);
   if (e != cudaSuccess) return e;
+  observe_copy(dst, src, count, kind);
   std::memmove(dst, src, count);
+  note_memory_written();
   return cudaSuccess;
 }
 
@@ -101,15 +111,30 @@ cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* 
     if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
   }
   if (count) {
-    if (to_symbol) std::memmove(symbol + offset, other, count);
-    else std::memmove(other, symbol + offset, count);
+    const bool other_device = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && is_device(other));
+    const cudaMemcpyKind resolved = other_device ? cudaMemcpyDeviceToDevice : host_kind;
+    if (to_symbol) {
+      observe_copy(symbol + offset, other, count, resolved);
+      std::memmove(symbol + offset, other, count);
+      note_memory_written();
+    } else {
+      observe_copy(other, symbol + offset, count, resolved);
+      std::memmove(other, symbol + offset, count);
+    }
   }
   return cudaSuccess;
 }
 }  // namespace
 
-cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind) {
   return count == 0 ? cudaSuccess : check_copy(api, dst, src, count, kind);
+}
+
+void make_checked_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (count == 0) return;
+  observe_copy(dst, src, count, kind);
+  std::memmove(dst, src, count);
+  note_memory_written();
 }
 
 cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out) {
@@ -135,6 +160,8 @@ cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out
   }
   return cudaSuccess;
 }
+
+void harness_observe_copies(CopyObserver observer) { copy_observer = observer; }
 
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
                            cudaMemcpyKind kind) {
@@ -198,7 +225,11 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
   if (count == 0) return cudaSuccess;
   const cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
   if (e != cudaSuccess) return e;
-  const auto work = [dst, src, count] { std::memmove(dst, src, count); };
+  observe_copy(dst, src, count, kind);
+  const auto work = [dst, src, count] {
+    std::memmove(dst, src, count);
+    note_memory_written();
+  };
   if (capturing_graph(stream) || host_side_page_locked(dst, src, count, kind)) {
     submit(stream, work, "memcpy");
   } else {
@@ -243,7 +274,10 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   if (sticky_error() != cudaSuccess) return sticky_error();
   std::string why = check_device_range(ptr, count, "the destination");
   if (!why.empty()) return refuse_call("cudaMemset", cudaErrorInvalidValue, why);
-  if (count) std::memset(ptr, value, count);
+  if (count) {
+    std::memset(ptr, value, count);
+    note_memory_written();
+  }
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
@@ -252,7 +286,12 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
   if (!why.empty()) return refuse_call("cudaMemsetAsync", cudaErrorInvalidValue, why);
   if (count)
     submit(
-        stream, [ptr, value, count] { std::memset(ptr, value, count); }, "memset");
+        stream,
+        [ptr, value, count] {
+          std::memset(ptr, value, count);
+          note_memory_written();
+        },
+        "memset");
   return cudaSuccess;
 }
 

@@ -3,7 +3,12 @@
 // a GPU; copies with pageable memory return once done.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace gpulab::emu {
 bool is_page_locked(const void* ptr, size_t size);  // the whole range lies in one page-locked range
+// Every page-locked range (begin, bytes), in address order: kernels may read and write them.
+std::vector<std::pair<uintptr_t, size_t>> page_locked_ranges();
 }  // namespace gpulab::emu

@@ -4,6 +4,7 @@
 // ask about, the work queued before them.
 #include <cstring>
 
+#include "device_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -127,12 +128,20 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void* user) {
   if (!fn) return set_last_error(cudaErrorInvalidValue);
   submit(
-      s, [fn, user] { fn(user); }, "host");
+      s,
+      [fn, user] {
+        fn(user);
+        note_memory_written();  // a host function may write what kernels read
+      },
+      "host");
   return cudaSuccess;
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t callback, void* user, unsigned int flags) {
   if (!callback || flags != 0) return set_last_error(cudaErrorInvalidValue);
   if (capturing_graph(s)) return set_last_error(cudaErrorStreamCaptureUnsupported);
-  enqueue(s, [s, callback, user] { callback(s, sticky_error(), user); });
+  enqueue(s, [s, callback, user] {
+    callback(s, sticky_error(), user);
+    note_memory_written();
+  });
   return cudaSuccess;
 }

@@ -1,6 +1,8 @@
 // A small fork-join pool of persistent threads.
 #include "worker_pool.hpp"
 
+#include "platform/cpu_count.hpp"
+
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -51,8 +53,7 @@ unsigned worker_count() {
       const int v = std::atoi(env);
       if (v >= 1 && v <= 256) return static_cast<unsigned>(v);
     }
-    const unsigned hw = std::thread::hardware_concurrency();
-    return hw == 0 ? 1u : hw;
+    return platform::usable_cpus();  // the CPUs this process may use (taskset, Slurm, cgroups)
   }();
   return n;
 }

@@ -13,9 +13,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpulab/emu/checking_build.hpp"
 #include "gpulab/emu/execution_context.hpp"
 
-#ifdef __SANITIZE_THREAD__
+#ifdef GPULAB_EMU_CHECKING_BUILD
 extern "C" void __tsan_read_range(void* address, unsigned long size);
 extern "C" void __tsan_write_range(void* address, unsigned long size);
 #endif
@@ -58,7 +59,7 @@ inline ThreadAsyncCopies* this_thread_async_copies(const char* file, int line) {
 
 inline void perform_async_copies(const std::vector<AsyncCopy>& batch) {
   for (const AsyncCopy& c : batch) {
-#ifdef __SANITIZE_THREAD__
+#ifdef GPULAB_EMU_CHECKING_BUILD
     // The checking build (--race-check) sees memory through instrumented accesses;
     // memcpy is not one, so the copy's read and write are recorded here.
     if (c.copy_bytes) __tsan_read_range(const_cast<void*>(c.src), c.copy_bytes);

@@ -21,6 +21,7 @@
 #include "gpulab/emu/device_math.hpp"
 #include "gpulab/emu/kernel_launch.hpp"
 #include "gpulab/emu/array_launch.hpp"
+#include "gpulab/emu/inline_ptx.hpp"
 // Last: these route libc names (clock, malloc, free) by macro, after every library declaration above.
 #include "gpulab/emu/device_clock.hpp"
 #include "gpulab/emu/device_heap.hpp"

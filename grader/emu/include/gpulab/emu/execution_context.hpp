@@ -20,6 +20,7 @@ struct BlockContext {
   uint3 block_idx;
   unsigned long long generation;  // unique per block run on this worker; 0 means none
   unsigned char* dynamic_shared;  // base of `extern __shared__` memory for this block
+  size_t shared_bytes = 0;        // the block's shared memory (dynamic, then __shared__ variables) from there
 };
 
 struct LaunchContext {

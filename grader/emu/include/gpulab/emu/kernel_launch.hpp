@@ -6,9 +6,12 @@
 // GPU thread then calls the kernel with its own copy of them.
 #pragma once
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <vector>
 #include "gpulab/emu/runtime_types.hpp"
 #include "gpulab/emu/thread_sweep.hpp"
 #include "gpulab/emu/vector_types.hpp"
@@ -32,11 +35,33 @@ struct KernelBody {
   unsigned (*sweep)(const void* closure, ThreadSweep& s);
   const void* closure;
   std::shared_ptr<const void> owner;
+  // Appends the arguments' bytes, each padded with zeros to a multiple of 8 (what a replay of a
+  // repeated launch compares, grader/emu/src/launch_replay.hpp); null when an argument is not
+  // trivially copyable.
+  void (*argument_bytes)(const void* closure, std::vector<unsigned char>& out) = nullptr;
 };
-// The body of a closure whose run() calls the kernel once, for the current GPU thread.
+
+template <class T> void append_argument(std::vector<unsigned char>& out, const T& v) {
+  const size_t at = out.size();
+  out.resize(at + (sizeof(T) + 7) / 8 * 8, 0);
+  std::memcpy(out.data() + at, static_cast<const void*>(&v), sizeof(T));
+}
+template <class Closure> void closure_argument_bytes(const void* closure, std::vector<unsigned char>& out) {
+  std::apply([&out](const auto&... a) { (append_argument(out, a), ...); },
+             static_cast<const Closure*>(closure)->arguments());
+}
+template <class Tuple> struct trivially_copyable_arguments;
+template <class... A> struct trivially_copyable_arguments<std::tuple<A...>> {
+  static constexpr bool value = (std::is_trivially_copyable_v<A> && ...);
+};
+
+// The body of a closure whose run() calls the kernel once, for the current GPU thread, and
+// whose arguments() are the tuple of the launch's arguments.
 template <class Closure> KernelBody make_kernel_body(std::shared_ptr<const Closure> closure) {
   const void* p = closure.get();
-  return KernelBody{&sweep_threads<Closure>, p, std::move(closure)};
+  using Arguments = std::decay_t<decltype(closure->arguments())>;
+  auto* bytes = trivially_copyable_arguments<Arguments>::value ? &closure_argument_bytes<Closure> : nullptr;
+  return KernelBody{&sweep_threads<Closure>, p, std::move(closure), bytes};
 }
 
 // Validates the configuration (errors go to cudaGetLastError, as on a GPU) and
@@ -61,6 +86,7 @@ class launcher {
       void run() const {
         std::apply([this](const Args&... a) { kernel(a...); }, args);
       }
+      const std::tuple<Args...>& arguments() const { return args; }
     };
     launch_kernel(request_,
                   make_kernel_body(std::make_shared<const Closure>(Closure{kernel, std::tuple<Args...>(args...)})));

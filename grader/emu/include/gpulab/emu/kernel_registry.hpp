@@ -26,6 +26,7 @@ KernelBody bind_kernel_arguments(void (*kernel)(Params...), void** args, std::in
     void (*kernel)(Params...);
     std::tuple<std::decay_t<Params>...> values;
     void run() const { kernel(std::get<I>(values)...); }
+    const std::tuple<std::decay_t<Params>...>& arguments() const { return values; }
   };
   return make_kernel_body(std::make_shared<const Closure>(
       Closure{kernel, std::tuple<std::decay_t<Params>...>(*static_cast<std::decay_t<Params>*>(args[I])...)}));

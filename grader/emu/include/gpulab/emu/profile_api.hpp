@@ -43,6 +43,10 @@ struct SiteCounts {
   int64_t lane_stride = 0;           // bytes between consecutive active lanes in the first multi-lane request
   bool uniform_stride = true;        // every multi-lane request had that same stride throughout
   unsigned width = 0;                // access width in bytes (the largest seen)
+  // Requests whose lanes had run the site different numbers of times since the last barrier: they
+  // are paired by count (each lane's k-th run), which puts lanes that skipped an earlier iteration
+  // of a loop with the wrong iteration. Their counts are approximate (not what Nsight Compute counts).
+  uint64_t approximate_requests = 0;
 };
 
 // Adds the totals of `from` (the same site, other requests) to `into`.
@@ -68,6 +72,7 @@ inline void add_counts(SiteCounts& into, const SiteCounts& from) {
   into.same_address_lanes += from.same_address_lanes;
   into.multi_lane_requests += from.multi_lane_requests;
   into.width = into.width > from.width ? into.width : from.width;
+  into.approximate_requests += from.approximate_requests;
 }
 
 struct ProfiledSite {

@@ -21,7 +21,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(AccessSiteKind, {{AccessSiteKind::global_load, "glo
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SiteCounts, requests, lanes, lane_slots, bytes, sectors, ideal_sectors, wavefronts,
                                    ideal_wavefronts, worst_ways, distinct_addresses, same_address_lanes,
-                                   multi_lane_requests, lane_stride, uniform_stride, width)
+                                   multi_lane_requests, lane_stride, uniform_stride, width, approximate_requests)
 
 inline void to_json(nlohmann::json& j, const ProfiledLaunchConfig& c) {
   j = {{"grid", {c.grid[0], c.grid[1], c.grid[2]}},

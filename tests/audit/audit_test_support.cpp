@@ -1,0 +1,84 @@
+// Helpers of the audit's tests (see audit_test_support.hpp).
+#include "audit_test_support.hpp"
+
+#include <atomic>
+#include <exception>
+#include <iostream>
+#include <thread>
+
+#include "toolchain/audit_inputs.hpp"
+
+namespace gpulab_test {
+namespace fs = std::filesystem;
+using gpulab::toolchain::Backend;
+
+fs::path source_dir() { return GPULAB_TEST_SOURCE_DIR; }
+
+std::vector<Backend> audit_backends() {
+  std::vector<Backend> backends = {Backend::emu};
+  if (gpulab::toolchain::cuda_backend_available()) backends.push_back(Backend::cuda);
+  return backends;
+}
+
+Audited audit_file(const fs::path& cu, Backend backend) {
+  Audited a{cu, backend, false, "", {}};
+  gpulab::toolchain::BuildOptions options;
+  options.backend = backend;
+  options.object_file = true;
+  const gpulab::toolchain::BuildResult built = gpulab::toolchain::build_program(cu, options);
+  a.compiled = built.ok;
+  a.compiler_output = built.compiler_output;
+  if (!built.ok) return a;
+  const fs::path source =
+      backend == Backend::emu ? gpulab::toolchain::emulator_rewritten_source(built.executable, cu) : fs::absolute(cu);
+  a.result = gpulab::audit::audit_object(built.executable, backend, source);
+  std::cout << "audit of " << cu.filename().string() << " (" << gpulab::toolchain::backend_name(backend)
+            << "): " << static_cast<int>(a.result.seconds * 1000 + 0.5) << " ms, " << a.result.findings.size()
+            << " finding(s)\n";
+  return a;
+}
+
+std::vector<Audited> audit_files(const std::vector<fs::path>& files, Backend backend) {
+  std::vector<Audited> results(files.size());
+  std::vector<std::exception_ptr> errors(files.size());
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i; (i = next++) < files.size();) {
+      try {
+        results[i] = audit_file(files[i], backend);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::thread second(work);  // two compiles at a time: the machines that run the suite have two cores
+  work();
+  second.join();
+  for (const std::exception_ptr& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  return results;
+}
+
+bool has_finding(const gpulab::audit::AuditResult& r, gpulab::audit::FindingKind kind, const std::string& symbol,
+                 const std::string& sentence) {
+  for (const auto& f : r.findings) {
+    if (f.kind == kind && f.symbol.find(symbol) != std::string::npos &&
+        f.sentence.find(sentence) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string describe(const Audited& a) {
+  std::string s = a.file.string() + " (" + gpulab::toolchain::backend_name(a.backend) + ")";
+  if (!a.compiled) return s + " did not compile:\n" + a.compiler_output;
+  for (const auto& f : a.result.findings) {
+    s += "\n  [" + std::string(gpulab::audit::kind_name(f.kind)) + "] " + f.symbol + " at " + f.where + ": " +
+         f.sentence;
+  }
+  return s;
+}
+
+}  // namespace gpulab_test

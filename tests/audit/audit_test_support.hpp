@@ -1,0 +1,33 @@
+// Helpers of the audit's tests: a .cu compiled to its object for a backend (through the build
+// cache, as the grader compiles a submission) and audited; several at once, two compiles at a
+// time; findings printed for a failure's message.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "audit/audit.hpp"
+#include "toolchain/toolchain.hpp"
+
+namespace gpulab_test {
+
+struct Audited {
+  std::filesystem::path file;
+  gpulab::toolchain::Backend backend;
+  bool compiled = false;
+  std::string compiler_output;
+  gpulab::audit::AuditResult result;
+};
+
+std::filesystem::path source_dir();  // the project's source tree
+// The backends to test on: emu, and cuda where nvcc is present.
+std::vector<gpulab::toolchain::Backend> audit_backends();
+Audited audit_file(const std::filesystem::path& cu, gpulab::toolchain::Backend backend);
+std::vector<Audited> audit_files(const std::vector<std::filesystem::path>& files, gpulab::toolchain::Backend backend);
+
+// Whether a finding has this kind and its symbol and sentence contain these texts.
+bool has_finding(const gpulab::audit::AuditResult& r, gpulab::audit::FindingKind kind, const std::string& symbol,
+                 const std::string& sentence = "");
+std::string describe(const Audited& a);
+
+}  // namespace gpulab_test

@@ -1,0 +1,118 @@
+// The audit's parts on their own: symbol keys and patterns, the source's asm statements and line
+// markers, the ELF reader's refusals, the allowlist's refusals and the protected symbols' cache.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "audit/allowed_calls.hpp"
+#include "audit/elf_object.hpp"
+#include "audit/protected_symbols.hpp"
+#include "audit/source_lines.hpp"
+#include "audit/source_scan.hpp"
+#include "audit/symbol_names.hpp"
+#include "audit_test_support.hpp"
+#include "files/grader_error.hpp"
+#include "files/temp_folder.hpp"
+
+using namespace gpulab::audit;
+namespace fs = std::filesystem;
+
+TEST_CASE("symbol keys: qualified names without return type, parameters, template arguments and tags") {
+  CHECK(symbol_key(demangled("mprotect")) == "mprotect");
+  CHECK(symbol_key(demangled("_Z10cudaMallocPPvmPKci")) == "cudaMalloc");
+  CHECK(symbol_key(
+            "std::basic_ofstream<char, std::char_traits<char> >::basic_ofstream(char const*, std::_Ios_Openmode)") ==
+        "std::basic_ofstream::basic_ofstream");
+  CHECK(symbol_key("void std::sort<int*>(int*, int*)") == "std::sort");
+  CHECK(symbol_key("std::basic_ostream<char, std::char_traits<char> >& std::operator<< <std::char_traits<char> >("
+                   "std::basic_ostream<char, std::char_traits<char> >&, char const*)") == "std::operator<<");
+  CHECK(symbol_key("operator new(unsigned long)") == "operator new");
+  CHECK(symbol_key("vtable for std::basic_ofstream<char, std::char_traits<char> >") == "std::basic_ofstream");
+  CHECK(symbol_key("gpulab::emu::BlockRunner::block_label[abi:cxx11]() const") ==
+        "gpulab::emu::BlockRunner::block_label");
+  CHECK(symbol_key("(anonymous namespace)::counter") == "(anonymous namespace)::counter");
+  CHECK(symbol_key("std::thread::_M_start_thread(std::unique_ptr<std::thread::_State, "
+                   "std::default_delete<std::thread::_State> >, void (*)())") == "std::thread::_M_start_thread");
+  CHECK(unversioned("memcpy@@GLIBC_2.14") == "memcpy");
+}
+
+TEST_CASE("patterns: '*' spans names and scopes, a class matches one character") {
+  CHECK(glob_match("std::*", "std::vector::push_back"));
+  CHECK(glob_match("cu[A-Z]*", "cuInit"));
+  CHECK_FALSE(glob_match("cu[A-Z]*", "cudaMalloc"));
+  CHECK(glob_match("pkey_*", "pkey_mprotect"));
+  CHECK_FALSE(glob_match("mmap", "mmap64"));
+  CHECK(glob_match("*", ""));
+  CHECK(glob_match("operator new[]", "operator new[]"));  // "[]" is literal
+  CHECK_FALSE(glob_match("operator new[]", "operator new"));
+}
+
+TEST_CASE("asm statements: non-empty templates, not labels, not empty barriers") {
+  const auto found = asm_statements(
+      "int f() asm(\"renamed\");\n"                        // a label: not a statement
+      "void g() { asm volatile(\"\" ::: \"memory\"); }\n"  // empty: a compiler barrier
+      "void h() { asm volatile(\"rdtsc\" : \"=a\"(x)); }\n"
+      "register int r asm(\"rax\");\n"
+      "void k() { if (x) __asm__ __volatile__(\"nop\\n\\t\" \"pause\"); }\n"
+      "asm(R\"(.globl x)\");\n"
+      "// asm(\"in a comment\");\n"
+      "#if defined(__x86_64__)\n"  // a directive's ')' before an asm is not a declarator's
+      "asm(\"nop\");\n"
+      "#endif\n"
+      "#define LANE(r) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r))\n"
+      "#define SPIN asm volatile(\"pause\")\n");
+  REQUIRE(found.size() == 6);
+  CHECK(found[0].line == 3);
+  CHECK(found[0].text == "rdtsc");
+  CHECK(found[1].line == 5);
+  CHECK(found[2].text == ".globl x");
+  CHECK(found[3].line == 9);
+  CHECK(found[4].text == "mov.u32 %0, %%laneid;");
+  CHECK(found[5].text == "pause");
+}
+
+TEST_CASE("line markers: #line and the preprocessor's markers, system headers told apart") {
+  const LineMarkers m("#line 1 \"/a/orig.cu\"\nx\ny\n# 7 \"/usr/include/stdio.h\" 3\nz\n", "/build/rewritten.cpp");
+  CHECK(m.first_file() == "/a/orig.cu");
+  CHECK(m.origin(3).file == "/a/orig.cu");
+  CHECK(m.origin(3).line == 2);
+  CHECK(m.origin(5).system);
+  CHECK(m.origin(5).line == 7);
+}
+
+TEST_CASE("the ELF reader refuses what is not a relocatable object, as the installation's problem") {
+  gpulab::files::TempFolder folder("audit-test");
+  std::ofstream(folder / "not.o") << "not an object";
+  CHECK_THROWS_AS(read_elf_object(folder / "not.o"), gpulab::files::GraderError);
+  CHECK_THROWS_WITH(read_elf_object(folder / "missing.o"), Catch::Contains("cannot open the object"));
+}
+
+TEST_CASE("a malformed allowlist is refused with the entry named") {
+  gpulab::files::TempFolder folder("audit-test");
+  std::ofstream(folder / "kind.json") << R"({"deny": [{"names": ["x"], "kind": "nonsense", "does": "y"}]})";
+  CHECK_THROWS_WITH(allowed_calls(folder / "kind.json"), Catch::Contains("deny[0].kind"));
+  std::ofstream(folder / "does.json") << R"({"deny": [{"names": ["x"]}]})";
+  CHECK_THROWS_WITH(allowed_calls(folder / "does.json"), Catch::Contains("says what the call does"));
+  std::ofstream(folder / "field.json") << R"({"allow": [{"names": ["x"], "why": "w", "backend": ["emu"]}]})";
+  CHECK_THROWS_WITH(allowed_calls(folder / "field.json"), Catch::Contains("unknown field 'backend'"));
+  CHECK_NOTHROW(allowed_calls());  // the shipped one
+}
+
+TEST_CASE("the protected symbols are cached on disk, keyed by the libraries") {
+  gpulab::files::TempFolder cache("audit-test");
+  setenv("GPULAB_CACHE", cache.path().c_str(), 1);
+  const auto symbols = protected_symbols(gpulab::toolchain::Backend::emu);
+  unsetenv("GPULAB_CACHE");
+  CHECK(symbols->defined_in("mprotect", "libc"));
+  CHECK(symbols->defined_in("_Z20cudaEventElapsedTimePfP10CUevent_stS1_", "emulator"));
+  CHECK(symbols->defined_in("sqrtf", "libm"));
+  // One file of symbols, one of the system libraries' paths: a second audit starts no process.
+  size_t symbol_files = 0, library_files = 0;
+  for (const auto& e : fs::directory_iterator(cache.path() / "audit")) {
+    const std::string name = e.path().filename().string();
+    symbol_files += name.rfind("protected-", 0) == 0;
+    library_files += name.rfind("system-libraries-", 0) == 0;
+  }
+  CHECK(symbol_files == 1);
+  CHECK(library_files == 1);
+}
