@@ -135,19 +135,26 @@ while IFS='|' read -r name repo folder sources args check; do
   fi
   start=$(date +%s)
   # shellcheck disable=SC2086  # ARGUMENTS are words
-  (cd "$dir" && timeout "$limit" "$gpulab" run "${includes[@]}" "${files[@]}" -- $args) >"$out" 2>&1
+  # With GNU time, the CPU time the run used is shown too (the machine may be shared).
+  timer=()
+  [ -x /usr/bin/time ] && timer=(/usr/bin/time -f '%U %S' -o "$work/$name.cpu")
+  (cd "$dir" && "${timer[@]}" timeout "$limit" "$gpulab" run "${includes[@]}" "${files[@]}" -- $args) >"$out" 2>&1
   rc=$?
   seconds=$(($(date +%s) - start))
+  cpu=""
+  if [ -s "$work/$name.cpu" ]; then
+    cpu=$(awk 'END { if (NF == 2) printf "%5.1f s CPU", $1 + $2 }' "$work/$name.cpu")
+  fi
   why=""
   if [ $rc -eq 124 ]; then
-    why="did not finish in ${limit} s"
+    why="did not finish in ${limit} s ($cpu)"
   elif [ $rc -ne 0 ]; then
     why="exit code $rc: $(grep -m1 -iE 'error|fail|mismatch|wrong' "$out" | cut -c1-160)"
   elif [ "$check" != "-" ] && ! tr '\n' ' ' <"$out" | grep -qE "$check"; then
     why="its check did not pass: $(tail -n 2 "$out" | tr '\n' ' ' | cut -c1-160)"
   fi
   if [ -z "$why" ]; then
-    printf 'pass  %-28s %3d s\n' "$name" "$seconds"
+    printf 'pass  %-28s %3d s  %s\n' "$name" "$seconds" "$cpu"
     passed=$((passed + 1))
   else
     printf 'FAIL  %-28s %s\n' "$name" "$why"

@@ -1,7 +1,7 @@
 // Replays of repeated launches (grader/emu/src/launch_replay.hpp): a launch that repeats an
 // earlier one on the same device state gets that launch's effect without running, and every
 // result stays what running it gives: benchmark loops of identical launches (one kernel, and a
-// period of three as in a multi-level scan) replay; a kernel that counts in a __device__
+// period of three as in a multi-level scan) replay, with sizes in int arguments above 65535; a kernel that counts in a __device__
 // variable, accumulates in place, reads a clock, prints, or writes managed memory, and inputs
 // changed by the host between launches, all still run.
 #include <catch2/catch.hpp>
@@ -19,6 +19,10 @@ __device__ int launches_seen;
 __global__ void square(const float* in, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i] * in[i];
+}
+__global__ void scale_by(const float* in, float* out, float factor, unsigned short step, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * factor + step;
 }
 __global__ void count_launch() {
   if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(&launches_seen, 1);
@@ -81,6 +85,29 @@ TEST_CASE("a benchmark loop of identical launches replays and keeps its result",
   cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
   wrong = 0;
   for (int i = 0; i < n; ++i) wrong += got[i] != h[i] * h[i];
+  CHECK(wrong == 0);
+  cudaFree(in);
+  cudaFree(out);
+}
+
+TEST_CASE("sizes and factors passed as int or float are not taken for addresses: their loops replay", "[replay]") {
+  // 70000 as an 8-byte word looks like an address; an int argument cannot be one (BlackScholes'
+  // 4,000,000 options, a size above 65535 in every sample that times its kernel).
+  const int n = 70000;
+  std::vector<float> h(n);
+  for (int i = 0; i < n; ++i) h[i] = 0.25f * (i % 1000);
+  float *in, *out;
+  cudaMalloc(&in, n * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  cudaMemcpy(in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  const unsigned long long before = replays();
+  for (int k = 0; k < 12; ++k) scale_by<<<(n + 255) / 256, 256>>>(in, out, 3.0f, 40000, n);
+  cudaDeviceSynchronize();
+  CHECK(replays() - before >= 9);
+  std::vector<float> got(n);
+  cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += got[i] != h[i] * 3.0f + 40000;
   CHECK(wrong == 0);
   cudaFree(in);
   cudaFree(out);
