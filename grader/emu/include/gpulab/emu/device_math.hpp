@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <type_traits>
 
 // min/max for every arithmetic pair, as CUDA's math headers provide them. Mixed
@@ -76,12 +77,13 @@ template <class T> inline T read_after_mode_change(T v) {
 }
 // Runs f on the operands in the rounding mode given (FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD) and
 // restores the thread's mode; the result is stored before the mode is restored.
-template <class F, class... A> inline auto with_rounding(int mode, F f, A... operands) {
+template <class Operation, class... A> inline auto with_rounding(int mode, Operation operation, A... operands) {
+  using Result = std::invoke_result_t<Operation, A...>;
   const int saved = std::fegetround();
   std::fesetround(mode);
-  volatile auto r = f(read_after_mode_change(operands)...);
+  const volatile Result result = std::invoke(operation, read_after_mode_change(operands)...);
   std::fesetround(saved);
-  return static_cast<decltype(f(operands...))>(r);
+  return static_cast<Result>(result);
 }
 }  // namespace gpulab::emu
 
