@@ -97,10 +97,12 @@ if step probes; then
 # compared with the recorded one where there is one.
 mkdir -p "$out/probes"
 mf=tests/gpu/probe_multi_file
-for probe in tests/gpu/probe_*.cu "$mf"; do
+cm=tests/gpu/probe_compile_model
+for probe in tests/gpu/probe_*.cu "$mf" "$cm"; do
   name=$(basename "$probe" .cu)
   args=("$probe")
   [ "$probe" = "$mf" ] && args=(-I "$mf/include" -D RADIUS=2 "$mf/main.cu" "$mf/host_stats.cpp" -- -n=1000 -verbose)
+  [ "$probe" = "$cm" ] && args=(-I "$cm/include" "$cm/main.cu" "$cm/host_helpers.cpp")
   "$gpulab" run --backend cuda "${args[@]}" >"$out/probes/$name.txt" 2>"$out/probes/$name.err"
   if [ ! -f "tests/gpu/expected/$name.txt" ]; then
     echo "$name: recorded (no expected output yet)"

@@ -171,7 +171,9 @@ void add_run_command(CLI::App& app, Action& action) {
       });
   cmd->add_option("--backend", opts->backend, "emu (CPU emulator, default) or cuda (real GPU)")
       ->check(CLI::IsMember({"emu", "cuda"}));
-  cmd->add_option("--arch", opts->arch, "GPU architecture for the cuda backend (default sm_90)");
+  cmd->add_option("--arch", opts->arch,
+                  "GPU architecture (default sm_90): what the cuda backend compiles for, and the __CUDA_ARCH__ the "
+                  "emulator's device code sees");
   cmd->add_flag("--race-check", opts->race_check,
                 "emulator checking build: report data races and out-of-bounds reads at the exact access");
   cmd->add_flag("--profile", opts->profile,

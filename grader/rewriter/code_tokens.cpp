@@ -118,6 +118,22 @@ std::optional<std::size_t> CodeTokens::match_forward(std::size_t open) const {
   return std::nullopt;
 }
 
+std::optional<std::size_t> CodeTokens::match_forward_over_directives(std::size_t open) const {
+  std::string expected;  // stack of closing characters
+  for (std::size_t i = open; i < tokens_.size(); ++i) {
+    if (directive(i) != 0 || tokens_[i].kind != TokenKind::Punct) continue;
+    const char c = source_[tokens_[i].begin];
+    if (const char close = closer_of(c)) {
+      expected.push_back(close);
+    } else if (opener_of(c) != '\0') {
+      if (expected.empty() || expected.back() != c) return std::nullopt;
+      expected.pop_back();
+      if (expected.empty()) return i;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<std::size_t> CodeTokens::match_backward(std::size_t close) const {
   std::string expected;  // stack of opening characters
   const int dir = directive(close);

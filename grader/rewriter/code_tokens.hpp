@@ -46,6 +46,9 @@ class CodeTokens {
   // inside the same preprocessor directive (or outside all of them). nullopt when unbalanced.
   std::optional<std::size_t> match_forward(std::size_t open) const;
   std::optional<std::size_t> match_backward(std::size_t close) const;
+  // Like match_forward for a bracket outside directives, reading past the directives in between
+  // (a function body with `#pragma unroll` or `#if` lines in it).
+  std::optional<std::size_t> match_forward_over_directives(std::size_t open) const;
 
   // Texts of tokens first..last (inclusive) joined by single spaces where the source separated them.
   std::string collapsed_text(std::size_t first, std::size_t last) const;

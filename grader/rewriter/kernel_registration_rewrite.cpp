@@ -53,7 +53,7 @@ class KernelDefinition {
     }
     if (i >= t_.size() || !name_before(i, k)) return std::nullopt;
     k.params_open = i;
-    const std::optional<std::size_t> params_close = t_.match_forward(i);
+    const std::optional<std::size_t> params_close = t_.match_forward_over_directives(i);
     if (!params_close) return std::nullopt;
     k.params_close = *params_close;
     for (std::size_t p = k.params_open + 1; p < k.params_close; ++p) {
@@ -74,7 +74,7 @@ class KernelDefinition {
       }
     }
     if (j >= t_.size()) return std::nullopt;
-    const std::optional<std::size_t> body_close = t_.match_forward(j);
+    const std::optional<std::size_t> body_close = t_.match_forward_over_directives(j);
     if (!body_close) return std::nullopt;
     k.body_close = *body_close;
     return k;

@@ -10,7 +10,7 @@
 namespace gpulab::rewriter {
 namespace {
 
-enum class Brace { Namespace, Class, Function, Init };
+using Brace = BraceKind;
 
 class HeadClassifier {
  public:
@@ -157,8 +157,13 @@ class HeadClassifier {
 
 }  // namespace
 
-std::vector<TokenScope> scope_map(const CodeTokens& t) {
-  std::vector<TokenScope> scope(t.size(), TokenScope::Namespace);
+std::vector<TokenScope> scope_map(const CodeTokens& t) { return scope_info(t).scope; }
+
+ScopeInfo scope_info(const CodeTokens& t) {
+  ScopeInfo info;
+  info.scope.assign(t.size(), TokenScope::Namespace);
+  info.brace.assign(t.size(), Brace::Init);
+  std::vector<TokenScope>& scope = info.scope;
   std::vector<Brace> stack;
   std::size_t in_class = 0;  // Class braces on the stack
   std::size_t head = 0;      // first token of the current declaration head (namespace scope only)
@@ -175,6 +180,7 @@ std::vector<TokenScope> scope_map(const CodeTokens& t) {
     scope[i] = function_scope ? TokenScope::Function : in_class ? TokenScope::Class : TokenScope::Namespace;
     if (t.is_punct(i, '{')) {
       const Brace kind = function_scope ? Brace::Function : HeadClassifier(t, head_tokens(i)).classify();
+      info.brace[i] = kind;
       stack.push_back(kind);
       if (kind == Brace::Class) ++in_class;
       if (kind != Brace::Init) head = i + 1;
@@ -188,7 +194,7 @@ std::vector<TokenScope> scope_map(const CodeTokens& t) {
       if (stack.empty() || stack.back() != Brace::Init) head = i + 1;
     }
   }
-  return scope;
+  return info;
 }
 
 std::vector<bool> function_scope_map(const std::vector<TokenScope>& scope) {

@@ -12,6 +12,15 @@
 namespace gpulab::rewriter {
 
 enum class TokenScope { Namespace, Class, Function };
+// What a '{' opens: a namespace or linkage-specification body, a class body, a function body
+// (lambdas and every block inside a function too) or a brace initialiser.
+enum class BraceKind { Namespace, Class, Function, Init };
+
+struct ScopeInfo {
+  std::vector<TokenScope> scope;  // where each token lies, as scope_map
+  std::vector<BraceKind> brace;   // for each '{' outside directives, what it opens (Init elsewhere)
+};
+ScopeInfo scope_info(const CodeTokens& tokens);
 
 // Where each token lies: in a function body, else in a class body, else at namespace scope (which
 // includes namespace-scope initialisers). Tokens of preprocessor directives are at namespace scope

@@ -148,11 +148,12 @@ std::vector<LocalHeader> headers_inside(const std::vector<LocalHeader>& headers,
 }
 
 std::vector<std::string> rewritten_header_flags(const std::vector<LocalHeader>& headers,
-                                                const std::vector<fs::path>& dirs, const fs::path& root) {
+                                                const std::vector<fs::path>& dirs, const fs::path& root,
+                                                const rewriter::RewriteOptions& options) {
   std::vector<std::string> rewritten;
   bool changed = false;
   for (const LocalHeader& h : headers) {
-    rewritten.push_back(rewriter::rewrite_cuda_source(h.text, h.path.string()));
+    rewritten.push_back(rewriter::rewrite_cuda_source(h.text, h.path.string(), options));
     // Unchanged is the #line directive and the header itself.
     const std::string& r = rewritten.back();
     changed = changed || std::string_view(r).substr(r.find('\n') + 1) != h.text;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "rewriter/cuda_rewriter.hpp"
+
 namespace gpulab::toolchain {
 
 struct LocalHeader {
@@ -53,6 +55,7 @@ std::vector<LocalHeader> headers_inside(const std::vector<LocalHeader>& headers,
 // Throws rewriter::RewriteError naming the header's line.
 std::vector<std::string> rewritten_header_flags(const std::vector<LocalHeader>& headers,
                                                 const std::vector<std::filesystem::path>& dirs,
-                                                const std::filesystem::path& root);
+                                                const std::filesystem::path& root,
+                                                const rewriter::RewriteOptions& options = {});
 
 }  // namespace gpulab::toolchain

@@ -15,7 +15,7 @@
 
 #include "audit_inputs.hpp"
 #include "build_config.hpp"
-#include "c_sources.hpp"
+#include "host_sources.hpp"
 #include "content_hash.hpp"
 #include "local_headers.hpp"
 #include <sys/stat.h>
@@ -273,6 +273,22 @@ struct BuildSources {
   std::vector<LocalHeader> headers;  // what the sources include from those folders, recursively
 };
 
+// What the rewriter needs to know of the whole program: the architecture of nvcc's device pass and
+// the macros and kernels that the program's .cu files and headers declare (a header's macro that
+// depends on __CUDA_ARCH__, a header's kernel cast to void* in the .cu).
+rewriter::RewriteOptions rewrite_options(const BuildSources& s, const BuildOptions& options) {
+  rewriter::RewriteOptions r;
+  r.cuda_arch = rewriter::cuda_arch_value(options.cuda_arch);
+  std::vector<std::string_view> texts;
+  for (size_t i = 0; i < s.paths.size(); ++i) {
+    if (s.paths[i].extension() == ".cu") texts.push_back(s.texts[i]);
+  }
+  for (const LocalHeader& h : s.headers) texts.push_back(h.text);
+  r.arch_macros = rewriter::program_arch_macros(texts, r.cuda_arch);
+  r.kernel_names = rewriter::program_kernel_names(texts);
+  return r;
+}
+
 void check_build_options(const fs::path& source_in, const fs::path& source, const BuildOptions& options) {
   if (!fs::is_regular_file(source)) {
     throw std::runtime_error("cannot find '" + source_in.string() + "': check the path of the .cu file");
@@ -289,6 +305,7 @@ void check_build_options(const fs::path& source_in, const fs::path& source, cons
   if (options.object_file && (options.shared_library || !options.extra_sources.empty())) {
     throw std::runtime_error("an object file is compiled from one source");
   }
+  if (options.backend == Backend::emu) (void)rewriter::cuda_arch_value(options.cuda_arch);  // throws for a bad one
 }
 
 BuildSources read_sources(const fs::path& source, const BuildOptions& options) {
@@ -309,8 +326,8 @@ std::vector<std::string> plain_include_flags(const BuildSources& s) {
   return flags;
 }
 
-// Where an emulator build compiles C source number `i` to.
-fs::path c_object_path(const fs::path& dir, size_t i, const fs::path& source) {
+// Where an emulator build compiles host source number `i` (.c, .cpp, ...) to.
+fs::path host_object_path(const fs::path& dir, size_t i, const fs::path& source) {
   return dir / (std::to_string(i) + "_" + source.stem().string() + ".o");
 }
 
@@ -318,9 +335,12 @@ std::string artifact_name(const BuildOptions& options) {
   return options.object_file ? "object.o" : options.shared_library ? "library.so" : "program";
 }
 
-// Where the emulator's rewrite of source number `i` is compiled from.
-fs::path rewritten_path(const fs::path& dir, size_t i, const fs::path& source) {
-  return dir / (std::to_string(i) + "_" + source.stem().string() + ".emu.cpp");
+// Where the emulator's rewrite of a .cu source is compiled from: in the copy of its own folder
+// where the rewritten copies of its headers go (rewrite_headers), so that a quoted include finds
+// the header next to the source first, as it does for the original (-iquote then names the
+// original folder, for headers that needed no copy).
+fs::path rewritten_path(const fs::path& dir, const fs::path& source) {
+  return dir / "headers" / (fs::absolute(source).lexically_normal().relative_path().string() + ".emu.cpp");
 }
 
 // `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
@@ -337,13 +357,22 @@ std::vector<std::string> emulator_command(const BuildSources& s, const BuildOpti
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
   // has (the flags and why: grader/emu/check/CMakeLists.txt).
   if (options.race_check) argv.insert(argv.end(), {GPULAB_CHECKED_BUILD_ARGS});
+  const std::vector<std::string> macros = nvcc_macros(options.cuda_arch);
+  argv.insert(argv.end(), macros.begin(), macros.end());
+  // A quoted include looks next to the including file first: for a rewritten source, the folder of
+  // the original (after the copy's, which holds the rewritten copies of its headers), before -I.
+  for (size_t i = 0; i < s.paths.size(); ++i) {
+    if (s.paths[i].extension() != ".cu") continue;
+    const std::string folder = fs::absolute(s.paths[i]).lexically_normal().parent_path().string();
+    if (std::find(argv.begin(), argv.end(), folder) == argv.end()) argv.insert(argv.end(), {"-iquote", folder});
+  }
   argv.insert(argv.end(), include_flags.begin(), include_flags.end());
   for (const auto& d : options.defines) argv.push_back("-D" + d);
   for (size_t i = 0; i < s.paths.size(); ++i) {
     if (s.paths[i].extension() == ".cu") {
-      argv.insert(argv.end(), {"-x", "c++", rewritten_path(dir, i, s.paths[i]).string(), "-x", "none"});
-    } else if (is_c_source(s.paths[i])) {
-      argv.push_back(c_object_path(dir, i, s.paths[i]).string());  // compiled as C first (c_jobs)
+      argv.insert(argv.end(), {"-x", "c++", rewritten_path(dir, s.paths[i]).string(), "-x", "none"});
+    } else if (is_host_source(s.paths[i])) {
+      argv.push_back(host_object_path(dir, i, s.paths[i]).string());  // compiled on its own first
     } else {
       argv.push_back(s.paths[i].string());
     }
@@ -428,13 +457,15 @@ std::string cache_key(const BuildSources& s, const BuildOptions& options) {
 
 // Writes the emulator's rewrite of every .cu source into `dir`; the rewriter's message when one
 // cannot be rewritten.
-std::optional<std::string> rewrite_sources(const BuildSources& s, const fs::path& dir) {
+std::optional<std::string> rewrite_sources(const BuildSources& s, const rewriter::RewriteOptions& rewrite,
+                                           const fs::path& dir) {
   for (size_t i = 0; i < s.paths.size(); ++i) {
     if (s.paths[i].extension() != ".cu") continue;
     ++rewrites;
     try {
-      write_file(rewritten_path(dir, i, s.paths[i]),
-                 gpulab::rewriter::rewrite_cuda_source(s.texts[i], s.paths[i].string()));
+      const fs::path path = rewritten_path(dir, s.paths[i]);
+      fs::create_directories(path.parent_path());
+      write_file(path, gpulab::rewriter::rewrite_cuda_source(s.texts[i], s.paths[i].string(), rewrite));
     } catch (const gpulab::rewriter::RewriteError& e) {
       return std::string(e.what()) + "\n";
     }
@@ -466,25 +497,32 @@ CompileJob compile_job(const std::vector<std::string>& argv, const fs::path& dir
 // them needs the rewriter (a `__shared__` or `<<<>>>` in a header); the rewriter's message when
 // a header cannot be rewritten. A sandboxed compile reads the first source's folder and the -I
 // folders, nothing else (compile_job): no header from elsewhere is copied where it could read it.
-std::optional<std::string> rewrite_headers(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+std::optional<std::string> rewrite_headers(const BuildSources& s, const BuildOptions& options,
+                                           const rewriter::RewriteOptions& rewrite, const fs::path& dir,
                                            std::vector<std::string>& include_flags) {
   try {
     std::vector<fs::path> readable(options.include_dirs.begin(), options.include_dirs.end());
     readable.push_back(s.paths.front().parent_path());
     include_flags = rewritten_header_flags(options.run_compiler ? headers_inside(s.headers, readable) : s.headers,
-                                           s.folders, dir / "headers");
+                                           s.folders, dir / "headers", rewrite);
   } catch (const gpulab::rewriter::RewriteError& e) {
     return std::string(e.what()) + "\n";
   }
   return std::nullopt;
 }
 
-// Emulator builds: each C source compiled on its own, as C, before the program; false when one fails.
-bool compile_c_sources(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
-                       const std::vector<std::string>& include_flags, BuildResult& result) {
+// Emulator builds: each host source compiled on its own, as plain C or C++ against the program's
+// own headers (never their rewritten copies), before the program; false when one fails.
+bool compile_host_sources(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+                          BuildResult& result) {
   for (size_t i = 0; i < s.paths.size(); ++i) {
-    if (!is_c_source(s.paths[i])) continue;
-    const CompileJob c = c_object_job(s.paths[i], c_object_path(dir, i, s.paths[i]), include_flags, options.defines);
+    if (!is_host_source(s.paths[i])) continue;
+    CompileJob c = host_object_job(s.paths[i], host_object_path(dir, i, s.paths[i]), plain_include_flags(s),
+                                   options.defines, options.cuda_arch);
+    // A sandboxed compile reads what the program's own compile reads (its sources, the first
+    // source's local headers, the -I folders), no more.
+    const std::vector<fs::path> program_reads = compile_job(c.argv, dir, s, options).reads;
+    c.reads.insert(c.reads.end(), program_reads.begin(), program_reads.end());
     result.command += quote_for_display(c.argv) + " && ";
     const process::ProcessResult p = options.run_compiler ? options.run_compiler(c) : process::run(c.argv, {});
     if (!p.started()) throw files::GraderError("the compiler could not be started: " + p.spawn_error);
@@ -501,13 +539,14 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
   result.executable = staging.path() / artifact_name(options);
   std::vector<std::string> include_flags;
   if (options.backend == Backend::emu) {
-    std::optional<std::string> problem = rewrite_headers(s, options, staging.path(), include_flags);
-    if (!problem) problem = rewrite_sources(s, staging.path());
+    const rewriter::RewriteOptions rewrite = rewrite_options(s, options);
+    std::optional<std::string> problem = rewrite_headers(s, options, rewrite, staging.path(), include_flags);
+    if (!problem) problem = rewrite_sources(s, rewrite, staging.path());
     if (problem) {
       result.compiler_output = *problem;
       return result;
     }
-    if (!compile_c_sources(s, options, staging.path(), include_flags, result)) return result;
+    if (!compile_host_sources(s, options, staging.path(), result)) return result;
   }
   const std::vector<std::string> argv = compile_command(s, options, staging.path(), include_flags);
   result.command += quote_for_display(argv);
@@ -529,7 +568,7 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
 size_t emulator_rewrites() { return rewrites.load(); }
 
 fs::path emulator_rewritten_source(const fs::path& artifact, const fs::path& source) {
-  return rewritten_path(artifact.parent_path(), 0, source);
+  return rewritten_path(artifact.parent_path(), source);
 }
 
 BuildResult build_program(const fs::path& source_in, const BuildOptions& options) {

@@ -4,9 +4,10 @@
 // pointer kept in a `void*` variable, a kernel in a namespace, a template
 // kernel written with a comma, and a graph's kernel node added by hand. The
 // arguments are copied when the launch is made (or the node added), as on a
-// GPU. A template kernel passed by address is one the emulator cannot call:
-// it says so, cudaErrorInvalidDeviceFunction, and nothing runs. The GPU's
-// side of the same behaviour is tests/gpu/probe_array_launch.cu.
+// GPU. A template kernel cast to void* by its name runs too; an address the
+// emulator knows no kernel at (one that reached the void* through a function
+// pointer) is refused: it says why, cudaErrorInvalidDeviceFunction, and
+// nothing runs. The GPU's side is tests/gpu/probe_array_launch.cu.
 #include <catch2/catch.hpp>
 #include <cooperative_groups.h>
 #include <string>
@@ -108,7 +109,7 @@ TEST_CASE("cudaLaunchCooperativeKernel with (void*)kernel runs grid.sync()") {
   cudaFree(total);
 }
 
-TEST_CASE("a template kernel: as itself it runs, by address it is refused with a message") {
+TEST_CASE("a template kernel runs as itself and by address; an unknown address is refused with a message") {
   int* out;
   REQUIRE(cudaMalloc(&out, 32 * sizeof(int)) == cudaSuccess);
   int value = 3;
@@ -116,16 +117,26 @@ TEST_CASE("a template kernel: as itself it runs, by address it is refused with a
   REQUIRE(cudaLaunchKernel(scaled<int, 4>, dim3(1), dim3(32), args) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(read(out, 32)[5] == 12);
+  REQUIRE(cudaLaunchKernel((void*)scaled<int, 2>, dim3(1), dim3(32), args) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(read(out, 32)[5] == 10);
+  const void* kept = reinterpret_cast<const void*>(&scaled<int, 5>);
+  REQUIRE(cudaLaunchKernel(kept, dim3(1), dim3(32), args) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(read(out, 32)[5] == 25);
 
+  // Through a function-pointer variable, no kernel name is cast: nothing registered it.
+  void (*through_pointer)(int*, int) = scaled<int, 7>;
   gpulab::emu::take_diagnostics();
-  CHECK(cudaLaunchKernel((void*)scaled<int, 2>, dim3(1), dim3(32), args) == cudaErrorInvalidDeviceFunction);
+  CHECK(cudaLaunchKernel((void*)through_pointer, dim3(1), dim3(32), args) == cudaErrorInvalidDeviceFunction);
   CHECK(cudaGetLastError() == cudaErrorInvalidDeviceFunction);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);  // not sticky: nothing ran
-  CHECK(read(out, 32)[5] == 12);
+  CHECK(read(out, 32)[5] == 25);
   const auto found = gpulab::emu::take_diagnostics();
   REQUIRE(found.size() == 1);
-  CHECK(has(found[0].message, "cudaLaunchKernel((void*)scaled<int, 2>, ...)"));
+  CHECK(has(found[0].message, "cudaLaunchKernel((void*)through_pointer, ...)"));
   CHECK(has(found[0].message, "no kernel the emulator knows is at that address"));
+  CHECK(has(found[0].message, "function-pointer variable"));
   CHECK(has(found[0].message, "test_array_launch.cu"));
   cudaFree(out);
 }

@@ -405,3 +405,47 @@ TEST_CASE("atomics on __shared__ variables: exact per-block results") {
   CHECK(wrong == 0);
   cudaFree(d);
 }
+
+// The system-scope variants, as systemWideAtomics (cuda-samples) calls them on managed memory.
+__global__ void system_scope(int* a, unsigned* u) {
+  const int t = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  atomicAdd_system(&a[0], 10);
+  atomicExch_system(&a[1], t);
+  atomicMax_system(&a[2], t);
+  atomicMin_system(&a[3], t);
+  atomicInc_system(&u[0], 17u);
+  atomicDec_system(&u[1], 137u);
+  atomicCAS_system(&a[4], t - 1, t);
+  atomicAnd_system(&a[5], ~(1 << (t % 31)));
+  atomicOr_system(&a[6], 1 << (t % 31));
+  atomicXor_system(&a[7], t);
+  atomicSub_system(&a[8], 2);
+}
+
+TEST_CASE("atomic*_system: every scope-qualified variant, as on the device-wide atomics") {
+  int* a;
+  unsigned* u;
+  REQUIRE(cudaMallocManaged(&a, 9 * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMallocManaged(&u, 2 * sizeof(unsigned)) == cudaSuccess);
+  const int init[9] = {0, -1, -1, 1 << 20, 0, -1, 0, 0, 1000};
+  for (int i = 0; i < 9; ++i) a[i] = init[i];
+  u[0] = u[1] = 0;
+  system_scope<<<2, 64>>>(a, u);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  int expected_xor = 0;
+  for (int t = 0; t < 128; ++t) expected_xor ^= t;
+  CHECK(a[0] == 1280);
+  CHECK(a[1] >= 0);
+  CHECK(a[1] < 128);
+  CHECK(a[2] == 127);
+  CHECK(a[3] == 0);
+  CHECK(u[0] == 128 % 18);
+  CHECK(u[1] == 10);  // 0 wraps to 137, then 127 steps down
+  CHECK(a[4] >= 0);  // the chain of CAS from 0 advanced at least once
+  CHECK(a[5] == static_cast<int>(0x80000000u));
+  CHECK(a[6] == 0x7fffffff);
+  CHECK(a[7] == expected_xor);
+  CHECK(a[8] == 1000 - 256);
+  cudaFree(a);
+  cudaFree(u);
+}

@@ -1,10 +1,12 @@
 // Replays of repeated launches (grader/emu/src/launch_replay.hpp): a launch that repeats an
 // earlier one on the same device state gets that launch's effect without running, and every
-// result stays what running it gives: benchmark loops of identical launches (one kernel, and a
-// period of three as in a multi-level scan) replay; a kernel that counts in a __device__
-// variable, accumulates in place, reads a clock, prints, or writes managed memory, and inputs
-// changed by the host between launches, all still run.
+// result stays what running it gives: benchmark loops of identical launches (one kernel, a
+// cooperative one, and a period of three as in a multi-level scan) replay, with sizes in int
+// arguments above 65535; a kernel that counts in a __device__ variable, accumulates in place,
+// reads a clock, prints, or writes managed memory, and inputs changed by the host between
+// launches, all still run.
 #include <catch2/catch.hpp>
+#include <cooperative_groups.h>
 
 #include <vector>
 
@@ -19,6 +21,29 @@ __device__ int launches_seen;
 __global__ void square(const float* in, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i] * in[i];
+}
+__global__ void scale_by(const float* in, float* out, float factor, unsigned short step, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * factor + step;
+}
+// A single-pass reduction over the grid, as cuda-samples' reductionMultiBlockCG times it: each
+// block's sum, grid.sync(), block 0 adds them.
+__global__ void grid_sum(const int* in, int* partial, int* total, int n) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  __shared__ int s;
+  if (threadIdx.x == 0) s = 0;
+  __syncthreads();
+  int mine = 0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) mine += in[i];
+  atomicAdd(&s, mine);
+  __syncthreads();
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+  grid.sync();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    int t = 0;
+    for (unsigned b = 0; b < gridDim.x; ++b) t += partial[b];
+    *total = t;
+  }
 }
 __global__ void count_launch() {
   if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(&launches_seen, 1);
@@ -84,6 +109,54 @@ TEST_CASE("a benchmark loop of identical launches replays and keeps its result",
   CHECK(wrong == 0);
   cudaFree(in);
   cudaFree(out);
+}
+
+TEST_CASE("sizes and factors passed as int or float are not taken for addresses: their loops replay", "[replay]") {
+  // 70000 as an 8-byte word looks like an address; an int argument cannot be one (BlackScholes'
+  // 4,000,000 options, a size above 65535 in every sample that times its kernel).
+  const int n = 70000;
+  std::vector<float> h(n);
+  for (int i = 0; i < n; ++i) h[i] = 0.25f * (i % 1000);
+  float *in, *out;
+  cudaMalloc(&in, n * sizeof(float));
+  cudaMalloc(&out, n * sizeof(float));
+  cudaMemcpy(in, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  const unsigned long long before = replays();
+  for (int k = 0; k < 12; ++k) scale_by<<<(n + 255) / 256, 256>>>(in, out, 3.0f, 40000, n);
+  cudaDeviceSynchronize();
+  CHECK(replays() - before >= 9);
+  std::vector<float> got(n);
+  cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += got[i] != h[i] * 3.0f + 40000;
+  CHECK(wrong == 0);
+  cudaFree(in);
+  cudaFree(out);
+}
+
+TEST_CASE("a loop of identical cooperative launches replays and keeps its result", "[replay]") {
+  const int n = 100000, blocks = 4;
+  std::vector<int> h(n);
+  long long expected = 0;
+  for (int i = 0; i < n; ++i) expected += h[i] = i % 7 - 3;
+  int *in, *partial, *total;
+  cudaMalloc(&in, n * sizeof(int));
+  cudaMalloc(&partial, blocks * sizeof(int));
+  cudaMalloc(&total, sizeof(int));
+  cudaMemcpy(in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  int count = n;
+  void* args[] = {&in, &partial, &total, &count};
+  const unsigned long long before = replays();
+  for (int k = 0; k < 10; ++k) {
+    REQUIRE(cudaLaunchCooperativeKernel((void*)grid_sum, dim3(blocks), dim3(128), args, 0, 0) == cudaSuccess);
+  }
+  int got = 0;
+  cudaMemcpy(&got, total, sizeof(int), cudaMemcpyDeviceToHost);
+  CHECK(replays() - before >= 7);
+  CHECK(got == expected);
+  cudaFree(in);
+  cudaFree(partial);
+  cudaFree(total);
 }
 
 TEST_CASE("a period of three launches (a multi-level scan) replays and keeps its result", "[replay]") {

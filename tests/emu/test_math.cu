@@ -2,7 +2,8 @@
 // unsigned (compared as unsigned, as CUDA's overloads do), long long and float;
 // fminf, rsqrtf, __expf, __fmul_rn, __fdividef, __float2int_rn (round half to
 // even) and _rz, __float_as_int/__int_as_float, __popc, __clz, __ffs, __brev,
-// __ldg; printf in device code, captured from stdout after
+// __ldg; the directed roundings of __fsqrt/__frcp/__fmaf and their double
+// forms; printf in device code, captured from stdout after
 // cudaDeviceSynchronize. Inputs come in as kernel arguments so that nothing
 // is folded at compile time.
 // Plain CUDA: it also builds with nvcc (with tests/catch_main.cpp), and every
@@ -90,6 +91,27 @@ __global__ void bit_ops(const unsigned* x, int* popc, int* clz, int* ffs, unsign
     brev[i] = __brev(x[i]);
     ldg[i] = __ldg(&x[i]);
   }
+}
+
+// The directed roundings of square roots, reciprocals and fused multiply-adds (interval arithmetic).
+__global__ void directed_roundings(float two, float three, double dtwo, double dthree, float tiny, float* f,
+                                   double* d) {
+  f[0] = __fsqrt_rd(two);
+  f[1] = __fsqrt_ru(two);
+  f[2] = __fsqrt_rz(two);
+  f[3] = __frcp_rd(three);
+  f[4] = __frcp_ru(three);
+  f[5] = __fmaf_rd(1.0f, 1.0f, tiny);
+  f[6] = __fmaf_ru(1.0f, 1.0f, tiny);
+  f[7] = __fmaf_rz(-1.0f, 1.0f, -tiny);
+  d[0] = __dsqrt_rd(dtwo);
+  d[1] = __dsqrt_ru(dtwo);
+  d[2] = __drcp_rd(dthree);
+  d[3] = __drcp_ru(dthree);
+  d[4] = __dsqrt_rn(dtwo * dtwo);
+  d[5] = __fma_ru(1.0, 1.0, static_cast<double>(tiny));
+  d[6] = __fdiv_ru(1.0f, three);
+  d[7] = __fdiv_rd(1.0f, three);
 }
 
 __global__ void say_hello(int base, float f, unsigned u, long long big) {
@@ -202,6 +224,33 @@ TEST_CASE("__float2int_rn rounds half to even, __float2int_rz truncates") {
   cudaFree(dx);
   cudaFree(drn);
   cudaFree(drz);
+}
+
+TEST_CASE("__fsqrt, __frcp, __fmaf and their double forms round down, up and toward zero as asked") {
+  float* df = nullptr;
+  double* dd = nullptr;
+  REQUIRE(cudaMalloc(&df, 8 * sizeof(float)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&dd, 8 * sizeof(double)) == cudaSuccess);
+  directed_roundings<<<1, 1>>>(2.0f, 3.0f, 2.0, 3.0, 1e-30f, df, dd);
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+  const std::vector<float> f = to_host(df, 8);
+  const std::vector<double> d = to_host(dd, 8);
+  CHECK(f[1] == std::nextafter(f[0], 2.0f));  // sqrt(2) is not a float: one ulp apart
+  CHECK(f[0] < std::sqrt(2.0));
+  CHECK(f[1] > std::sqrt(2.0));
+  CHECK(f[2] == f[0]);  // positive: toward zero is down
+  CHECK(f[4] == std::nextafter(f[3], 1.0f));
+  CHECK(f[3] < 1.0 / 3.0);
+  CHECK(f[5] == 1.0f);  // 1 + 1e-30 is not a float either
+  CHECK(f[6] == std::nextafter(1.0f, 2.0f));
+  CHECK(f[7] == -1.0f);  // toward zero from just below -1
+  CHECK(d[1] == std::nextafter(d[0], 2.0));
+  CHECK(d[3] == std::nextafter(d[2], 1.0));
+  CHECK(d[4] == 2.0);
+  CHECK(d[5] == std::nextafter(1.0, 2.0));
+  CHECK(static_cast<float>(d[6]) == std::nextafter(static_cast<float>(d[7]), 1.0f));  // __fdiv_ru, _rd of 1/3
+  cudaFree(df);
+  cudaFree(dd);
 }
 
 TEST_CASE("__float_as_int and __int_as_float reinterpret the bits") {

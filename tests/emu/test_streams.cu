@@ -4,7 +4,7 @@
 // and callbacks run after the work before them; cudaMemcpyAsync with
 // page-locked memory is queued, with pageable memory done before it returns;
 // stream-ordered allocation and memory pools; managed-memory prefetch and
-// advice; stream capture and graph replay, and the graph nodes the emulator
+// advice, attachment to a stream; stream capture and graph replay, and the graph nodes the emulator
 // can and cannot build by hand. The codes are CUDA 13's (tests/gpu/
 // probe_streams_graphs.cu records a GPU's answers to the same calls).
 #include <catch2/catch.hpp>
@@ -160,6 +160,22 @@ TEST_CASE("stream-ordered allocation from the default pool and from a pool of th
   props.location.id = 3;
   CHECK(cudaMemPoolCreate(&own, &props) == cudaErrorInvalidDevice);
   cudaGetLastError();
+  cudaStreamDestroy(s);
+}
+
+TEST_CASE("managed memory attached to a stream stays usable by kernels and the host; unknown flags are refused") {
+  cudaStream_t s;
+  REQUIRE(cudaStreamCreate(&s) == cudaSuccess);
+  int* managed = nullptr;
+  REQUIRE(cudaMallocManaged(&managed, sizeof(int), cudaMemAttachHost) == cudaSuccess);
+  CHECK(cudaStreamAttachMemAsync(s, managed) == cudaSuccess);
+  set_value<<<1, 1, 0, s>>>(managed, 9);
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(*managed == 9);
+  CHECK(cudaStreamAttachMemAsync(s, managed, 0, cudaMemAttachHost) == cudaSuccess);
+  CHECK(cudaStreamAttachMemAsync(s, managed, 0, 0x40) == cudaErrorInvalidValue);
+  cudaGetLastError();
+  cudaFree(managed);
   cudaStreamDestroy(s);
 }
 

@@ -296,3 +296,55 @@ TEST_CASE("blocks of 48 and 40 threads: collectives over a mask of the lanes tha
     cudaFree(d);
   }
 }
+
+// The warp reductions of sm_80 and later: every lane of the mask gets the reduction over the mask.
+__global__ void warp_reductions(unsigned* out, int* signed_out, unsigned mask) {
+  const int t = threadIdx.x;
+  if (!(mask >> (t % 32) & 1u)) return;
+  const unsigned u = 0x10000u * static_cast<unsigned>(t) + 7u * static_cast<unsigned>(t * t);
+  const int s = 40 - 3 * t;
+  out[6 * t + 0] = __reduce_add_sync(mask, u);
+  out[6 * t + 1] = __reduce_min_sync(mask, u);
+  out[6 * t + 2] = __reduce_max_sync(mask, u);
+  out[6 * t + 3] = __reduce_and_sync(mask, u | 0x1u);
+  out[6 * t + 4] = __reduce_or_sync(mask, u);
+  out[6 * t + 5] = __reduce_xor_sync(mask, u);
+  signed_out[3 * t + 0] = __reduce_add_sync(mask, s);
+  signed_out[3 * t + 1] = __reduce_min_sync(mask, s);
+  signed_out[3 * t + 2] = __reduce_max_sync(mask, s);
+}
+
+TEST_CASE("__reduce_add/min/max/and/or/xor_sync over a full warp and over half of one") {
+  for (const unsigned mask : {kFull, 0x0000ffffu, 0xaaaaaaaau}) {
+    unsigned* out;
+    int* signed_out;
+    REQUIRE(cudaMallocManaged(&out, 6 * 32 * sizeof(unsigned)) == cudaSuccess);
+    REQUIRE(cudaMallocManaged(&signed_out, 3 * 32 * sizeof(int)) == cudaSuccess);
+    warp_reductions<<<1, 32>>>(out, signed_out, mask);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    unsigned add = 0, mn = ~0u, mx = 0, band = ~0u, bor = 0, bxor = 0;
+    int sadd = 0, smin = 1 << 30, smax = -(1 << 30);
+    for (int t = 0; t < 32; ++t) {
+      if (!(mask >> t & 1u)) continue;
+      const unsigned u = 0x10000u * static_cast<unsigned>(t) + 7u * static_cast<unsigned>(t * t);
+      const int s = 40 - 3 * t;
+      add += u, mn = u < mn ? u : mn, mx = u > mx ? u : mx, band &= u | 0x1u, bor |= u, bxor ^= u;
+      sadd += s, smin = s < smin ? s : smin, smax = s > smax ? s : smax;
+    }
+    for (int t = 0; t < 32; ++t) {
+      if (!(mask >> t & 1u)) continue;
+      INFO("mask " << mask << ", lane " << t);
+      CHECK(out[6 * t + 0] == add);
+      CHECK(out[6 * t + 1] == mn);
+      CHECK(out[6 * t + 2] == mx);
+      CHECK(out[6 * t + 3] == band);
+      CHECK(out[6 * t + 4] == bor);
+      CHECK(out[6 * t + 5] == bxor);
+      CHECK(signed_out[3 * t + 0] == sadd);
+      CHECK(signed_out[3 * t + 1] == smin);
+      CHECK(signed_out[3 * t + 2] == smax);
+    }
+    cudaFree(out);
+    cudaFree(signed_out);
+  }
+}

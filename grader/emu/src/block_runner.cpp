@@ -111,6 +111,7 @@ BlockRunner::BlockRunner(unsigned max_threads, size_t shared_bytes, bool guard_p
       stacks_(max_threads + 1, kStackBytes, guard_pages),
       threads_(max_threads),
       warp_slots_(max_threads),
+      warp_arrived_((max_threads + 31) / 32),
       parked_on_(max_threads),
       shared_arena_(new unsigned char[shared_bytes]),
       shared_capacity_(shared_bytes) {
@@ -163,6 +164,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   free_stacks_.clear();
   fresh_stacks_ = 0;
   coalescing_ = 0;
+  std::fill(warp_arrived_.begin(), warp_arrived_.end(), 0u);
   aborted_ = false;
   grid_parked_ = false;
 
@@ -573,15 +575,17 @@ void BlockRunner::report_warp_problem(const EmuThread& t, const std::string& wha
 }
 
 bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
-  const unsigned base = self->context.warp() * 32;
+  const unsigned warp = self->context.warp(), base = warp * 32;
+  // The lanes waiting at a collective, by bit: the arrivals before the last one read no other
+  // thread's record (each a cache line of its own; reading them made the scan the most of a
+  // shuffle-heavy kernel's time).
+  if ((warp_arrived_[warp] & effective) != effective) return false;
   for (unsigned l = 0; l < 32; ++l) {
     if (!(effective >> l & 1u)) continue;
-    if (base + l >= next_unstarted_) return false;  // not started yet
-    const EmuThread& t = threads_[base + l];
-    if (t.state != EmuThread::State::at_warp || warp_of(t).op != warp_of(*self).op ||
-        warp_of(t).mask != warp_of(*self).mask)
-      return false;
+    const WarpSlot& slot = warp_slots_[base + l];
+    if (slot.op != warp_of(*self).op || slot.mask != warp_of(*self).mask) return false;
   }
+  warp_arrived_[warp] &= ~effective;
   // Everyone is here: compute each lane's result.
   const int width = warp_of(*self).width;
   for (unsigned l = 0; l < 32; ++l) {
@@ -659,6 +663,7 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
     abort_block();
   }
   self->state = EmuThread::State::at_warp;
+  warp_arrived_[self->context.warp()] |= 1u << self->context.lane();
   const unsigned effective = mask & existing_lanes(self->context.warp());
   if (!try_complete_warp(self, effective)) wait_and_switch(self);
   return warp_of(*self).warp_result;

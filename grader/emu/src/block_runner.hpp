@@ -180,6 +180,7 @@ class BlockRunner {
   const CheckerHooks* hooks_ = nullptr;
   std::vector<EmuThread> threads_;
   std::vector<WarpSlot> warp_slots_;
+  std::vector<unsigned> warp_arrived_;  // per warp: the lanes in state at_warp (waiting at a collective)
   // What a parked thread waits for (indexed by rank; apart from EmuThread, which is one cache line).
   struct ParkedOn {
     const void* object = nullptr;

@@ -1,6 +1,6 @@
-// Runtime API: the emulated device (properties, attributes), device-wide
-// synchronisation, error strings, stream attributes. Streams, events and
-// stream-ordered work are in stream_api.cpp.
+// Runtime API: device-wide synchronisation, limits, error strings, stream
+// attributes. The emulated device's properties and attributes are in
+// device_properties.cpp; streams, events and stream-ordered work in stream_api.cpp.
 #include <chrono>
 #include <cstring>
 #include <string>
@@ -51,6 +51,7 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorStreamCaptureInvalidated)
     GPULAB_NAME(cudaErrorStreamCaptureUnmatched)
     GPULAB_NAME(cudaErrorStreamCaptureUnjoined)
+    GPULAB_NAME(cudaErrorGraphExecUpdateFailure)
     GPULAB_NAME(cudaErrorUnknown)
 #undef GPULAB_NAME
   }
@@ -90,6 +91,9 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
     case cudaErrorStreamCaptureUnmatched: return "capture was not initiated in this stream";
     case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
+    case cudaErrorGraphExecUpdateFailure:
+      return "the graph update was not performed because it included changes which violated constraints specific to "
+             "instantiated graph update";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unrecognized error code";
@@ -124,126 +128,6 @@ cudaError_t cudaGetDevice(int* device) {
   return cudaSuccess;
 }
 cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : set_last_error(cudaErrorInvalidDevice); }
-
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
-  if (!p) return set_last_error(cudaErrorInvalidValue);
-  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
-  std::memset(p, 0, sizeof *p);
-  std::strncpy(p->name, "gpulab CPU emulator (sm_90 limits)", sizeof p->name - 1);
-  p->totalGlobalMem = 16ull << 30;
-  p->sharedMemPerBlock = 48 * 1024;
-  p->regsPerBlock = 65536;
-  p->warpSize = 32;
-  p->memPitch = 2147483647;
-  p->maxThreadsPerBlock = 1024;
-  p->maxThreadsDim[0] = 1024;
-  p->maxThreadsDim[1] = 1024;
-  p->maxThreadsDim[2] = 64;
-  p->maxGridSize[0] = 2147483647;
-  p->maxGridSize[1] = 65535;
-  p->maxGridSize[2] = 65535;
-  p->totalConstMem = 65536;
-  p->major = 9;
-  p->minor = 0;
-  p->textureAlignment = 512;
-  p->multiProcessorCount = static_cast<int>(worker_count());
-  p->concurrentKernels = 1;
-  p->asyncEngineCount = 1;
-  p->unifiedAddressing = 1;
-  p->memoryBusWidth = 64;
-  p->l2CacheSize = 4 * 1024 * 1024;
-  p->persistingL2CacheMaxSize = 3 * 1024 * 1024;
-  p->accessPolicyMaxWindowSize = 134213632;  // as CUDA reports for sm_80 and sm_90 devices
-  p->maxThreadsPerMultiProcessor = 2048;
-  p->sharedMemPerMultiprocessor = 233472;
-  p->regsPerMultiprocessor = 65536;
-  p->managedMemory = 1;
-  p->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel and grid.sync() are emulated
-  p->sharedMemPerBlockOptin = 232448;
-  p->maxBlocksPerMultiProcessor = 32;
-  p->reservedSharedMemPerBlock = 1024;
-  // What an H100 reports for the rest (host memory can be mapped, the device is discrete).
-  p->integrated = 0;
-  p->canMapHostMemory = 1;
-  p->texturePitchAlignment = 32;
-  p->streamPrioritiesSupported = 1;
-  p->globalL1CacheSupported = 1;
-  p->localL1CacheSupported = 1;
-  p->concurrentManagedAccess = 1;
-  p->computePreemptionSupported = 1;
-  p->canUseHostPointerForRegisteredMem = 1;
-  p->hostRegisterSupported = 1;
-  p->memoryPoolsSupported = 1;
-  p->clusterLaunch = 1;
-  p->maxTexture1D = 131072;
-  p->maxTexture2D[0] = 131072, p->maxTexture2D[1] = 65536;
-  p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
-  p->maxTexture1DLayered[0] = 32768, p->maxTexture1DLayered[1] = 2048;
-  p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768, p->maxTexture2DLayered[2] = 2048;
-  p->surfaceAlignment = 512;
-  return cudaSuccess;
-}
-
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
-  if (!value) return set_last_error(cudaErrorInvalidValue);
-  cudaDeviceProp p;
-  const cudaError_t e = cudaGetDeviceProperties(&p, device);
-  if (e != cudaSuccess) return e;
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: *value = p.warpSize; break;
-    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
-    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; break;
-    case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; break;
-    // The emulated device has no clocks of its own: fixed values, so that programs printing them run.
-    case cudaDevAttrClockRate: *value = 1000000; break;
-    case cudaDevAttrMemoryClockRate: *value = 3200000; break;
-    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
-    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
-    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
-    case cudaDevAttrGpuOverlap: *value = 1; break;
-    case cudaDevAttrKernelExecTimeout: *value = 0; break;
-    case cudaDevAttrIntegrated: *value = p.integrated; break;
-    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
-    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; break;
-    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
-    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
-    case cudaDevAttrPciBusId: *value = p.pciBusID; break;
-    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; break;
-    case cudaDevAttrTccDriver: *value = p.tccDriver; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
-    case cudaDevAttrPciDomainId: *value = p.pciDomainID; break;
-    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; break;
-    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; break;
-    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
-    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; break;
-    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
-    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
-    case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
-    default: return set_last_error(cudaErrorInvalidValue);
-  }
-  return cudaSuccess;
-}
 
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 

@@ -3,13 +3,17 @@
 // respects their dependencies because a node can only depend on nodes that
 // already exist. Launching an instantiated graph queues its nodes on the
 // stream, in that order. Graphs come from stream capture, or from kernel,
-// host, memset and empty nodes added by hand; a kernel node names its kernel
-// by address, looked up among the registered kernels (kernel_registry.hpp).
+// host, memcpy, memset and empty nodes added by hand (or cloned); a kernel node
+// names its kernel by address, looked up among the registered kernels
+// (kernel_registry.hpp). An instantiated graph may take a kernel node's new
+// parameters or, from a graph of the same nodes, all of its work.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
+#include "copy_rows.hpp"
 #include "device_memory.hpp"
+#include "graph_memory.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/array_launch.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -19,11 +23,27 @@
 
 struct CUgraphExec_st {
   std::vector<std::function<void()>> work;
+  std::vector<const CUgraphNode_st*> nodes;  // the graph's node each piece of work came from
+  std::vector<const char*> kinds;
 };
 
 using namespace gpulab::emu;
 
 namespace {
+// A kernel node's work: its kernel found by address, its arguments copied now, as CUDA copies
+// kernelParams when the node is added or its parameters set.
+cudaError_t kernel_work(const char* api, const cudaKernelNodeParams& params, const char* file, int line,
+                        std::function<void()>& work) {
+  const RegisteredKernel* known = find_registered_kernel(params.func);
+  if (!known) return reject_unknown_kernel_address(api, "params.func", file, line);
+  const LaunchRequest request{known->name, file, line, params.gridDim, params.blockDim, params.sharedMemBytes, nullptr};
+  const cudaError_t bad = check_launch(request);
+  if (bad != cudaSuccess) return bad;
+  const KernelBody body = known->bind(params.func, params.kernelParams);
+  work = [request, body] { run_launch(request, body); };
+  return cudaSuccess;
+}
+
 cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph, const char* kind, std::function<void()> work) {
   if (!node || !graph) return set_last_error(cudaErrorInvalidValue);
   graph->nodes.push_back(std::make_unique<CUgraphNode_st>(CUgraphNode_st{kind, std::move(work)}));
@@ -112,15 +132,10 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   if (params->extra)
     return refuse_call("cudaGraphAddKernelNode", cudaErrorNotSupported,
                        "the emulator takes a kernel node's arguments from kernelParams only, not packed in `extra`");
-  const RegisteredKernel* known = find_registered_kernel(params->func);
-  if (!known) return reject_unknown_kernel_address("cudaGraphAddKernelNode", "params.func", file, line);
-  const LaunchRequest request{known->name, file, line, params->gridDim, params->blockDim, params->sharedMemBytes,
-                              nullptr};
-  const cudaError_t bad = check_launch(request);
-  if (bad != cudaSuccess) return bad;
-  // The arguments are copied now, as CUDA copies kernelParams when the node is added.
-  const KernelBody body = known->bind(params->func, params->kernelParams);
-  return add_node(node, graph, "kernel", [request, body] { run_launch(request, body); });
+  std::function<void()> work;
+  const cudaError_t e = kernel_work("cudaGraphAddKernelNode", *params, file, line, work);
+  if (e != cudaSuccess) return e;
+  return add_node(node, graph, "kernel", std::move(work));
 }
 // Dependencies only order nodes; nodes already run in the order they were added.
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
@@ -129,11 +144,131 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
   return cudaSuccess;
 }
 
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                   const cudaMemcpy3DParms* params) {
+  CopyRows rows;
+  if (const cudaError_t e = copy_rows("cudaGraphAddMemcpyNode", params, rows); e != cudaSuccess) return e;
+  cudaMemcpyKind kind = params->kind;
+  for (const auto& [dst, src] : rows.rows) {
+    const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode", dst, src, rows.width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return add_node(node, graph, "memcpy", [rows, kind] {
+    for (const auto& [dst, src] : rows.rows) make_checked_copy(dst, src, rows.width, kind);
+  });
+}
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                     void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode1D", dst, src, count, kind);
+  if (e != cudaSuccess) return e;
+  return add_node(node, graph, "memcpy", [dst, src, count, kind] { make_checked_copy(dst, src, count, kind); });
+}
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                     cudaMemAllocNodeParams* params, const char* file, int line) {
+  if (!params || params->bytesize == 0) return set_last_error(cudaErrorInvalidValue);
+  void* p = allocate_graph_memory(params->bytesize, "cudaGraphAddMemAllocNode", file, line);
+  if (!p) {
+    return refuse_call("cudaGraphAddMemAllocNode", cudaErrorMemoryAllocation,
+                       "cannot allocate " + std::to_string(params->bytesize) + " bytes");
+  }
+  params->dptr = p;
+  return add_node(node, graph, "alloc", [p] { mark_graph_memory(p, true); });
+}
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
+                                    void* dptr) {
+  if (!is_graph_memory(dptr)) {
+    return refuse_call("cudaGraphAddMemFreeNode", cudaErrorInvalidValue,
+                       "the pointer is not memory a graph allocated (an alloc node's dptr, or cudaMallocAsync in a "
+                       "captured stream)");
+  }
+  return add_node(node, graph, "free", [dptr] { mark_graph_memory(dptr, false); });
+}
+namespace {
+std::uint64_t used_high = 0, reserved_high = 0;
+}  // namespace
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  const std::uint64_t used = graph_memory_in_use(), reserved = graph_memory_reserved();
+  used_high = std::max(used_high, used);
+  reserved_high = std::max(reserved_high, reserved);
+  std::uint64_t v = 0;
+  switch (attr) {
+    case cudaGraphMemAttrUsedMemCurrent: v = used; break;
+    case cudaGraphMemAttrUsedMemHigh: v = used_high; break;
+    case cudaGraphMemAttrReservedMemCurrent: v = reserved; break;
+    case cudaGraphMemAttrReservedMemHigh: v = reserved_high; break;
+    default: return set_last_error(cudaErrorInvalidValue);
+  }
+  *static_cast<std::uint64_t*>(value) = v;
+  return cudaSuccess;
+}
+// Only the high watermarks can be set, and only to 0 (a reset), as CUDA allows.
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value) {
+  if (!value) return set_last_error(cudaErrorInvalidValue);
+  if (device != 0) return set_last_error(cudaErrorInvalidDevice);
+  if (*static_cast<const std::uint64_t*>(value) != 0) return set_last_error(cudaErrorInvalidValue);
+  if (attr == cudaGraphMemAttrUsedMemHigh) used_high = 0;
+  else if (attr == cudaGraphMemAttrReservedMemHigh) reserved_high = 0;
+  else return set_last_error(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+// The emulator keeps a graph's memory for the program's life (graph_memory.hpp): nothing to trim.
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  return device == 0 ? cudaSuccess : set_last_error(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
+  if (!clone || !original) return set_last_error(cudaErrorInvalidValue);
+  auto* g = new CUgraph_st;
+  for (const auto& node : original->nodes) g->nodes.push_back(std::make_unique<CUgraphNode_st>(*node));
+  *clone = g;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long) {
   if (!exec || !graph) return set_last_error(cudaErrorInvalidValue);
   auto* e = new CUgraphExec_st;
-  for (const auto& node : graph->nodes) e->work.push_back(node->work);
+  for (const auto& node : graph->nodes) {
+    e->work.push_back(node->work);
+    e->nodes.push_back(node.get());
+    e->kinds.push_back(node->kind);
+  }
   *exec = e;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params, const char* file, int line) {
+  if (!exec || !node || !params) return set_last_error(cudaErrorInvalidValue);
+  const auto it = std::find(exec->nodes.begin(), exec->nodes.end(), node);
+  if (it == exec->nodes.end() || std::strcmp(node->kind, "kernel") != 0) return set_last_error(cudaErrorInvalidValue);
+  std::function<void()> work;
+  const cudaError_t e = kernel_work("cudaGraphExecKernelNodeSetParams", *params, file, line, work);
+  if (e != cudaSuccess) return e;
+  exec->work[static_cast<size_t>(it - exec->nodes.begin())] = std::move(work);
+  return cudaSuccess;
+}
+// The executable graph takes the work of a graph with the same nodes (kinds, in order); otherwise
+// it is left as it was, with cudaErrorGraphExecUpdateFailure, as CUDA does.
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info) {
+  if (!exec || !graph) return set_last_error(cudaErrorInvalidValue);
+  cudaGraphExecUpdateResultInfo result{cudaGraphExecUpdateSuccess, nullptr, nullptr};
+  if (graph->nodes.size() != exec->nodes.size()) {
+    result.result = cudaGraphExecUpdateErrorTopologyChanged;
+  } else {
+    for (size_t i = 0; i < graph->nodes.size(); ++i) {
+      if (std::strcmp(graph->nodes[i]->kind, exec->kinds[i]) != 0) {
+        result = {cudaGraphExecUpdateErrorNodeTypeChanged, graph->nodes[i].get(), nullptr};
+        break;
+      }
+    }
+  }
+  if (info) *info = result;
+  if (result.result != cudaGraphExecUpdateSuccess) return set_last_error(cudaErrorGraphExecUpdateFailure);
+  for (size_t i = 0; i < graph->nodes.size(); ++i) {
+    exec->work[i] = graph->nodes[i]->work;
+    exec->nodes[i] = graph->nodes[i].get();
+  }
   return cudaSuccess;
 }
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {

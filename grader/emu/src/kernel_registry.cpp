@@ -35,6 +35,17 @@ const RegisteredKernel* find_registered_kernel(const void* address) {
   return it == r.kernels.end() ? nullptr : &it->second;
 }
 
+cudaError_t launch_by_address(bool cooperative, const char* call, const char* file, int line, const void* kernel,
+                              dim3 grid, dim3 block, void** args, size_t shared_bytes, cudaStream_t stream) {
+  const RegisteredKernel* known = find_registered_kernel(kernel);
+  if (!known)
+    return reject_unknown_kernel_address(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", call, file,
+                                         line);
+  const LaunchRequest request{known->name, file, line, grid, block, shared_bytes, stream};
+  const KernelBody body = known->bind(kernel, args);
+  return cooperative ? launch_cooperative_kernel(request, body) : launch_kernel_checked(request, body);
+}
+
 const char* kernel_as_written(const char* call) {
   // Up to the first comma outside brackets: `k<float, 4>, grid, ...` gives `k<float, 4>`.
   std::string name;

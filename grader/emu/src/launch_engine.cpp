@@ -221,10 +221,11 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
   launch.total_blocks = 1ull * request.grid.x * request.grid.y * request.grid.z;
   launch.shared_limit = std::max<size_t>(48 * 1024, max_dynamic_shared_bytes());
 
-  // A repeat of an earlier launch on the same device state is replayed instead of run (never
-  // in the checking build, which must see every access, nor for cooperative launches).
+  // A repeat of an earlier launch on the same device state is replayed instead of run, cooperative
+  // launches too (a benchmark loop of grid-synchronised reductions); never in the checking build,
+  // which must see every access.
   bool watched = false;
-  if (!checker_hooks && !cooperative && replay_launch(launch, watched)) return;
+  if (!checker_hooks && replay_launch(launch, watched)) return;
   if (checker_hooks) checker_hooks->launch_begin(launch);
   if (cooperative) {
     if (checker_hooks) report_unchecked_cooperative_launch(request);
@@ -288,10 +289,13 @@ cudaError_t reject_unknown_kernel_address(const char* api, const char* call, con
   d.file = file;
   d.line = line;
   d.message = std::string(api) + "(" + d.kernel + ", ...) at " + file + ":" + std::to_string(line) +
-              ": no kernel the emulator knows is at that address. A kernel passed as a void* must be a "
-              "non-template kernel defined in the program's own files (.cu files and their local headers, which "
-              "gpulab rewrites); pass a template kernel as itself, e.g. " +
-              api + "(k<float>, grid, block, args) (valid CUDA too). The kernel did not run.";
+              ": no kernel the emulator knows is at that address. The emulator knows every non-template kernel "
+              "defined in the program's .cu files and their local headers, and every kernel the program casts to "
+              "a void* by its name (`(void*)k<float>`); this address is neither: a host function, a pointer to "
+              "data, or a kernel that reached the void* through a function-pointer variable. Pass the kernel by "
+              "its name, e.g. " +
+              api + "((void*)k<float>, grid, block, args) or " + api +
+              "(k<float>, grid, block, args) (valid CUDA too). The kernel did not run.";
   report(std::move(d));
   return set_last_error(cudaErrorInvalidDeviceFunction);
 }

@@ -167,6 +167,9 @@ bool inside(uintptr_t a, const std::vector<Region>& regions) {
 struct Signature {
   uint64_t key = 0;
   std::vector<unsigned char> bytes;  // kernel body, configuration and the arguments' bytes
+  // Per 8-byte word of the arguments: whether its argument's type can hold an address (the
+  // kernel body, part of `bytes`, fixes the types, so this is not compared).
+  std::vector<unsigned char> address_words;
   bool operator==(const Signature& o) const { return key == o.key && bytes == o.bytes; }
 };
 
@@ -184,14 +187,16 @@ Signature signature_of(const LaunchState& launch) {
   add(&launch.request.grid, sizeof launch.request.grid);
   add(&launch.request.block, sizeof launch.request.block);
   add(&launch.request.dynamic_shared_bytes, sizeof launch.request.dynamic_shared_bytes);
-  launch.body.argument_bytes(launch.body.closure, s.bytes);
+  launch.body.argument_bytes(launch.body.closure, s.bytes, s.address_words);
   s.key = hash_bytes(s.bytes.data(), s.bytes.size(), 7).a;
   return s;
 }
 
-// Whether any 8-byte word of the arguments holds an address of writable memory outside the state.
+// Whether any 8-byte word of the arguments that may hold an address (a pointer, an 8-byte integer,
+// part of a class; not an int or a float) holds one of writable memory outside the state.
 bool points_outside(const Signature& s, const std::vector<Region>& regions) {
-  for (size_t i = kArgumentsAt; i + 8 <= s.bytes.size(); i += 8) {
+  for (size_t k = 0, i = kArgumentsAt; i + 8 <= s.bytes.size(); ++k, i += 8) {
+    if (k < s.address_words.size() && !s.address_words[k]) continue;
     uint64_t w;
     std::memcpy(&w, s.bytes.data() + i, 8);
     if (w >= 0x10000 && w < 0x800000000000ull && !inside(static_cast<uintptr_t>(w), regions)) return true;

@@ -12,7 +12,8 @@
 // recorded only if it ran clean (no error, no diagnostic) and pure: no device printf, malloc or
 // free, clock, %globaltimer or nanosleep (note_impure_launch), whose results a replay could not
 // give again. Its arguments may not point into memory outside that state (host memory from
-// malloc). Launches are watched only once their signature repeats, up to GPULAB_EMU_REPLAY_MB
+// malloc); only arguments that can hold an address are read for that (pointers, 8-byte integers,
+// classes; not an int, an enum or a float: kernel_launch.hpp's may_hold_address_v). Launches are watched only once their signature repeats, up to GPULAB_EMU_REPLAY_MB
 // (512) MiB of state; GPULAB_EMU_REPLAY=0 turns replays off. The checking build (race check,
 // profile) never replays: it must see every access.
 #pragma once

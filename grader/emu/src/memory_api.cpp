@@ -8,8 +8,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "copy_rows.hpp"
 #include "device_memory.hpp"
+#include "graph_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/copy_observer.hpp"
@@ -122,6 +126,41 @@ cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* 
 }
 }  // namespace
 
+cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind) {
+  return count == 0 ? cudaSuccess : check_copy(api, dst, src, count, kind);
+}
+
+void make_checked_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  if (count == 0) return;
+  observe_copy(dst, src, count, kind);
+  std::memmove(dst, src, count);
+  note_memory_written();
+}
+
+cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out) {
+  if (!p) return set_last_error(cudaErrorInvalidValue);
+  if (p->srcArray || p->dstArray) {
+    return refuse_call(api, cudaErrorNotSupported,
+                       "the emulator has no CUDA arrays (cudaArray_t); copy between linear allocations "
+                       "(srcPtr/dstPtr from make_cudaPitchedPtr) instead");
+  }
+  const cudaPitchedPtr s = p->srcPtr, d = p->dstPtr;
+  const cudaExtent e = p->extent;
+  if (p->srcPos.x + e.width > s.pitch || p->dstPos.x + e.width > d.pitch) {
+    return refuse_call(api, cudaErrorInvalidPitchValue, "a row of the copy runs past its pitch");
+  }
+  out.width = e.width;
+  for (size_t z = 0; z < e.depth; ++z) {
+    for (size_t y = 0; y < e.height; ++y) {
+      const size_t src_row = (p->srcPos.z + z) * s.ysize + p->srcPos.y + y;
+      const size_t dst_row = (p->dstPos.z + z) * d.ysize + p->dstPos.y + y;
+      out.rows.emplace_back(static_cast<char*>(d.ptr) + dst_row * d.pitch + p->dstPos.x,
+                            static_cast<const char*>(s.ptr) + src_row * s.pitch + p->srcPos.x);
+    }
+  }
+  return cudaSuccess;
+}
+
 void harness_observe_copies(CopyObserver observer) { copy_observer = observer; }
 
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
@@ -166,6 +205,10 @@ cudaError_t cudaFree(void* ptr) {
   wait_for_all();  // as on a GPU, cudaFree waits for the device: queued kernels may still use the memory
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   if (!ptr) return cudaSuccess;
+  if (is_graph_memory(ptr)) {  // a graph's allocation keeps its memory for the graph's next launch
+    mark_graph_memory(ptr, false);
+    return cudaSuccess;
+  }
   if (!device_free(ptr)) {
     return refuse_call(
         "cudaFree", cudaErrorInvalidValue,
@@ -201,6 +244,26 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
   for (size_t r = 0; r < height; ++r) {
     const cudaError_t e = copy("cudaMemcpy2D", static_cast<char*>(dst) + r * dpitch,
                                static_cast<const char*>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  CopyRows r;
+  if (const cudaError_t e = copy_rows("cudaMemcpy3D", p, r); e != cudaSuccess) return e;
+  for (const auto& [dst, src] : r.rows) {
+    const cudaError_t e = copy("cudaMemcpy3D", dst, src, r.width, p->kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+  CopyRows r;
+  if (const cudaError_t e = copy_rows("cudaMemcpy3DAsync", p, r); e != cudaSuccess) return e;
+  for (const auto& [dst, src] : r.rows) {
+    const cudaError_t e = cudaMemcpyAsync(dst, src, r.width, p->kind, stream);
     if (e != cudaSuccess) return e;
   }
   return cudaSuccess;

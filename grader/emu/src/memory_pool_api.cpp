@@ -11,6 +11,7 @@
 #include <string>
 
 #include "device_memory.hpp"
+#include "graph_memory.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "stream_capture.hpp"
@@ -47,7 +48,19 @@ cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_
 }
 }  // namespace
 
-cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t, const char* file, int line) {
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream, const char* file, int line) {
+  if (capturing_graph(stream)) {
+    // Captured: the graph's own memory, allocated now and kept for its launches (graph_memory.hpp).
+    if (!ptr || size == 0) return refuse_call("cudaMallocAsync", cudaErrorInvalidValue, "a null pointer or 0 bytes");
+    void* p = allocate_graph_memory(size, "cudaMallocAsync", file, line);
+    if (!p)
+      return refuse_call("cudaMallocAsync", cudaErrorMemoryAllocation,
+                         "cannot allocate " + std::to_string(size) + " bytes");
+    *ptr = p;
+    submit(
+        stream, [p] { mark_graph_memory(p, true); }, "alloc");
+    return cudaSuccess;
+  }
   cudaMemPool_t pool;
   {
     std::lock_guard lock(pools_mutex);
@@ -61,6 +74,11 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t pool,
 }
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
   if (!ptr) return cudaSuccess;
+  if (is_graph_memory(ptr)) {  // freed for the program; the memory stays for the graph's next launch
+    submit(
+        stream, [ptr] { mark_graph_memory(ptr, false); }, "free");
+    return cudaSuccess;
+  }
   const auto a = find_allocation(ptr);
   if (!a || a->begin != reinterpret_cast<std::uintptr_t>(ptr)) {
     return refuse_call("cudaFreeAsync", cudaErrorInvalidValue,
@@ -186,5 +204,17 @@ cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice
   if (location.type == cudaMemLocationTypeDevice && location.id != 0) return set_last_error(cudaErrorInvalidDevice);
   const std::string why = check_device_range(ptr, count, "the advised range");
   if (!why.empty()) return refuse_call("cudaMemAdvise", cudaErrorInvalidValue, why);
+  return cudaSuccess;
+}
+// Managed memory attached to a stream: the emulated device and the host share one memory, so the
+// attachment changes no access; the range (length 0: the whole allocation) must be memory CUDA manages.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length, unsigned int flags) {
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  const std::string why = check_device_range(ptr, length ? length : 1, "the attached range");
+  if (!why.empty()) return refuse_call("cudaStreamAttachMemAsync", cudaErrorInvalidValue, why);
+  submit(
+      stream, [] {}, "attach");
   return cudaSuccess;
 }

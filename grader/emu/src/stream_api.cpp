@@ -31,6 +31,33 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int flags) {
   *s = new CUstream_st{flags, {}};
   return cudaSuccess;
 }
+namespace {
+constexpr int kLeastPriority = 0, kGreatestPriority = -5;  // an H100's (CUDA 13)
+}  // namespace
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  if (least) *least = kLeastPriority;
+  if (greatest) *greatest = kGreatestPriority;
+  return cudaSuccess;
+}
+// As CUDA does, a priority outside the range is clamped to it.
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned int flags, int priority) {
+  const cudaError_t e = cudaStreamCreateWithFlags(s, flags);
+  if (e != cudaSuccess) return e;
+  (*s)->priority = priority > kLeastPriority      ? kLeastPriority
+                   : priority < kGreatestPriority ? kGreatestPriority
+                                                  : priority;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int* priority) {
+  if (!priority) return set_last_error(cudaErrorInvalidValue);
+  *priority = s && !is_special(s) ? s->priority : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int* flags) {
+  if (!flags) return set_last_error(cudaErrorInvalidValue);
+  *flags = s && !is_special(s) ? s->flags : cudaStreamDefault;
+  return cudaSuccess;
+}
 // As on a GPU, work already queued on the stream still runs after it is destroyed.
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   if (!s) return set_last_error(cudaErrorInvalidResourceHandle);

@@ -9,6 +9,7 @@
 struct CUstream_st {
   unsigned flags;
   cudaAccessPolicyWindow window{};  // remembered for cudaStreamGetAttribute; the emulator has no L2
+  int priority = 0;                 // remembered for cudaStreamGetPriority; all streams share one queue
 };
 struct CUevent_st {
   unsigned flags;

@@ -2,7 +2,8 @@
 // cudaLaunchKernel and cudaLaunchCooperativeKernel. The kernel may be passed as
 // itself (`kernel`, `k<float>`) or, as the CUDA samples do, as `(void*)kernel`;
 // a kernel passed by address must be one the rewriter registered (every
-// non-template kernel in the program's own files: kernel_registry.hpp).
+// kernel defined in the program's own files, and every kernel the program casts
+// to `void*`: kernel_registry.hpp).
 // A cooperative launch's blocks are all resident at once, so that they can wait
 // for each other at grid.sync() (grid_group.hpp); it is refused with
 // cudaErrorCooperativeLaunchTooLarge when the grid is larger than an H100 holds.
@@ -11,6 +12,7 @@
 
 #include "gpulab/emu/kernel_launch.hpp"
 #include "gpulab/emu/kernel_registry.hpp"
+#include "gpulab/emu/runtime_api.hpp"
 
 namespace gpulab::emu {
 
@@ -33,13 +35,7 @@ cudaError_t array_launch(bool cooperative, const char* call, const char* file, i
 inline cudaError_t array_launch(bool cooperative, const char* call, const char* file, int line, const void* kernel,
                                 dim3 grid, dim3 block, void** args, size_t shared_bytes = 0,
                                 cudaStream_t stream = nullptr) {
-  const RegisteredKernel* known = find_registered_kernel(kernel);
-  if (!known)
-    return reject_unknown_kernel_address(cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", call, file,
-                                         line);
-  const LaunchRequest request{known->name, file, line, grid, block, shared_bytes, stream};
-  const KernelBody body = known->bind(kernel, args);
-  return cooperative ? launch_cooperative_kernel(request, body) : launch_kernel_checked(request, body);
+  return launch_by_address(cooperative, call, file, line, kernel, grid, block, args, shared_bytes, stream);
 }
 
 }  // namespace gpulab::emu

@@ -129,9 +129,20 @@ inline unsigned short atomicCAS(unsigned short* a, unsigned short compare, unsig
   return compare;
 }
 
-// Scope-qualified variants behave like the device-wide ones here.
+// Scope-qualified variants (block: the thread's block; system: the host and other devices too)
+// behave like the device-wide ones here, where every atomic is a real hardware atomic on host memory.
 #define atomicAdd_block atomicAdd
 #define atomicAdd_system atomicAdd
+#define atomicSub_system atomicSub
+#define atomicExch_system atomicExch
+#define atomicMin_system atomicMin
+#define atomicMax_system atomicMax
+#define atomicCAS_system atomicCAS
+#define atomicOr_system atomicOr
+#define atomicAnd_system atomicAnd
+#define atomicXor_system atomicXor
+#define atomicInc_system atomicInc
+#define atomicDec_system atomicDec
 #define atomicSub_block atomicSub
 #define atomicExch_block atomicExch
 #define atomicMin_block atomicMin

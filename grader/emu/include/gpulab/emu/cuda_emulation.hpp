@@ -1,5 +1,9 @@
-// Everything a .cu file sees on the emulator backend, in one include.
+// Everything a .cu file sees on the emulator backend, in one include (forced into every .cu, as
+// nvcc forces cuda_runtime.h in): __CUDACC__, nvcc's mark of a CUDA source, and the whole emulated
+// runtime and device library. A host source (.cpp, .c) does not get this: its cuda_runtime.h is
+// the runtime API alone (host_runtime.hpp), as CUDA's is without __CUDACC__.
 #pragma once
+#define __CUDACC__ 1
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

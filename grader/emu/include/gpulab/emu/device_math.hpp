@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <ctime>
+#include <functional>
 #include <type_traits>
 
 // min/max for every arithmetic pair, as CUDA's math headers provide them. Mixed
@@ -68,34 +69,38 @@ inline void __sincosf(float x, float* s, float* c) {
 }
 
 namespace gpulab::emu {
-template <class F> inline auto with_rounding(int mode, F f) {
+// Reads a value through memory, so that the compiler cannot compute with it before the rounding mode
+// is set (without -frounding-math, g++ may move arithmetic across fesetround).
+template <class T> inline T read_after_mode_change(T v) {
+  volatile T kept = v;
+  return kept;
+}
+// Runs f on the operands in the rounding mode given (FE_TOWARDZERO, FE_UPWARD, FE_DOWNWARD) and
+// restores the thread's mode; the result is stored before the mode is restored.
+template <class Operation, class... A> inline auto with_rounding(int mode, Operation operation, A... operands) {
+  using Result = std::invoke_result_t<Operation, A...>;
   const int saved = std::fegetround();
   std::fesetround(mode);
-  auto r = f();
+  const volatile Result result = std::invoke(operation, read_after_mode_change(operands)...);
   std::fesetround(saved);
-  return r;
+  return static_cast<Result>(result);
 }
 }  // namespace gpulab::emu
 
-#define GPULAB_ROUNDED_OP(NAME, T, EXPR)                   \
-  inline T NAME##_rn(T a, T b) { return EXPR; }            \
-  inline T NAME##_rz(T a, T b) {                           \
-    return gpulab::emu::with_rounding(FE_TOWARDZERO, [=] { \
-      volatile T r = EXPR;                                 \
-      return static_cast<T>(r);                            \
-    });                                                    \
-  }                                                        \
-  inline T NAME##_ru(T a, T b) {                           \
-    return gpulab::emu::with_rounding(FE_UPWARD, [=] {     \
-      volatile T r = EXPR;                                 \
-      return static_cast<T>(r);                            \
-    });                                                    \
-  }                                                        \
-  inline T NAME##_rd(T a, T b) {                           \
-    return gpulab::emu::with_rounding(FE_DOWNWARD, [=] {   \
-      volatile T r = EXPR;                                 \
-      return static_cast<T>(r);                            \
-    });                                                    \
+// NAME##_rn, _rz, _ru and _rd of a binary operation.
+#define GPULAB_ROUNDED_OP(NAME, T, EXPR)                          \
+  inline T NAME##_rn(T a, T b) { return EXPR; }                   \
+  inline T NAME##_rz(T a, T b) {                                  \
+    return gpulab::emu::with_rounding(                            \
+        FE_TOWARDZERO, [](T a, T b) -> T { return EXPR; }, a, b); \
+  }                                                               \
+  inline T NAME##_ru(T a, T b) {                                  \
+    return gpulab::emu::with_rounding(                            \
+        FE_UPWARD, [](T a, T b) -> T { return EXPR; }, a, b);     \
+  }                                                               \
+  inline T NAME##_rd(T a, T b) {                                  \
+    return gpulab::emu::with_rounding(                            \
+        FE_DOWNWARD, [](T a, T b) -> T { return EXPR; }, a, b);   \
   }
 GPULAB_ROUNDED_OP(__fadd, float, a + b)
 GPULAB_ROUNDED_OP(__fsub, float, a - b)
@@ -109,6 +114,44 @@ GPULAB_ROUNDED_OP(__ddiv, double, a / b)
 inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
 inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
 inline float __frcp_rn(float x) { return 1.0f / x; }
+inline double __dsqrt_rn(double x) { return std::sqrt(x); }
+inline double __drcp_rn(double x) { return 1.0 / x; }
+// The other roundings of square roots, reciprocals and fused multiply-adds (interval arithmetic
+// uses them), computed in the rounding mode asked for.
+#define GPULAB_ROUNDED_UNARY(NAME, T, EXPR)               \
+  inline T NAME##_rz(T x) {                               \
+    return gpulab::emu::with_rounding(                    \
+        FE_TOWARDZERO, [](T x) -> T { return EXPR; }, x); \
+  }                                                       \
+  inline T NAME##_ru(T x) {                               \
+    return gpulab::emu::with_rounding(                    \
+        FE_UPWARD, [](T x) -> T { return EXPR; }, x);     \
+  }                                                       \
+  inline T NAME##_rd(T x) {                               \
+    return gpulab::emu::with_rounding(                    \
+        FE_DOWNWARD, [](T x) -> T { return EXPR; }, x);   \
+  }
+GPULAB_ROUNDED_UNARY(__fsqrt, float, std::sqrt(x))
+GPULAB_ROUNDED_UNARY(__dsqrt, double, std::sqrt(x))
+GPULAB_ROUNDED_UNARY(__frcp, float, 1.0f / x)
+GPULAB_ROUNDED_UNARY(__drcp, double, 1.0 / x)
+#undef GPULAB_ROUNDED_UNARY
+#define GPULAB_ROUNDED_FMA(NAME, T)                                                    \
+  inline T NAME##_rz(T a, T b, T c) {                                                  \
+    return gpulab::emu::with_rounding(                                                 \
+        FE_TOWARDZERO, [](T a, T b, T c) -> T { return std::fma(a, b, c); }, a, b, c); \
+  }                                                                                    \
+  inline T NAME##_ru(T a, T b, T c) {                                                  \
+    return gpulab::emu::with_rounding(                                                 \
+        FE_UPWARD, [](T a, T b, T c) -> T { return std::fma(a, b, c); }, a, b, c);     \
+  }                                                                                    \
+  inline T NAME##_rd(T a, T b, T c) {                                                  \
+    return gpulab::emu::with_rounding(                                                 \
+        FE_DOWNWARD, [](T a, T b, T c) -> T { return std::fma(a, b, c); }, a, b, c);   \
+  }
+GPULAB_ROUNDED_FMA(__fmaf, float)
+GPULAB_ROUNDED_FMA(__fma, double)
+#undef GPULAB_ROUNDED_FMA
 
 // Conversions: _rn rounds half to even, _rz truncates, _ru/_rd round up/down.
 inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }

@@ -4,6 +4,7 @@
 // variables read them.
 #pragma once
 #include <cstddef>
+#include <type_traits>
 #include "gpulab/emu/vector_types.hpp"
 
 namespace gpulab::emu {
@@ -46,3 +47,14 @@ extern __thread const gpulab::emu::LaunchContext* gpulab_emu_launch;
 extern __thread const dim3 blockDim;
 extern __thread const dim3 gridDim;
 constexpr int warpSize = 32;
+
+namespace gpulab::emu {
+// True while a kernel runs on this thread (a block is entered): where nvcc's device code runs. A
+// `__host__ __device__` function that tests `__CUDA_ARCH__` is written twice by the rewriter, as
+// nvcc's device pass and its host pass read it, and picks one with this. Constant evaluation has
+// no such thread: it reads the host pass's version.
+constexpr bool in_device_code() noexcept {
+  if (std::is_constant_evaluated()) return false;
+  return gpulab_emu_block != nullptr;
+}
+}  // namespace gpulab::emu

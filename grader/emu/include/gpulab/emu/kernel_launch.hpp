@@ -36,18 +36,31 @@ struct KernelBody {
   const void* closure;
   std::shared_ptr<const void> owner;
   // Appends the arguments' bytes, each padded with zeros to a multiple of 8 (what a replay of a
-  // repeated launch compares, grader/emu/src/launch_replay.hpp); null when an argument is not
-  // trivially copyable.
-  void (*argument_bytes)(const void* closure, std::vector<unsigned char>& out) = nullptr;
+  // repeated launch compares, grader/emu/src/launch_replay.hpp), and for each 8-byte word of them
+  // whether it may hold an address (1) or cannot (0: a number narrower than a pointer, a
+  // floating-point value); null when an argument is not trivially copyable.
+  void (*argument_bytes)(const void* closure, std::vector<unsigned char>& out,
+                         std::vector<unsigned char>& address_words) = nullptr;
 };
 
-template <class T> void append_argument(std::vector<unsigned char>& out, const T& v) {
-  const size_t at = out.size();
-  out.resize(at + (sizeof(T) + 7) / 8 * 8, 0);
+// Whether a kernel argument of type T can hold an address: an integer or enumeration narrower than
+// a pointer and a floating-point value cannot (an `int n = 4000000` is a size, not a pointer);
+// pointers, 8-byte integers and classes may.
+template <class T>
+inline constexpr bool may_hold_address_v =
+    !(std::is_floating_point_v<T> || ((std::is_integral_v<T> || std::is_enum_v<T>)&&sizeof(T) < sizeof(void*)));
+
+template <class T>
+void append_argument(std::vector<unsigned char>& out, std::vector<unsigned char>& address_words, const T& v) {
+  const size_t at = out.size(), words = (sizeof(T) + 7) / 8;
+  out.resize(at + words * 8, 0);
   std::memcpy(out.data() + at, static_cast<const void*>(&v), sizeof(T));
+  address_words.insert(address_words.end(), words, may_hold_address_v<T> ? 1 : 0);
 }
-template <class Closure> void closure_argument_bytes(const void* closure, std::vector<unsigned char>& out) {
-  std::apply([&out](const auto&... a) { (append_argument(out, a), ...); },
+template <class Closure>
+void closure_argument_bytes(const void* closure, std::vector<unsigned char>& out,
+                            std::vector<unsigned char>& address_words) {
+  std::apply([&](const auto&... a) { (append_argument(out, address_words, a), ...); },
              static_cast<const Closure*>(closure)->arguments());
 }
 template <class Tuple> struct trivially_copyable_arguments;

@@ -55,4 +55,13 @@ struct kernel_registration {
   }
 };
 
+// A kernel whose address the program takes as an untyped pointer (`(void*)k<float>`): the rewriter
+// wraps the kernel in this call, which registers it (a template's instantiation is known only
+// here, where its type is) and returns it unchanged.
+template <class... Params> auto kernel_address(void (*kernel)(Params...), const char* name) {
+  const kernel_registration registration(kernel, name);
+  (void)registration;
+  return kernel;
+}
+
 }  // namespace gpulab::emu

@@ -29,6 +29,8 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
@@ -60,6 +62,12 @@ template <class F> inline cudaError_t cudaFuncSetAttribute(F* func, cudaFuncAttr
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+// Stream priorities: an H100's range, 0 (least) to -5 (greatest). Every stream's work goes through
+// the one queue here, so a priority is remembered but changes no order.
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
@@ -69,6 +77,10 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, c
 
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+// The C++ overload CUDA 13's cuda_runtime.h keeps for cudaEventCreateWithFlags.
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
@@ -76,6 +88,10 @@ cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 namespace gpulab::emu {
+// cudaLaunchKernel / cudaLaunchCooperativeKernel of a kernel known only by its address, which must
+// be one the program registered (kernel_registry.hpp); `call` is the call's arguments as written.
+cudaError_t launch_by_address(bool cooperative, const char* call, const char* file, int line, const void* kernel,
+                              dim3 grid, dim3 block, void** args, size_t shared_bytes, cudaStream_t stream);
 // Copies to/from a __constant__ or __device__ variable known by address and size.
 cudaError_t copy_to_symbol(void* symbol, size_t symbol_size, const void* src, size_t count, size_t offset,
                            cudaMemcpyKind kind);
@@ -98,8 +114,18 @@ inline cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* src, size_t co
                                            cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
 template <class T> inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
   *dev_ptr = (void*)&symbol;
+  return cudaSuccess;
+}
+template <class T> inline cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
+  if (!size) return cudaErrorInvalidValue;
+  *size = sizeof(T);
   return cudaSuccess;
 }
 

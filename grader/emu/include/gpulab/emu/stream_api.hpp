@@ -27,8 +27,62 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t* node, cudaGraph_t graph, con
                                    const char* file = __builtin_FILE(), int line = __builtin_LINE());
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
                                      size_t count);
+// Memcpy nodes between linear allocations (the copy is checked when the node is added and made at
+// each launch of the graph).
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                   size_t dependency_count, const cudaMemcpy3DParms* params);
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                     size_t dependency_count, void* dst, const void* src, size_t count,
+                                     cudaMemcpyKind kind);
+cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original);
+// Memory a graph allocates: its address is fixed when the node is added and stays the same at every
+// launch; a free node (or cudaFree/cudaFreeAsync after the launch) frees it for the program.
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                     size_t dependency_count, cudaMemAllocNodeParams* params,
+                                     const char* file = __builtin_FILE(), int line = __builtin_LINE());
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                                    size_t dependency_count, void* dptr);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+// Changing an instantiated graph: a kernel node's parameters, or the whole graph from one of the
+// same shape (as CUDA 13 defines them: same nodes, same kinds, in the same order).
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node,
+                                             const cudaKernelNodeParams* params, const char* file = __builtin_FILE(),
+                                             int line = __builtin_LINE());
+enum cudaGraphExecUpdateResult {
+  cudaGraphExecUpdateSuccess = 0x0,
+  cudaGraphExecUpdateError = 0x1,
+  cudaGraphExecUpdateErrorTopologyChanged = 0x2,
+  cudaGraphExecUpdateErrorNodeTypeChanged = 0x3,
+  cudaGraphExecUpdateErrorFunctionChanged = 0x4,
+  cudaGraphExecUpdateErrorParametersChanged = 0x5,
+  cudaGraphExecUpdateErrorNotSupported = 0x6,
+  cudaGraphExecUpdateErrorUnsupportedFunctionChange = 0x7,
+  cudaGraphExecUpdateErrorAttributesChanged = 0x8
+};
+struct cudaGraphExecUpdateResultInfo {
+  enum cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+};
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo* info);
+// The four-argument form CUDA 13's cuda_runtime.h still declares.
+inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphNode_t* error_node,
+                                       cudaGraphExecUpdateResult* result) {
+  cudaGraphExecUpdateResultInfo info{};
+  const cudaError_t e = cudaGraphExecUpdate(exec, graph, &info);
+  if (error_node) *error_node = info.errorNode;
+  if (result) *result = info.result;
+  return e;
+}
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags = 0);
+// The five-argument form CUDA 13's cuda_runtime.h still declares (as CUDA 11's C API had it): the
+// error node and log are left as they are, since instantiation does not fail here.
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, cudaGraphNode_t*, char*, size_t) {
+  return cudaGraphInstantiate(exec, graph, 0ull);
+}
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 
@@ -65,3 +119,12 @@ inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaMemPool_t pool, cud
 cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation location, unsigned int flags,
                                  cudaStream_t stream = 0);
 cudaError_t cudaMemAdvise(const void* ptr, size_t count, cudaMemoryAdvise advice, cudaMemLocation location);
+// Attaching managed memory to a stream says who may touch it while the stream runs; the emulated
+// device and the host share one memory, so it is checked (managed memory, a flag of CUDA's) and kept.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* ptr, size_t length = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
+template <class T>
+inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T* ptr, size_t length = 0,
+                                            unsigned int flags = cudaMemAttachSingle) {
+  return cudaStreamAttachMemAsync(stream, static_cast<void*>(ptr), length, flags);
+}

@@ -1,6 +1,7 @@
-// Warp-level primitives: shuffles, votes, __activemask. Every lane named in
-// the mask must reach the same primitive; the runtime exchanges the values
-// exactly and reports lanes that never arrive (exited, or waiting elsewhere).
+// Warp-level primitives: shuffles, votes, __activemask, the sm_80 warp
+// reductions (__reduce_*_sync). Every lane named in the mask must reach the same
+// primitive; the runtime exchanges the values exactly and reports lanes that
+// never arrive (exited, or waiting elsewhere).
 #pragma once
 #include <cstring>
 #include <type_traits>
@@ -66,3 +67,35 @@ inline unsigned __match_any_sync(unsigned mask, T value, const char* file = __bu
       gpulab::emu::warp_collective(gpulab::emu::WarpOp::match_any, mask, bits, 0, 32, file, line));
 }
 inline unsigned __activemask() { return gpulab::emu::active_mask(); }
+
+// The warp reductions of sm_80 and later (`__reduce_add_sync` and the rest): every lane of `mask`
+// gets the reduction of the values of all of them. Built from one shuffle per lane of the mask, so
+// the lanes' arrival is checked as for any shuffle.
+namespace gpulab::emu {
+template <class T, class Op> inline T warp_reduce(unsigned mask, T value, Op op, const char* file, int line) {
+  bool first = true;
+  T result{};
+  for (int lane = 0; lane < 32; ++lane) {
+    if (!(mask >> lane & 1u)) continue;
+    const T v = shuffle(WarpOp::shfl_idx, mask, value, lane, 32, file, line);
+    result = first ? v : op(result, v);
+    first = false;
+  }
+  return result;
+}
+}  // namespace gpulab::emu
+#define GPULAB_WARP_REDUCE(name, T, expr)                                                                   \
+  inline T name(unsigned mask, T value, const char* file = __builtin_FILE(), int line = __builtin_LINE()) { \
+    return gpulab::emu::warp_reduce(                                                                        \
+        mask, value, [](T a, T b) -> T { return expr; }, file, line);                                       \
+  }
+GPULAB_WARP_REDUCE(__reduce_add_sync, unsigned, a + b)
+GPULAB_WARP_REDUCE(__reduce_add_sync, int, static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b)))
+GPULAB_WARP_REDUCE(__reduce_min_sync, unsigned, a < b ? a : b)
+GPULAB_WARP_REDUCE(__reduce_min_sync, int, a < b ? a : b)
+GPULAB_WARP_REDUCE(__reduce_max_sync, unsigned, a > b ? a : b)
+GPULAB_WARP_REDUCE(__reduce_max_sync, int, a > b ? a : b)
+GPULAB_WARP_REDUCE(__reduce_and_sync, unsigned, a& b)
+GPULAB_WARP_REDUCE(__reduce_or_sync, unsigned, a | b)
+GPULAB_WARP_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
+#undef GPULAB_WARP_REDUCE
