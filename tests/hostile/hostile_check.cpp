@@ -469,8 +469,17 @@ int main(int argc, char** argv) {
     if (want.value("scores_full", false)) {
       json lr = json::parse(loose_first, nullptr, false);
       const json* p = lr.is_discarded() ? nullptr : part_of(lr, attacked);
-      check(p && p->at("score").get<double>() >= p->at("max_score").get<double>() - 1e-6,
-            "control: without the sandbox the attack passes part " + attacked);
+      // The attack works when its outputs are the expected ones: full marks, or, where the audit
+      // found what it calls (reading a file), every case's right outputs held for review.
+      bool matched = p && !p->at("cases").empty();
+      if (p) {
+        for (const json& c : p->at("cases")) {
+          matched = matched && (c.value("passed", false) ||
+                                c.value("feedback", std::string()).find("your outputs match the expected ones") !=
+                                    std::string::npos);
+        }
+      }
+      check(matched, "control: without the sandbox the attack's outputs are the expected ones in part " + attacked);
     }
     if (want.value("overwrites_results", false)) {
       check(loose_after.find("HACKED") != std::string::npos,
