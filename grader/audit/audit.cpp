@@ -66,7 +66,7 @@ std::vector<Finding> without_repeats(std::vector<PlacedFinding>& placed) {
 }  // namespace
 
 AuditResult audit_object(const fs::path& object, toolchain::Backend backend, const fs::path& source,
-                         const toolchain::CompileRunner& run_compiler) {
+                         const toolchain::CompileRunner& run_compiler, const std::string& cuda_arch) {
   const auto start = std::chrono::steady_clock::now();
   const ElfObject elf = read_elf_object(object);
   const std::shared_ptr<const ProtectedSymbols> symbols = protected_symbols(backend);
@@ -81,7 +81,8 @@ AuditResult audit_object(const fs::path& object, toolchain::Backend backend, con
   AuditResult result;
   result.findings = without_repeats(placed);
   if (!source.empty()) {
-    for (Finding& f : scan_source(source, backend, object.parent_path(), run_compiler, calls.only_from_names())) {
+    for (Finding& f :
+         scan_source(source, backend, object.parent_path(), run_compiler, calls.only_from_names(), cuda_arch)) {
       result.findings.push_back(std::move(f));
     }
   }

@@ -25,9 +25,11 @@ struct AuditResult {
 // build folder); cuda: the .cu. It is read for host-side inline assembly (source_scan.hpp).
 // `run_compiler`: cuda only, and only when the source holds an asm statement: runs nvcc -cuda to
 // tell host asm from device asm (a sandbox, as for the submission's own compile); unset, directly.
+// `cuda_arch`: the architecture the object was built for (device code may need it to compile).
 // Throws files::GraderError when the audit itself cannot run (binutils missing, a protected
 // library unreadable, a malformed allowed_calls.json).
 AuditResult audit_object(const std::filesystem::path& object, toolchain::Backend backend,
-                         const std::filesystem::path& source, const toolchain::CompileRunner& run_compiler = {});
+                         const std::filesystem::path& source, const toolchain::CompileRunner& run_compiler = {},
+                         const std::string& cuda_arch = "sm_90");
 
 }  // namespace gpulab::audit

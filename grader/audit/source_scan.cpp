@@ -163,7 +163,7 @@ Finding asm_finding(const AsmStatement& a, const std::string& file, int line) {
 // when the compiler fails on it.
 std::optional<std::string> host_view(const fs::path& source, toolchain::Backend backend,
                                      const std::vector<ProgramFile>& files, const fs::path& build_folder,
-                                     const toolchain::CompileRunner& run_compiler) {
+                                     const toolchain::CompileRunner& run_compiler, const std::string& cuda_arch) {
   files::TempFolder folder("audit", toolchain::cache_directory() / "building");
   chmod(folder.path().c_str(), 0755);  // as a build folder (the sandbox's user writes it)
   const fs::path out = folder / "host.ii";
@@ -179,8 +179,19 @@ std::optional<std::string> host_view(const fs::path& source, toolchain::Backend 
     job.reads.push_back(toolchain::emu_include_dir());
     if (fs::is_directory(build_folder / "headers", ec)) job.reads.push_back(build_folder / "headers");
   } else {
-    job.argv = {toolchain::nvcc_path(),  "-std=c++20",    "-cuda", "-I",
-                program_folder.string(), source.string(), "-o",    out.string()};
+    // For the object's architecture, as its build: device code (inline PTX of sm_80 and later)
+    // may not compile for nvcc's default one.
+    const std::string arch = cuda_arch.rfind("sm_", 0) == 0 ? cuda_arch.substr(3) : cuda_arch;
+    job.argv = {toolchain::nvcc_path(),
+                "-std=c++20",
+                "-cuda",
+                "-gencode",
+                "arch=compute_" + arch + ",code=sm_" + arch,
+                "-I",
+                program_folder.string(),
+                source.string(),
+                "-o",
+                out.string()};
   }
   for (const ProgramFile& f : files) job.reads.push_back(f.path);
   process::ProcessOptions options;
@@ -219,8 +230,8 @@ std::vector<AsmStatement> asm_statements(std::string_view text) {
 }
 
 std::vector<Finding> scan_source(const fs::path& source, toolchain::Backend backend, const fs::path& build_folder,
-                                 const toolchain::CompileRunner& run_compiler,
-                                 const std::vector<std::string>& reserved) {
+                                 const toolchain::CompileRunner& run_compiler, const std::vector<std::string>& reserved,
+                                 const std::string& cuda_arch) {
   std::vector<Finding> findings;
   const std::vector<ProgramFile> files = program_files(source, backend, build_folder);
   bool any_asm = false;
@@ -259,7 +270,7 @@ std::vector<Finding> scan_source(const fs::path& source, toolchain::Backend back
 
   // Some asm statement is in the text: which ones the host compiler compiled (not in a branch the
   // preprocessor drops; with nvcc, not in device code) is read from its preprocessed view.
-  const std::optional<std::string> host = host_view(source, backend, files, build_folder, run_compiler);
+  const std::optional<std::string> host = host_view(source, backend, files, build_folder, run_compiler, cuda_arch);
   if (!host) {
     findings.push_back({FindingKind::other, "asm",
                         "holds inline assembly, and the compiler could not preprocess the file again to tell host "

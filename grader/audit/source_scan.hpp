@@ -25,10 +25,12 @@ namespace gpulab::audit {
 // (the sandbox, as for the submission's compile); unset, the compiler runs directly.
 // `reserved`: patterns of names the program's own files may not use as identifiers (besides the
 // compiler's start-up names): the functions allowed_calls.json trusts by name (only_from).
+// `cuda_arch`: cuda, the architecture nvcc compiles device code for (inline PTX of sm_80 and later
+// does not compile for nvcc's default).
 std::vector<Finding> scan_source(const std::filesystem::path& source, toolchain::Backend backend,
                                  const std::filesystem::path& build_folder,
                                  const toolchain::CompileRunner& run_compiler,
-                                 const std::vector<std::string>& reserved = {});
+                                 const std::vector<std::string>& reserved = {}, const std::string& cuda_arch = "sm_90");
 
 // The asm statements of a text with a non-empty template (asm labels on declarations, `int f()
 // asm("name")`, are not statements and are left out), by 1-based line, and the template's text.

@@ -48,7 +48,7 @@ toolchain::BuildResult build_in_two_steps(const LabSpec& lab, const fs::path& so
     const fs::path audit_source = o.backend == toolchain::Backend::emu
                                       ? toolchain::emulator_rewritten_source(object.executable, source)
                                       : fs::absolute(source);
-    *audited = audit::audit_object(object.executable, o.backend, audit_source, runner.compile_runner(lab));
+    *audited = audit::audit_object(object.executable, o.backend, audit_source, runner.compile_runner(lab), o.cuda_arch);
     timings.push_back({"audit of the object", since(t), ""});
   }
   t = std::chrono::steady_clock::now();
