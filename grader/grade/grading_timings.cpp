@@ -18,8 +18,9 @@ std::string timings_text(const GradingTimings& t) {
     out += fmt::format("  {:<50} {:8.3f}{}\n", s.step, s.seconds, s.note.empty() ? "" : "  (" + s.note + ")");
     steps += s.seconds;
   }
-  double prepare = 0, child = 0, start = 0, setup = 0, call = 0, finish = 0, read = 0, compare = 0, profile = 0;
+  double prepare = 0, child = 0, read = 0, compare = 0, profile = 0;
   if (!t.cases.empty()) {
+    double start = 0, setup = 0, call = 0, finish = 0;  // the child's phases, shown only here
     out += fmt::format("  {:<10} {:<40} {:>7} | {:>8} {:>6} {:>6} {:>6} {:>6} | {:>6} {:>7} {:>7}\n", "part", "case",
                        "prepare", "child", "start", "setup", "call", "finish", "read", "compare", "profile");
     for (const CaseTiming& c : t.cases) {
