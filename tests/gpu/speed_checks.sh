@@ -1,4 +1,4 @@
-# Shell helpers shared by the speed tests (speed_scoring.sh, speed_exploits.sh):
+# Shell helpers shared by the speed tests (speed_scoring.sh, speed_exploits.sh, tamper_exploits.sh):
 # a check counter, `grade` (the reduction lab's int part, as the caller's
 # $gpulab, $backend, $out and extra options $extra set) and readers of the
 # first "performance" object of the results file it writes. Sourced.
@@ -31,4 +31,35 @@ grade() {
   [ -s "$out/$name.json" ] || { echo "== $name: no results file; gpulab said:"; tail -5 "$out/$name.log"; }
   echo "== $name: score $(total_score "$out/$name.json"), speed $(perf_status "$out/$name.json")" \
     "$(perf_field "$out/$name.json" score) points, ratio $(perf_field "$out/$name.json" ratio)"
+}
+
+# speed_setup GPULAB emu|cuda [OUT_DIR]: what both exploit scripts start with. Sets gpulab, backend,
+# out, extra (grade options), speed (the exploits' folder) and correct (the int part's correctness
+# points). cuda: exits 77 where there is no GPU. emu: a project of links to this one ($root), with
+# the reduction lab's timed case made small (n = 65536), as GPULAB_HOME.
+speed_setup() {
+  gpulab=$1
+  backend=$2
+  out=${3:-$(mktemp -d)}
+  mkdir -p "$out"
+  extra=()
+  if [ "$backend" = cuda ]; then
+    if ! nvidia-smi -L >/dev/null 2>&1; then
+      echo "no NVIDIA GPU here: skipping"
+      exit 77
+    fi
+  else
+    speed_home=$(mktemp -d)
+    trap 'rm -rf "$speed_home"' EXIT
+    for d in grader reference skeletons datasets; do ln -s "$root/$d" "$speed_home/$d"; done
+    mkdir -p "$speed_home/assignments/reduction"
+    sed 's/"sizes": {"n": 67108864}/"sizes": {"n": 65536}/' "$root/assignments/reduction/lab.json" \
+      >"$speed_home/assignments/reduction/lab.json"
+    grep -q '"sizes": {"n": 65536}' "$speed_home/assignments/reduction/lab.json" ||
+      { echo "could not shrink the timed case"; exit 1; }
+    export GPULAB_HOME=$speed_home
+    extra=(--performance on --no-large)
+  fi
+  speed=$root/tests/gpu/speed
+  correct="35"
 }
