@@ -106,6 +106,14 @@ TEST_CASE("tamper layers: behind the audit, the system-call filter and the grade
       const gpulab::grade::PerformanceResult& r = *timed;
       INFO(r.feedback);
       CHECK(r.score == 0);
+      // The heap grooming finds the harness's events only where the heap lays them out as it
+      // expects (it depends on the build and the C library); where it finds none, it told no lie
+      // and its honest, sixteen-fold time is what is scored: still 0 points (tests/gpu/tamper_exploits.sh
+      // accepts the same two outcomes).
+      if (exploit == "tamper_heap_events" && r.status == PerformanceStatus::scored) {
+        WARN("tamper_heap_events found no timing events to rewrite in this build; its honest time was scored");
+        continue;
+      }
       CHECK(r.status != PerformanceStatus::scored);
       CHECK_FALSE(r.review.empty());
     }
