@@ -18,6 +18,8 @@
 #include "host_sources.hpp"
 #include "content_hash.hpp"
 #include "local_headers.hpp"
+#include "precompiled_header.hpp"
+#include "toolchain_stamps.hpp"
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
@@ -45,29 +47,6 @@ void write_file(const fs::path& p, const std::string& text) {
   std::ofstream out(p, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("cannot write '" + p.string() + "'");
-}
-
-std::string file_stamp(const char* path) {
-  std::error_code ec;
-  const auto t = fs::last_write_time(path, ec);
-  const auto size = fs::file_size(path, ec);
-  return std::string(path) + "@" + std::to_string(t.time_since_epoch().count()) + ":" + std::to_string(size);
-}
-
-// The emulator's headers (cuda_runtime.h, cuda_pipeline.h, ...) are compiled into every
-// emulator build, so a change to any of them must invalidate cached builds.
-std::string emulator_headers_stamp() {
-  static const std::string stamp = [] {
-    std::vector<std::string> stamps;
-    std::error_code ec;
-    for (const auto& e : fs::recursive_directory_iterator(GPULAB_EMU_INCLUDE_DIR, ec))
-      if (e.is_regular_file(ec)) stamps.push_back(file_stamp(e.path().c_str()));
-    std::sort(stamps.begin(), stamps.end());
-    std::string all;
-    for (const std::string& s : stamps) all += s + "\n";
-    return all;
-  }();
-  return stamp;
 }
 
 // Local headers a source includes with quotes, recursively, each once: found next to the
@@ -343,9 +322,9 @@ fs::path rewritten_path(const fs::path& dir, const fs::path& source) {
   return dir / "headers" / (fs::absolute(source).lexically_normal().relative_path().string() + ".emu.cpp");
 }
 
-// `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
-std::vector<std::string> emulator_command(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
-                                          const fs::path& artifact, const std::vector<std::string>& include_flags) {
+// An emulator compile's options before the CUDA header it includes first: the compiler, the flags
+// and nvcc's macros (also those the header is precompiled with: precompiled_header.hpp).
+std::vector<std::string> emulator_options_before_header(const BuildOptions& options) {
   // DWARF 4: with version 5, binutils' addr2line (2.40) names the rewritten file instead of
   // the #line's for some rows, and the profile's lines must name the student's file.
   // GPULAB_EMU_COMPILE_ARGS: the same results on every platform and compiler (signed char, no FP
@@ -353,12 +332,24 @@ std::vector<std::string> emulator_command(const BuildSources& s, const BuildOpti
   std::vector<std::string> argv = {GPULAB_CXX_COMPILER, "-std=c++20",          "-O2",
                                    "-gdwarf-4",         "-fno-builtin-printf", "-pthread"};
   argv.insert(argv.end(), {GPULAB_EMU_COMPILE_ARGS});
-  argv.insert(argv.end(), {"-include", "gpulab/emu/cuda_emulation.hpp", "-I", GPULAB_EMU_INCLUDE_DIR});
   // The checking build keeps one instrumented access per access of the source, as nvcc's code
   // has (the flags and why: grader/emu/check/CMakeLists.txt).
   if (options.race_check) argv.insert(argv.end(), {GPULAB_CHECKED_BUILD_ARGS});
   const std::vector<std::string> macros = nvcc_macros(options.cuda_arch);
   argv.insert(argv.end(), macros.begin(), macros.end());
+  return argv;
+}
+
+// `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
+std::vector<std::string> emulator_command(const BuildSources& s, const BuildOptions& options, const fs::path& dir,
+                                          const fs::path& artifact, const std::vector<std::string>& include_flags) {
+  std::vector<std::string> argv = emulator_options_before_header(options);
+  // The emulator's CUDA header, from its precompiled form where one was made for these options.
+  argv.insert(argv.end(), {"-include", "gpulab/emu/cuda_emulation.hpp"});
+  if (precompiled_header_enabled()) {
+    argv.insert(argv.end(), {"-I", precompiled_header_folder(emulator_options_before_header(options)).string()});
+  }
+  argv.insert(argv.end(), {"-I", GPULAB_EMU_INCLUDE_DIR});
   // A quoted include looks next to the including file first: for a rewritten source, the folder of
   // the original (after the copy's, which holds the rewritten copies of its headers), before -I.
   for (size_t i = 0; i < s.paths.size(); ++i) {
@@ -486,6 +477,11 @@ CompileJob compile_job(const std::vector<std::string>& argv, const fs::path& dir
   for (const auto& lib : options.whole_archives) job.reads.push_back(lib);
   if (options.backend == Backend::emu) {
     job.reads.push_back(GPULAB_EMU_INCLUDE_DIR);
+    if (precompiled_header_enabled()) {
+      const fs::path header = precompiled_header_folder(emulator_options_before_header(options));
+      std::error_code ec;
+      if (fs::is_directory(header, ec)) job.reads.push_back(header);
+    }
     // The runtime and what it links (the platform library; Boost.Context where it switches fibers).
     for (const char* input : {GPULAB_EMU_LINK_INPUTS}) job.reads.push_back(input);
     if (options.race_check) job.reads.push_back(GPULAB_EMU_CHECK_LIBRARY);
@@ -547,6 +543,11 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
       return result;
     }
     if (!compile_host_sources(s, options, staging.path(), result)) return result;
+    const bool compiles_cuda = std::any_of(s.paths.begin(), s.paths.end(),
+                                           [](const fs::path& p) { return p.extension() == ".cu"; });
+    if (compiles_cuda && precompiled_header_enabled()) {
+      (void)ensure_precompiled_header(emulator_options_before_header(options), options.run_compiler);
+    }
   }
   std::error_code ec;
   int status = 0;

@@ -1,0 +1,74 @@
+// The emulator's CUDA header precompiled into the build cache (precompiled_header.hpp).
+#include "precompiled_header.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <exception>
+#include <system_error>
+
+#include "build_config.hpp"
+#include "content_hash.hpp"
+#include "files/temp_folder.hpp"
+#include "process/run.hpp"
+#include "toolchain_stamps.hpp"
+
+namespace gpulab::toolchain {
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kHeader = "gpulab/emu/cuda_emulation.hpp";
+
+// Where the compiler looks for the precompiled form of kHeader in an -I folder.
+fs::path precompiled_file(const fs::path& folder) { return folder / (std::string(kHeader) + ".gch"); }
+}  // namespace
+
+bool precompiled_header_enabled() {
+#if defined(__GNUC__) && !defined(__clang__)
+  const char* off = std::getenv("GPULAB_NO_PRECOMPILED_HEADER");
+  return off == nullptr || *off == '\0' || std::string(off) == "0";
+#else
+  return false;
+#endif
+}
+
+fs::path precompiled_header_folder(const std::vector<std::string>& options_before_header) {
+  ContentHash hash;
+  hash.add("precompiled emulator header 1").add(file_stamp(GPULAB_CXX_COMPILER)).add(emulator_headers_stamp());
+  for (const std::string& option : options_before_header) hash.add(option);
+  return cache_directory() / "headers" / hash.hex();
+}
+
+bool ensure_precompiled_header(const std::vector<std::string>& options_before_header,
+                               const CompileRunner& run_compiler) {
+  const fs::path folder = precompiled_header_folder(options_before_header);
+  std::error_code ec;
+  if (fs::is_regular_file(precompiled_file(folder), ec)) return true;
+  try {
+    fs::create_directories(folder.parent_path(), ec);
+    fs::create_directories(cache_directory() / "building", ec);
+    // Made in a folder of its own beside the cache's entries, then renamed into place whole, so a
+    // killed gpulab or another one making the same header at once never leaves half a file.
+    files::TempFolder staging("header", cache_directory() / "building");
+    chmod(staging.path().c_str(), 0755);  // as a cache folder (the sandbox's user reads it)
+    const fs::path made = staging / "header.gch";
+    std::vector<std::string> argv = options_before_header;
+    argv.insert(argv.end(), {"-I", GPULAB_EMU_INCLUDE_DIR, "-x", "c++-header",
+                             (fs::path(GPULAB_EMU_INCLUDE_DIR) / kHeader).string(), "-o", made.string()});
+    const CompileJob job{argv, staging.path(), {GPULAB_EMU_INCLUDE_DIR}};
+    const process::ProcessResult r = run_compiler ? run_compiler(job) : process::run(argv, {});
+    if (!r.started() || r.status() != 0 || !fs::is_regular_file(made, ec)) return false;
+    const fs::path target = precompiled_file(staging.path());
+    fs::create_directories(target.parent_path(), ec);
+    for (fs::path p = target.parent_path(); p != staging.path(); p = p.parent_path()) chmod(p.c_str(), 0755);
+    fs::rename(made, target, ec);
+    if (ec) return false;
+    fs::rename(staging.path(), folder, ec);  // fails where another gpulab put its own there first
+    if (!ec) staging.release();
+  } catch (const std::exception&) {
+    return false;  // the builds read the header itself
+  }
+  return fs::is_regular_file(precompiled_file(folder), ec);
+}
+
+}  // namespace gpulab::toolchain
