@@ -543,8 +543,8 @@ BuildResult compile(const BuildSources& s, const BuildOptions& options, files::T
       return result;
     }
     if (!compile_host_sources(s, options, staging.path(), result)) return result;
-    const bool compiles_cuda = std::any_of(s.paths.begin(), s.paths.end(),
-                                           [](const fs::path& p) { return p.extension() == ".cu"; });
+    const bool compiles_cuda =
+        std::any_of(s.paths.begin(), s.paths.end(), [](const fs::path& p) { return p.extension() == ".cu"; });
     if (compiles_cuda && precompiled_header_enabled()) {
       (void)ensure_precompiled_header(emulator_options_before_header(options), options.run_compiler);
     }
