@@ -1,5 +1,5 @@
 // The emulator's CUDA header (gpulab/emu/cuda_emulation.hpp), which every emulator build of a .cu
-// source includes first, precompiled once per set of compile options into the build cache, so
+// source includes first, precompiled once per set of compile options (beside gpulab's build), so
 // that a compile parses only the submission (about 0.7 s of CPU less per compile with g++ 12: the
 // header is some 88,000 lines with the standard library). The compile finds it through an -I
 // folder placed before the emulator's include folder; where the compiler cannot use it (another
@@ -19,7 +19,11 @@ namespace gpulab::toolchain {
 // them; GPULAB_NO_PRECOMPILED_HEADER=1 in the environment turns them off).
 bool precompiled_header_enabled();
 
-// The folder (in the build cache) that holds the header precompiled with `options_before_header`,
+// Where the precompiled headers are kept: beside the emulator's library in gpulab's build folder
+// (shared by every grading with this gpulab), or in the build cache where that cannot be written.
+std::filesystem::path precompiled_headers_root();
+
+// The folder (under precompiled_headers_root) that holds the header precompiled with `options_before_header`,
 // the compile's options up to the header's include (compiler, flags, macros): the same path for
 // the same options, the emulator's headers and the compiler, whether or not it was made yet.
 std::filesystem::path precompiled_header_folder(const std::vector<std::string>& options_before_header);
