@@ -10,12 +10,14 @@
 #include "exit_codes.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
+#include "platform/large_buffers.hpp"
 #include "process/interruption.hpp"
 #include "sandbox/sandbox.hpp"
 #include "toolchain/toolchain.hpp"
 
 int main(int argc, char** argv) {
   namespace code = gpulab::cli::exit_code;
+  gpulab::platform::keep_large_buffers_for_reuse();  // a grading's cases read buffers of one size after another
   CLI::App app{"gpulab: GPU programming labs, with a CPU emulator for CUDA and an autograder"};
   app.require_subcommand(1);
   gpulab::cli::Action action;
