@@ -7,8 +7,11 @@
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
 # DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
-# "speedtable", "memory", "hosted" and "counters", below), so the work can be split over calls
-# shorter than the device's per-call limit.
+# "speedtable", "memory", "hosted", "counters" and "gradetimes", below), so the work can be split
+# over calls shorter than the device's per-call limit.
+# gradetimes: every lab's reference graded with the cuda backend on one CPU, speed included, every
+# public, large and hidden case (bench/grading/grade_timings.sh, docs/performance.md "Grading one
+# submission on one CPU"), output in $OUT/gradetimes.txt.
 # counters: every reference and textbook kernel graded with --counters (its largest committed
 # case under Nsight Compute), results in $OUT/counters/<lab>-<file>.json, for the emulator
 # profile's agreement table (scripts/profile-agreement.sh compares them with the emulator).
@@ -147,6 +150,10 @@ fi
 grep -h '^== \|FAILED' "$out/speed.txt" "$out/tamper.txt"
 for f in /tmp/speed-scoring/*.json /tmp/speed-exploits/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
 for f in /tmp/tamper-exploits/*.json /tmp/tamper-exploits/*.log; do { echo "=== $f"; cat "$f"; } >>"$out/tamper.txt"; done
+fi
+if step gradetimes; then
+  GPULAB=$gpulab BENCH_BACKEND=cuda BENCH_WORK=/tmp/gpulab-gradetimes bash bench/grading/grade_timings.sh \
+    2>&1 | tee "$out/gradetimes.txt" || status=1
 fi
 if step speedtable; then
 # Build every file first, all at once (nvcc on the CPUs), then grade one at a time on the GPU.

@@ -8,7 +8,8 @@
 # machine's load average before and after (other work on the machine slows it down).
 # Usage: bench/grading/grade_timings.sh [LAB...]   (default: every lab)
 #   GPULAB=path/to/gpulab (default build/grader/cli/gpulab), BENCH_WORK=folder (default: a new
-#   one in /tmp), BENCH_CPU=the CPU to pin to (default 0), BENCH_REPEAT=gradings per lab (default 1)
+#   one in /tmp), BENCH_CPU=the CPU to pin to (default 0), BENCH_REPEAT=gradings per lab (default 1),
+#   BENCH_BACKEND=emu|cuda (default: gpulab's own choice, cuda where a GPU is)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gpulab=${GPULAB:-$root/build/grader/cli/gpulab}
@@ -27,7 +28,9 @@ for lab in "${labs[@]}"; do
   # Warm-up: the large public datasets and the harness's objects, as an installed image has them.
   warm_hidden=()
   [ "${BENCH_WARM_HIDDEN:-1}" = 1 ] || warm_hidden=(--no-hidden)
-  nice -n 10 "$gpulab" grade "$lab" "$root/reference/$lab/$lab.cu" "${warm_hidden[@]}" --format text --out "$work/$lab-warmup.txt" \
+  backend=()
+  [ -z "${BENCH_BACKEND:-}" ] || backend=(--backend "$BENCH_BACKEND")
+  nice -n 10 "$gpulab" grade "$lab" "$root/reference/$lab/$lab.cu" "${backend[@]}" "${warm_hidden[@]}" --format text --out "$work/$lab-warmup.txt" \
     2>/dev/null || { echo "$lab: the warm-up grading failed (see $work/$lab-warmup.txt)"; exit 1; }
   for i in $(seq 1 "$repeat"); do
     mkdir -p "$work/$lab-$i"
@@ -35,7 +38,7 @@ for lab in "${labs[@]}"; do
     echo "// grade_timings.sh $(date +%s%N)" >>"$work/$lab-$i/$lab.cu"
     load_before=$(cut -d' ' -f1 /proc/loadavg)
     start=$(date +%s.%N)
-    taskset -c "$cpu" "$gpulab" grade "$lab" "$work/$lab-$i/$lab.cu" --timings --format text \
+    taskset -c "$cpu" "$gpulab" grade "$lab" "$work/$lab-$i/$lab.cu" "${backend[@]}" --timings --format text \
       --out "$work/$lab-$i/result.txt" 2>"$work/$lab-$i/timings.txt" || true
     end=$(date +%s.%N)
     load_after=$(cut -d' ' -f1 /proc/loadavg)
