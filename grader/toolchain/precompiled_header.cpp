@@ -1,4 +1,4 @@
-// The emulator's CUDA header precompiled into the build cache (precompiled_header.hpp).
+// The emulator's CUDA header precompiled beside gpulab's build (precompiled_header.hpp).
 #include "precompiled_header.hpp"
 
 #include <sys/stat.h>
