@@ -7,8 +7,10 @@
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
 # DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
-# "speedtable", "memory", "hosted", "counters" and "gradetimes", below), so the work can be split
+# "speedtable", "memory", "hosted", "counters", "gradetimes" and "emutests", below), so the work can be split
 # over calls shorter than the device's per-call limit.
+# emutests: the emulator's plain-CUDA tests (tests/emu/, built here by --prepare-emu-tests) run on
+# the GPU, output in $OUT/emu-tests.txt.
 # gradetimes: every lab's reference graded with the cuda backend on one CPU, speed included, every
 # public, large and hidden case (bench/grading/grade_timings.sh, docs/performance.md "Grading one
 # submission on one CPU"), output in $OUT/gradetimes.txt.
@@ -41,6 +43,26 @@ if [ "${1:-}" = "--prepare" ]; then
   chmod 755 .devbuild/bwrap .devbuild/bwrap/*
   echo "prepared .devbuild ($(du -sh .devbuild | cut -f1)); carry it to the device"
   exit 0
+fi
+if [ "${1:-}" = "--prepare-emu-tests" ]; then
+  # The emulator's conformance tests that are plain CUDA (their first comment says "builds with
+  # nvcc"), built here with nvcc for the GPU, for the emutests step: each must pass there too.
+  mkdir -p .devbuild/emu-tests
+  nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
+  built=0 failed=0
+  for t in $(grep -l "builds with nvcc" tests/emu/*.cu); do
+    name=$(basename "$t" .cu)
+    if "$nvcc" -std=c++20 -O2 -gencode arch=compute_90,code=sm_90 -cudart static "$t" tests/catch_main.cpp \
+      -o ".devbuild/emu-tests/$name" >".devbuild/emu-tests/$name.build.log" 2>&1; then
+      built=$((built + 1))
+    else
+      failed=$((failed + 1))
+      echo "$name: nvcc failed (.devbuild/emu-tests/$name.build.log)"
+    fi
+  done
+  echo "built $built emulator tests with nvcc into .devbuild/emu-tests ($failed failed); carry .devbuild"
+  [ "$failed" -eq 0 ]
+  exit $?
 fi
 if [ "${1:-}" = "--prepare-before" ]; then
   before=${2:?usage: device-check.sh --prepare-before CHECKOUT (a checkout with build/grader/cli/gpulab)}
@@ -150,6 +172,18 @@ fi
 grep -h '^== \|FAILED' "$out/speed.txt" "$out/tamper.txt"
 for f in /tmp/speed-scoring/*.json /tmp/speed-exploits/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
 for f in /tmp/tamper-exploits/*.json /tmp/tamper-exploits/*.log; do { echo "=== $f"; cat "$f"; } >>"$out/tamper.txt"; done
+fi
+if step emutests; then
+# The emulator's plain-CUDA conformance tests, built by --prepare-emu-tests, run on the GPU: what
+# each asserts of the emulator must hold on the hardware too. Output in $OUT/emu-tests.txt.
+for t in .devbuild/emu-tests/*; do
+  [ -x "$t" ] || continue
+  { echo "=== $(basename "$t")"; timeout 300 "$t" 2>&1; echo "exit $?"; } >"/tmp/emu-test.log"
+  cat /tmp/emu-test.log >>"$out/emu-tests.txt"
+  result=$(grep -E '^(All tests passed|test cases:)' /tmp/emu-test.log | tail -1)
+  echo "$(basename "$t"): ${result:-no summary, see emu-tests.txt}"
+  grep -q '^exit 0$' /tmp/emu-test.log || status=1
+done
 fi
 if step gradetimes; then
   GPULAB=$gpulab BENCH_BACKEND=cuda BENCH_WORK=/tmp/gpulab-gradetimes bash bench/grading/grade_timings.sh \

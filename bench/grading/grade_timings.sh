@@ -42,7 +42,7 @@ for lab in "${labs[@]}"; do
       --out "$work/$lab-$i/result.txt" 2>"$work/$lab-$i/timings.txt" || true
     end=$(date +%s.%N)
     load_after=$(cut -d' ' -f1 /proc/loadavg)
-    echo "== $lab (grading $i): $(tail -1 "$work/$lab-$i/timings.txt"), wall $(echo "$end - $start" | bc) s," \
+    echo "== $lab (grading $i): $(tail -1 "$work/$lab-$i/timings.txt"), wall $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s," \
       "load average $load_before before, $load_after after"
     grep -v '^  [a-z0-9]* *\(hidden \)\?dataset ' "$work/$lab-$i/timings.txt" | grep -v '^score:' || true
   done

@@ -20,7 +20,39 @@ namespace gpulab::audit {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr const char* kCacheFormat = "gpulab-audit-protected-symbols 1";
+constexpr const char* kCacheFormat = "gpulab-audit-protected-symbols 2";
+
+// Names each library is known to define. A table without them is not the library's (nm read
+// something else, or a file was cut short): the audit would pass a submission that redefines the
+// runtime's timer, so such a table is read again, and never used.
+const std::map<std::string, std::vector<std::string>>& anchors() {
+  static const std::map<std::string, std::vector<std::string>> names = {
+      {"harness", {"_ZN6gpulab7harness22kernel_launches_so_farEv"}},
+      {"emulator", {"cudaEventElapsedTime", "cudaMalloc"}},
+      {"cudart", {"cudaEventElapsedTime", "cudaMalloc"}},
+      {"libc", {"clock_gettime", "malloc"}},
+  };
+  return names;
+}
+
+// The first anchor the table lacks, as "NAME (LIBRARY)"; empty when it has them all.
+std::string missing_anchor(const ProtectedSymbols& symbols) {
+  for (const auto& [id, names] : anchors()) {
+    bool present = false;
+    for (const ProtectedLibrary& l : symbols.libraries) present = present || l.id == id;
+    if (!present) continue;
+    for (const std::string& name : names) {
+      // A C++ function's mangled name too (the emulator's runtime has C++ linkage): _Z<length><name>...
+      const std::string mangled = "_Z" + std::to_string(name.size()) + name;
+      bool defined = symbols.defined_in(name, id);
+      for (auto it = symbols.definitions.begin(); !defined && it != symbols.definitions.end(); ++it) {
+        if (it->first.rfind(mangled, 0) == 0) defined = symbols.defined_in(it->first, id);
+      }
+      if (!defined) return name + " (" + id + ")";
+    }
+  }
+  return {};
+}
 
 // Where the host compiler finds a library of its own (`g++ -print-file-name`); empty when it does not.
 std::string compiler_library(const std::string& name) {
@@ -69,13 +101,27 @@ std::vector<ProtectedLibrary> system_libraries() {
   } catch (const files::GraderError&) {
     found.clear();
   }
-  if (!found.empty()) return found;
+  const auto has_libc = [&] {
+    for (const ProtectedLibrary& l : found) {
+      if (l.id == "libc") return true;
+    }
+    return false;
+  };
+  if (has_libc()) return found;
+  found.clear();
   std::string text;
   for (const auto& [id, name] : names) {
     if (std::string path = compiler_library(name); !path.empty()) {
       found.push_back({id, descriptions.at(id), path, true});
       text += std::string(id) + "\t" + path + "\n";
     }
+  }
+  // Without the C library the audit would not know clock_gettime is libc's: refuse, and keep no
+  // list a later run would trust.
+  if (!has_libc()) {
+    throw files::GraderError("the audit cannot find the C library that " + toolchain::host_compiler() +
+                             " links (it answered no file to -print-file-name=libc.so.6); check the compiler's "
+                             "installation");
   }
   fs::create_directories(file.parent_path(), ec);
   files::write_file_atomically(file, text);
@@ -126,10 +172,12 @@ std::string cache_text(const ProtectedSymbols& symbols) {
       text += "S\t" + std::to_string(d.library) + "\t" + (d.weak ? "w" : "s") + "\t" + name + "\n";
     }
   }
-  return text;
+  return text + "E\t" + std::to_string(symbols.libraries.size()) + "\t" + std::to_string(symbols.definitions.size()) +
+         "\n";
 }
 
-// The cache's copy, or nullptr when it is missing, damaged or of another format.
+// The cache's copy, or nullptr when it is missing, damaged, cut short (its last line, E, counts
+// the libraries and names) or of another format.
 std::shared_ptr<ProtectedSymbols> read_cache(const fs::path& file) {
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) return nullptr;
@@ -143,7 +191,9 @@ std::shared_ptr<ProtectedSymbols> read_cache(const fs::path& file) {
   std::string line;
   if (!std::getline(lines, line) || line != kCacheFormat) return nullptr;
   auto symbols = std::make_shared<ProtectedSymbols>();
+  bool ended = false;
   while (std::getline(lines, line)) {
+    if (ended) return nullptr;
     std::vector<std::string> f;
     for (size_t start = 0;;) {
       const size_t tab = line.find('\t', start);
@@ -157,11 +207,16 @@ std::shared_ptr<ProtectedSymbols> read_cache(const fs::path& file) {
       const int library = std::atoi(f[1].c_str());
       if (library < 0 || static_cast<size_t>(library) >= symbols->libraries.size()) return nullptr;
       symbols->definitions[f[3]].push_back({library, f[2] == "w"});
+    } else if (f[0] == "E" && f.size() == 3) {
+      if (f[1] != std::to_string(symbols->libraries.size()) || f[2] != std::to_string(symbols->definitions.size())) {
+        return nullptr;
+      }
+      ended = true;
     } else {
       return nullptr;
     }
   }
-  return symbols;
+  return ended ? symbols : nullptr;
 }
 }  // namespace
 
@@ -214,10 +269,17 @@ std::shared_ptr<const ProtectedSymbols> protected_symbols(toolchain::Backend bac
   const std::lock_guard<std::mutex> lock(mutex);
   if (const auto it = loaded.find(file); it != loaded.end()) return it->second;
   std::shared_ptr<ProtectedSymbols> symbols = read_cache(file);
+  if (symbols && !missing_anchor(*symbols).empty()) symbols = nullptr;
   if (!symbols) {
     symbols = std::make_shared<ProtectedSymbols>();
     symbols->libraries = libraries;
     for (size_t i = 0; i < libraries.size(); ++i) read_with_nm(libraries[i], static_cast<int>(i), *symbols);
+    if (const std::string missing = missing_anchor(*symbols); !missing.empty()) {
+      throw files::GraderError("the audit read the symbols of the libraries a program is linked with, but " + missing +
+                               " is not among them: nm did not list what the library defines, so the audit cannot "
+                               "check that a submission leaves the runtime's and the system's functions alone; "
+                               "check binutils' nm and that library's file");
+    }
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     files::write_file_atomically(file, cache_text(*symbols));

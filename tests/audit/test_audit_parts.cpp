@@ -3,6 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
 
 #include "audit/allowed_calls.hpp"
 #include "audit/elf_object.hpp"
@@ -130,4 +133,49 @@ TEST_CASE("the protected symbols are cached on disk, keyed by the libraries") {
   }
   CHECK(symbol_files == 1);
   CHECK(library_files == 1);
+}
+
+TEST_CASE("a protected-symbols file cut short, or without the runtime's timer, is read again, never trusted") {
+  // Made once in one cache, then copied, damaged, into others: the key names the libraries, not
+  // the folder, so each copy is what a later audit of the same libraries would read.
+  gpulab::files::TempFolder made("audit-test");
+  setenv("GPULAB_CACHE", made.path().c_str(), 1);
+  protected_symbols(gpulab::toolchain::Backend::emu);
+  fs::path file;
+  for (const auto& e : fs::directory_iterator(made.path() / "audit")) {
+    if (e.path().filename().string().rfind("protected-", 0) == 0) file = e.path();
+  }
+  REQUIRE(!file.empty());
+  std::string text;
+  {
+    std::ifstream in(file, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  REQUIRE(text.find("\nE\t") != std::string::npos);
+  // Every line but the timer's, its last line counting what is left: whole, by its own count.
+  std::string without_timer;
+  std::set<std::string> names;
+  size_t libraries = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("cudaEventElapsedTime") != std::string::npos || line.rfind("E\t", 0) == 0) continue;
+    without_timer += line + "\n";
+    libraries += line.rfind("L\t", 0) == 0;
+    if (line.rfind("S\t", 0) == 0) names.insert(line.substr(line.rfind('\t') + 1));
+  }
+  without_timer += "E\t" + std::to_string(libraries) + "\t" + std::to_string(names.size()) + "\n";
+  REQUIRE(without_timer.size() < text.size());
+  for (const std::string& damaged : {text.substr(0, text.size() / 2), without_timer}) {
+    gpulab::files::TempFolder cache("audit-test");
+    fs::create_directories(cache.path() / "audit");
+    std::ofstream(cache.path() / "audit" / file.filename(), std::ios::binary) << damaged;
+    setenv("GPULAB_CACHE", cache.path().c_str(), 1);
+    const auto symbols = protected_symbols(gpulab::toolchain::Backend::emu);
+    CHECK(symbols->defined_in("_Z20cudaEventElapsedTimePfP10CUevent_stS1_", "emulator"));
+    CHECK(symbols->defined_in("clock_gettime", "libc"));
+    std::ifstream in(cache.path() / "audit" / file.filename(), std::ios::binary);
+    const std::string rewritten((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(rewritten == text);  // read again with nm and written whole
+  }
+  unsetenv("GPULAB_CACHE");
 }
