@@ -130,14 +130,18 @@ for probe in tests/gpu/probe_*.cu "$mf" "$cm"; do
   [ "$probe" = "$cm" ] && args=(-I "$cm/include" "$cm/main.cu" "$cm/host_helpers.cpp")
   "$gpulab" run --backend cuda "${args[@]}" >"$out/probes/$name.txt" 2>"$out/probes/$name.err"
   if [ ! -f "tests/gpu/expected/$name.txt" ]; then
-    echo "$name: recorded (no expected output yet)"
+    verdict="recorded (no expected output yet)"
   elif diff -q "$out/probes/$name.txt" "tests/gpu/expected/$name.txt" >/dev/null; then
-    echo "$name: same as recorded"
+    verdict="same as recorded"
   else
-    echo "$name: DIFFERS from tests/gpu/expected/$name.txt"
+    verdict="DIFFERS from tests/gpu/expected/$name.txt"
     status=1
   fi
+  echo "$name: $verdict" | tee -a "$out/probes.txt"
 done
+# One file of every probe's output (few files come back from a call).
+for f in "$out"/probes/*; do { echo "=== $(basename "$f")"; cat "$f"; } >>"$out/probes-all.txt"; done
+rm -rf "$out/probes"
 fi
 if step speed; then
 # Speed scoring, its defences and --sanitize (tests/gpu/speed_scoring.sh), logged in one file.
@@ -186,8 +190,10 @@ for t in .devbuild/emu-tests/*; do
 done
 fi
 if step gradetimes; then
+  # GRADE_LABS picks labs (default: every lab).
+  # shellcheck disable=SC2086
   GPULAB=$gpulab BENCH_BACKEND=cuda BENCH_WORK=/tmp/gpulab-gradetimes bash bench/grading/grade_timings.sh \
-    2>&1 | tee "$out/gradetimes.txt" || status=1
+    ${GRADE_LABS:-} 2>&1 | tee -a "$out/gradetimes.txt" || status=1
 fi
 if step speedtable; then
 # Build every file first, all at once (nvcc on the CPUs), then grade one at a time on the GPU.

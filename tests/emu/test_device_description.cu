@@ -323,7 +323,7 @@ TEST_CASE("the chip's properties are an H100's") {
   CHECK(p.surfaceAlignment == 512);
   CHECK(p.textureAlignment == 512);
   CHECK(p.texturePitchAlignment == 32);
-  CHECK(p.accessPolicyMaxWindowSize == 134213632);
+  CHECK(p.accessPolicyMaxWindowSize == 134217728);
   CHECK(p.cooperativeLaunch == 1);
   CHECK(p.clusterLaunch == 1);
   CHECK(p.memoryPoolsSupported == 1);

@@ -86,7 +86,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->cooperativeLaunch = 1;  // cudaLaunchCooperativeKernel and grid.sync() are emulated
   p->sharedMemPerBlockOptin = 232448;
   p->maxBlocksPerMultiProcessor = 32;
-  p->accessPolicyMaxWindowSize = 134213632;  // as CUDA reports for sm_80 and sm_90 devices
+  p->accessPolicyMaxWindowSize = 134217728;  // 128 MiB, as an H200 reports it (CUDA 13.0, driver 580)
   p->reservedSharedMemPerBlock = 1024;
   p->hostRegisterSupported = 1;
   p->sparseCudaArraySupported = 1;
