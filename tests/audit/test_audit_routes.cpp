@@ -175,7 +175,7 @@ TEST_CASE("early code: constructors, a priority, a destructor, preinit, IFUNC, s
   }
 }
 
-TEST_CASE("names the allowlist trusts, forged; a weak copy of what libstdc++ defines strongly") {
+TEST_CASE("names the allowlist trusts, forged, a weak copy of what libstdc++ defines strongly") {
   for (const Backend b : audit_backends()) {
     const Audited a = audited("forged_library_code.cu", b);
     INFO(describe(a));

@@ -17,7 +17,7 @@ __global__ void add(int* out, int value, int n) {
 
 }  // namespace
 
-TEST_CASE("memcpy nodes (3D parameters and 1D) around a kernel node, replayed; a clone replays the same") {
+TEST_CASE("memcpy nodes (3D parameters and 1D) around a kernel node, replayed, a clone replays the same") {
   const int n = 64;
   std::vector<int> host(n, 5), back(n, 0);
   int* d = nullptr;
@@ -121,8 +121,8 @@ TEST_CASE("cudaMemcpy3D copies a box of rows between pitched allocations") {
   CHECK(back[16 * height + 8] == 0);
   CHECK(back[0] == 0);
   p.extent = make_cudaExtent(pitch, 1, 1);  // a row past the pitch from x = 2 ints
-  CHECK(cudaMemcpy3D(&p) == cudaErrorInvalidPitchValue);
-  CHECK(cudaGetLastError() == cudaErrorInvalidPitchValue);
+  CHECK(cudaMemcpy3D(&p) == cudaErrorInvalidValue);  // as an H200 answers (CUDA 13.0)
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
   cudaFree(d);
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("a graph's own memory: alloc and free nodes, the same address at every
   CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrReservedMemCurrent, &reserved) == cudaSuccess);
   CHECK(reserved >= n * sizeof(int));
   CHECK(cudaDeviceGetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &used) == cudaSuccess);
-  CHECK(used < reserved);  // freed by the free node
+  CHECK(used <= reserved);  // an H200 keeps it all associated with the graph after the free node: used == reserved
   CHECK(cudaDeviceGraphMemTrim(0) == cudaSuccess);
   CHECK(cudaGraphExecDestroy(exec) == cudaSuccess);
   CHECK(cudaGraphDestroy(graph) == cudaSuccess);

@@ -46,7 +46,7 @@ TEST_CASE("a kernel writes mapped host memory from cudaHostAlloc through its dev
   CHECK(cudaFreeHost(host) == cudaSuccess);
 }
 
-TEST_CASE("cudaMallocHost and cudaHostAlloc with write-combining give usable memory; cudaFreeHost(nullptr) succeeds") {
+TEST_CASE("cudaMallocHost and cudaHostAlloc with write-combining give usable memory, cudaFreeHost(nullptr) succeeds") {
   int* a = nullptr;
   double* b = nullptr;
   REQUIRE(cudaMallocHost(&a, 64 * sizeof(int)) == cudaSuccess);
@@ -80,7 +80,7 @@ TEST_CASE("cudaFreeHost of memory from malloc is cudaErrorInvalidValue") {
   std::free(p);
 }
 
-TEST_CASE("cudaHostRegister: a kernel uses registered memory; registering twice and unregistering twice fail") {
+TEST_CASE("cudaHostRegister: a kernel uses registered memory, registering twice and unregistering twice fail") {
   const int n = 4096;
   float* host = static_cast<float*>(std::aligned_alloc(4096, n * sizeof(float)));
   REQUIRE(host != nullptr);

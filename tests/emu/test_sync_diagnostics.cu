@@ -142,7 +142,7 @@ TEST_CASE("a block of a cooperative launch that skips grid.sync() is grid barrie
   fresh_device();
 }
 
-TEST_CASE("cudaLaunchCooperativeKernel of a template kernel by address runs; an unknown address says why not") {
+TEST_CASE("cudaLaunchCooperativeKernel of a template kernel by address runs, an unknown address says why not") {
   fresh_device();
   int* d;
   REQUIRE(cudaMalloc(&d, 32 * sizeof(int)) == cudaSuccess);

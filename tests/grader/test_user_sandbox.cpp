@@ -88,7 +88,7 @@ TEST_CASE("jail: only the policy's files are mirrored, and paths are moved under
   CHECK(jail.outside("error in " + under(t / "work/x.cu").string()) == "error in " + (t / "work/x.cu").string());
 }
 
-TEST_CASE("jail: what the run wrote comes back; links and FIFOs come back as such, never followed", "[sandbox]") {
+TEST_CASE("jail: what the run wrote comes back, links and FIFOs come back as such, never followed", "[sandbox]") {
   const TempDir t, top;
   const SandboxPolicy p = policy_in(t);
   Jail jail(top.path(), getuid(), getgid());

@@ -145,7 +145,7 @@ TEST_CASE("a host function (__host__ alone) is read as the host pass reads it", 
   CHECK_FALSE(has(out, "in_device_code"));
 }
 
-TEST_CASE("a function whose qualifiers cannot be seen gets both readings; main is host code", "[rewriter][arch]") {
+TEST_CASE("a function whose qualifiers cannot be seen gets both readings, main is host code", "[rewriter][arch]") {
   const std::string out = rewrite_body(
       "#define HD __host__ __device__\n"
       "HD int lane() {\n"

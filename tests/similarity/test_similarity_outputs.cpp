@@ -158,7 +158,7 @@ TEST_CASE("a class of one and an empty submission give an index that says so", "
   CHECK_THAT(gpulab_test::read_file(dir2 / "index.html"), Catch::Contains("No pair reaches the threshold"));
 }
 
-TEST_CASE("a class folder is read as batch reads it; the skeleton is left out", "[similarity]") {
+TEST_CASE("a class folder is read as batch reads it, the skeleton is left out", "[similarity]") {
   gpulab_test::TempDir dir;
   fs::create_directories(dir / "class" / "ada");
   fs::create_directories(dir / "class" / "bob");

@@ -68,12 +68,21 @@ cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* graph) {
   if (!graph) return set_last_error(cudaErrorInvalidValue);
   const cudaGraph_t captured = end_capture(s);
   if (!captured) return set_last_error(cudaErrorIllegalState);
+  if (capture_invalidated(captured)) {
+    forget_invalidated(captured);
+    delete captured;
+    *graph = nullptr;
+    return set_last_error(cudaErrorStreamCaptureInvalidated);
+  }
   *graph = captured;
   return cudaSuccess;
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus* status) {
   if (!status) return set_last_error(cudaErrorInvalidValue);
-  *status = capturing_graph(s) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
+  const cudaGraph_t graph = capturing_graph(s);
+  *status = !graph                      ? cudaStreamCaptureStatusNone
+            : capture_invalidated(graph) ? cudaStreamCaptureStatusInvalidated
+                                         : cudaStreamCaptureStatusActive;
   return cudaSuccess;
 }
 

@@ -147,7 +147,8 @@ cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out
   const cudaPitchedPtr s = p->srcPtr, d = p->dstPtr;
   const cudaExtent e = p->extent;
   if (p->srcPos.x + e.width > s.pitch || p->dstPos.x + e.width > d.pitch) {
-    return refuse_call(api, cudaErrorInvalidPitchValue, "a row of the copy runs past its pitch");
+    // cudaErrorInvalidValue, not ...InvalidPitchValue: as an H200 answers (CUDA 13.0).
+    return refuse_call(api, cudaErrorInvalidValue, "a row of the copy runs past its pitch");
   }
   out.width = e.width;
   for (size_t z = 0; z < e.depth; ++z) {

@@ -36,7 +36,10 @@ cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_
   if (sticky_error() != cudaSuccess) return sticky_error();
   if (!ptr || !pool)
     return refuse_call(api, cudaErrorInvalidValue, !ptr ? "the output pointer is null" : "the pool is null");
-  if (size == 0) return refuse_call(api, cudaErrorInvalidValue, "a stream-ordered allocation of 0 bytes");
+  if (size == 0) {  // as an H200 answers (CUDA 13.0): success, and no memory
+    *ptr = nullptr;
+    return cudaSuccess;
+  }
   void* p = device_allocate(size, api, file, line);
   if (!p) return refuse_call(api, cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
   std::lock_guard lock(pools_mutex);
@@ -127,7 +130,7 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props
     return set_last_error(cudaErrorInvalidValue);
   }
   if (props->location.type == cudaMemLocationTypeDevice && props->location.id != 0) {
-    return set_last_error(cudaErrorInvalidDevice);
+    return set_last_error(cudaErrorInvalidValue);  // not cudaErrorInvalidDevice: as an H200 answers (CUDA 13.0)
   }
   auto* p = new CUmemPoolHandle_st;
   p->props = *props;

@@ -67,7 +67,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
-  if (capturing_graph(s)) return set_last_error(cudaErrorStreamCaptureUnsupported);
+  if (capturing_graph(s)) {
+    invalidate_capture(s);  // as on a GPU: the capture cannot be ended into a graph now
+    return set_last_error(cudaErrorStreamCaptureUnsupported);
+  }
   return wait_and_collect(last_ticket(s));
 }
 cudaError_t cudaStreamQuery(cudaStream_t s) {
@@ -138,7 +141,10 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void* user) {
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t callback, void* user, unsigned int flags) {
   if (!callback || flags != 0) return set_last_error(cudaErrorInvalidValue);
-  if (capturing_graph(s)) return set_last_error(cudaErrorStreamCaptureUnsupported);
+  if (capturing_graph(s)) {
+    invalidate_capture(s);
+    return set_last_error(cudaErrorStreamCaptureUnsupported);
+  }
   enqueue(s, [s, callback, user] {
     callback(s, sticky_error(), user);
     note_memory_written();

@@ -3,11 +3,13 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace gpulab::emu {
 namespace {
 std::mutex capture_mutex;
 std::map<cudaStream_t, cudaGraph_t> capturing;
+std::set<cudaGraph_t> invalidated;
 }  // namespace
 
 Ticket submit(cudaStream_t stream, std::function<void()> work, const char* kind) {
@@ -42,6 +44,18 @@ cudaGraph_t end_capture(cudaStream_t stream) {
   const cudaGraph_t graph = it->second;
   for (auto s = capturing.begin(); s != capturing.end();) s = s->second == graph ? capturing.erase(s) : std::next(s);
   return graph;
+}
+void invalidate_capture(cudaStream_t stream) {
+  std::lock_guard lock(capture_mutex);
+  if (const auto it = capturing.find(stream); it != capturing.end()) invalidated.insert(it->second);
+}
+bool capture_invalidated(cudaGraph_t graph) {
+  std::lock_guard lock(capture_mutex);
+  return invalidated.count(graph) != 0;
+}
+void forget_invalidated(cudaGraph_t graph) {
+  std::lock_guard lock(capture_mutex);
+  invalidated.erase(graph);
 }
 
 }  // namespace gpulab::emu
