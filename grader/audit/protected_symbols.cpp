@@ -271,9 +271,12 @@ std::shared_ptr<const ProtectedSymbols> protected_symbols(toolchain::Backend bac
   std::shared_ptr<ProtectedSymbols> symbols = read_cache(file);
   if (symbols && !missing_anchor(*symbols).empty()) symbols = nullptr;
   if (!symbols) {
-    symbols = std::make_shared<ProtectedSymbols>();
-    symbols->libraries = libraries;
-    for (size_t i = 0; i < libraries.size(); ++i) read_with_nm(libraries[i], static_cast<int>(i), *symbols);
+    // Read with nm, and once more if a known name is missing (a listing cut short is never used).
+    for (int attempt = 0; attempt < 2 && (!symbols || !missing_anchor(*symbols).empty()); ++attempt) {
+      symbols = std::make_shared<ProtectedSymbols>();
+      symbols->libraries = libraries;
+      for (size_t i = 0; i < libraries.size(); ++i) read_with_nm(libraries[i], static_cast<int>(i), *symbols);
+    }
     if (const std::string missing = missing_anchor(*symbols); !missing.empty()) {
       throw files::GraderError("the audit read the symbols of the libraries a program is linked with, but " + missing +
                                " is not among them: nm did not list what the library defines, so the audit cannot "

@@ -35,6 +35,10 @@ Audited audit_file(const fs::path& cu, Backend backend) {
   std::cout << "audit of " << cu.filename().string() << " (" << gpulab::toolchain::backend_name(backend)
             << "): " << static_cast<int>(a.result.seconds * 1000 + 0.5) << " ms, " << a.result.findings.size()
             << " finding(s)\n";
+  // Each finding's kind and symbol, so that a failure's log says what was found even where the
+  // message of the failed check is cut short.
+  for (const auto& f : a.result.findings)
+    std::cout << "  [" << gpulab::audit::kind_name(f.kind) << "] " << f.symbol << "\n";
   return a;
 }
 

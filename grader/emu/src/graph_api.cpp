@@ -80,7 +80,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* graph) {
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, cudaStreamCaptureStatus* status) {
   if (!status) return set_last_error(cudaErrorInvalidValue);
   const cudaGraph_t graph = capturing_graph(s);
-  *status = !graph                      ? cudaStreamCaptureStatusNone
+  *status = !graph                       ? cudaStreamCaptureStatusNone
             : capture_invalidated(graph) ? cudaStreamCaptureStatusInvalidated
                                          : cudaStreamCaptureStatusActive;
   return cudaSuccess;
