@@ -2,6 +2,8 @@
 // The device heap is cudaLimitMallocHeapSize bytes (8 MiB by default); malloc
 // returns NULL once it is exhausted, and memory freed in one kernel can be
 // allocated again in the next. Host code keeps the C library's malloc.
+// A GPU fixes the heap's size once a kernel has allocated from it, so every case that sets the
+// limit starts with cudaDeviceReset (which also restores the defaults): the cases hold in any order.
 // Plain CUDA: it also builds with nvcc, and every case holds on an H100 with CUDA 13.0.
 #include <catch2/catch.hpp>
 
@@ -39,6 +41,7 @@ int count_got(const int* d, int n) {
 }  // namespace
 
 TEST_CASE("cudaDeviceGetLimit reports CUDA's defaults and cudaDeviceSetLimit changes them") {
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
   size_t value = 0;
   REQUIRE(cudaDeviceGetLimit(&value, cudaLimitMallocHeapSize) == cudaSuccess);
   CHECK(value == 8 * 1024 * 1024);
@@ -75,6 +78,7 @@ TEST_CASE("malloc and free in a kernel: every thread gets memory it can use") {
 }
 
 TEST_CASE("a heap set below 4 MiB is 4 MiB, as an H200 reports it") {
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
   REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess);
   size_t value = 0;
   REQUIRE(cudaDeviceGetLimit(&value, cudaLimitMallocHeapSize) == cudaSuccess);
@@ -82,6 +86,7 @@ TEST_CASE("a heap set below 4 MiB is 4 MiB, as an H200 reports it") {
 }
 
 TEST_CASE("malloc in a kernel returns NULL for more than the heap, and once the heap is used up") {
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
   REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 4 << 20) == cudaSuccess);  // before any kernel allocates
   int* got = nullptr;
   REQUIRE(cudaMalloc(&got, 64 * sizeof(int)) == cudaSuccess);
@@ -103,6 +108,7 @@ TEST_CASE("malloc in a kernel returns NULL for more than the heap, and once the 
 }
 
 TEST_CASE("memory freed by one kernel is available to the next") {
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
   REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 4 << 20) == cudaSuccess);
   int* got = nullptr;
   REQUIRE(cudaMalloc(&got, sizeof(int)) == cudaSuccess);
@@ -114,7 +120,28 @@ TEST_CASE("memory freed by one kernel is available to the next") {
   cudaFree(got);
 }
 
+TEST_CASE("the heap's size is fixed once a kernel has allocated from it, until cudaDeviceReset") {
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
+  REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16 << 20) == cudaSuccess);  // nothing allocated yet
+  int* got = nullptr;
+  REQUIRE(cudaMalloc(&got, sizeof(int)) == cudaSuccess);
+  allocate_one<<<1, 1>>>(1024, got);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(count_got(got, 1) == 1);
+  CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20) == cudaErrorInvalidValue);
+  cudaGetLastError();
+  size_t value = 0;
+  REQUIRE(cudaDeviceGetLimit(&value, cudaLimitMallocHeapSize) == cudaSuccess);
+  CHECK(value == (size_t(16) << 20));  // unchanged
+  cudaFree(got);
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
+  REQUIRE(cudaDeviceGetLimit(&value, cudaLimitMallocHeapSize) == cudaSuccess);
+  CHECK(value == (size_t(8) << 20));  // the default again
+  CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 32 << 20) == cudaSuccess);
+}
+
 TEST_CASE("host code's malloc and free are the C library's, beyond the device heap's size") {
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
   REQUIRE(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 1 << 20) == cudaSuccess);
   char* p = static_cast<char*>(malloc(4 << 20));
   REQUIRE(p != nullptr);

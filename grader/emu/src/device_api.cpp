@@ -1,10 +1,13 @@
 // Runtime API: device-wide synchronisation, limits, error strings, stream
 // attributes. The emulated device's properties and attributes are in
 // device_properties.cpp; streams, events and stream-ordered work in stream_api.cpp.
+#include <algorithm>
 #include <chrono>
+#include <iterator>
 #include <cstring>
 #include <string>
 
+#include "device_heap_state.hpp"
 #include "device_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
@@ -109,11 +112,22 @@ cudaError_t cudaDeviceSynchronize() {
 }
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 // Like destroying the context on a GPU: clears the sticky error and frees every allocation.
+namespace {
+// cudaDeviceSetLimit's values, starting from what CUDA 13 reports on an sm_90 device (the printf
+// FIFO's 8,650,752 bytes as an H200 reports it, CUDA 13.0, driver 580); cudaDeviceReset restores them.
+constexpr size_t kDefaultLimits[] = {1024, 8650752, 8 << 20, 2, 2048, 64, 0};
+size_t device_limits[] = {1024, 8650752, 8 << 20, 2, 2048, 64, 0};
+static_assert(sizeof kDefaultLimits == sizeof device_limits);
+void reset_device_limits() { std::copy(std::begin(kDefaultLimits), std::end(kDefaultLimits), device_limits); }
+}  // namespace
+
 cudaError_t cudaDeviceReset() {
   wait_for_all();
   flush_device_output();
   reset_error_state();
   free_all_device_memory();
+  reset_device_heap();
+  reset_device_limits();
   return cudaSuccess;
 }
 
@@ -131,12 +145,6 @@ cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : set_l
 
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 
-namespace {
-// cudaDeviceSetLimit's values, starting from what CUDA 13 reports on an sm_90 device (the printf
-// FIFO's 8,650,752 bytes as an H200 reports it, CUDA 13.0, driver 580).
-size_t device_limits[] = {1024, 8650752, 8 << 20, 2, 2048, 64, 0};
-}  // namespace
-
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
   if (limit < cudaLimitStackSize || limit > cudaLimitPersistingL2CacheSize)
     return set_last_error(cudaErrorUnsupportedLimit);
@@ -146,6 +154,12 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
     cudaGetDeviceProperties(&p, 0);
     if (value > static_cast<size_t>(p.persistingL2CacheMaxSize))
       value = static_cast<size_t>(p.persistingL2CacheMaxSize);
+  }
+  // As on a GPU: the heap's size is fixed once a kernel has allocated from it (until cudaDeviceReset).
+  if (limit == cudaLimitMallocHeapSize && device_heap_in_use()) {
+    return refuse_call("cudaDeviceSetLimit", cudaErrorInvalidValue,
+                       "cudaLimitMallocHeapSize cannot change once a kernel has called malloc; set it before the "
+                       "first kernel that allocates (a GPU refuses it too), or after cudaDeviceReset");
   }
   // Measured on an H200 (CUDA 13.0, driver 580): a 1 MiB heap reads back as 4 MiB, its smallest size.
   if (limit == cudaLimitMallocHeapSize && value < (size_t{4} << 20)) value = size_t{4} << 20;

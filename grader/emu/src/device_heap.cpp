@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 
+#include "device_heap_state.hpp"
 #include "gpulab/emu/execution_context.hpp"
 #include "launch_replay.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -96,6 +97,19 @@ DeviceHeap& heap() {
   return *h;
 }
 }  // namespace
+
+namespace gpulab::emu {
+bool device_heap_in_use() { return heap().made.load(); }
+void reset_device_heap() {
+  DeviceHeap& h = heap();
+  std::lock_guard<std::mutex> lock(h.mutex);
+  h.region.reset();
+  h.size = 0;
+  h.free_pieces.clear();
+  h.used_pieces.clear();
+  h.made.store(false);
+}
+}  // namespace gpulab::emu
 
 extern "C" void* gpulab_emu_malloc(size_t bytes) noexcept {
   if (!gpulab_emu_thread) return std::malloc(bytes);
