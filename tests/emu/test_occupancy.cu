@@ -77,12 +77,15 @@ TEST_CASE("cudaOccupancyMaxPotentialBlockSizeVariableSMem: shared memory growing
   CHECK(min_grid == 2 * sm_count());
 }
 
-TEST_CASE("cudaOccupancyAvailableDynamicSMemPerBlock: the shared memory that lets the blocks fit") {
+TEST_CASE("cudaOccupancyAvailableDynamicSMemPerBlock: the SM's shared memory shared out, as CUDA computes it") {
   size_t bytes = 0;
   REQUIRE(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, shared_kernel, 8, 128) == cudaSuccess);
   CHECK(bytes > 0);
   CHECK(bytes <= 228 * 1024 / 8);
   int blocks = 0;
   REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shared_kernel, 128, bytes) == cudaSuccess);
-  CHECK(blocks >= 8);
+  // 7, not 8: CUDA's calculator (cuda_occupancy.h) shares out 228 KiB without the driver's 1 KiB per
+  // block; an H200 (CUDA 13.0) answered 7 blocks here (the bytes it gave were not recorded).
+  CHECK(bytes == 228 * 1024 / 8);
+  CHECK(blocks == 7);
 }
