@@ -1,9 +1,8 @@
 // Runtime API: device-wide synchronisation, limits, error strings, stream
 // attributes. The emulated device's properties and attributes are in
 // device_properties.cpp; streams, events and stream-ordered work in stream_api.cpp.
-#include <algorithm>
+#include <array>
 #include <chrono>
-#include <iterator>
 #include <cstring>
 #include <string>
 
@@ -111,23 +110,22 @@ cudaError_t cudaDeviceSynchronize() {
   return synchronize_errors();
 }
 cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
-// Like destroying the context on a GPU: clears the sticky error and frees every allocation.
 namespace {
 // cudaDeviceSetLimit's values, starting from what CUDA 13 reports on an sm_90 device (the printf
 // FIFO's 8,650,752 bytes as an H200 reports it, CUDA 13.0, driver 580); cudaDeviceReset restores them.
-constexpr size_t kDefaultLimits[] = {1024, 8650752, 8 << 20, 2, 2048, 64, 0};
-size_t device_limits[] = {1024, 8650752, 8 << 20, 2, 2048, 64, 0};
-static_assert(sizeof kDefaultLimits == sizeof device_limits);
-void reset_device_limits() { std::copy(std::begin(kDefaultLimits), std::end(kDefaultLimits), device_limits); }
+constexpr std::array<size_t, 7> kDefaultLimits = {1024, 8650752, 8 << 20, 2, 2048, 64, 0};
+std::array<size_t, 7> device_limits = kDefaultLimits;
 }  // namespace
 
+// Like destroying the context on a GPU: clears the sticky error, frees every allocation and the
+// device heap, and restores every limit's default.
 cudaError_t cudaDeviceReset() {
   wait_for_all();
   flush_device_output();
   reset_error_state();
   free_all_device_memory();
   reset_device_heap();
-  reset_device_limits();
+  device_limits = kDefaultLimits;
   return cudaSuccess;
 }
 
