@@ -47,7 +47,7 @@ fi
 if [ "${1:-}" = "--prepare-emu-tests" ]; then
   # The emulator's conformance tests that are plain CUDA (their first comment says "builds with
   # nvcc"), built here with nvcc for the GPU, for the emutests step: each must pass there too.
-  mkdir -p .devbuild/emu-tests
+  rm -rf .devbuild/emu-tests && mkdir -p .devbuild/emu-tests
   nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
   built=0 failed=0
   for t in $(grep -l "builds with nvcc" tests/emu/*.cu); do
@@ -118,8 +118,9 @@ for lab_json in assignments/*/lab.json; do
 done
 fi
 if step probes; then
-# Every probe's GPU output is kept in $OUT/probes/ (to record expected/ for a new probe) and
-# compared with the recorded one where there is one.
+# Every probe's GPU output is compared with the recorded one where there is one (verdicts in
+# $OUT/probes.txt) and kept, all in one file, $OUT/probes-all.txt ("=== NAME.txt" before each; to
+# record expected/ for a new probe).
 mkdir -p "$out/probes"
 mf=tests/gpu/probe_multi_file
 cm=tests/gpu/probe_compile_model

@@ -66,10 +66,10 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, cudaStreamCaptureMode mode) {
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t* graph) {
   if (!graph) return set_last_error(cudaErrorInvalidValue);
-  const cudaGraph_t captured = end_capture(s);
+  bool invalidated = false;
+  const cudaGraph_t captured = end_capture(s, invalidated);
   if (!captured) return set_last_error(cudaErrorIllegalState);
-  if (capture_invalidated(captured)) {
-    forget_invalidated(captured);
+  if (invalidated) {
     delete captured;
     *graph = nullptr;
     return set_last_error(cudaErrorStreamCaptureInvalidated);

@@ -37,11 +37,12 @@ void join_capture(cudaStream_t stream, cudaGraph_t graph) {
   std::lock_guard lock(capture_mutex);
   capturing.emplace(stream, graph);
 }
-cudaGraph_t end_capture(cudaStream_t stream) {
+cudaGraph_t end_capture(cudaStream_t stream, bool& was_invalidated) {
   std::lock_guard lock(capture_mutex);
   const auto it = capturing.find(stream);
   if (it == capturing.end()) return nullptr;
   const cudaGraph_t graph = it->second;
+  was_invalidated = invalidated.erase(graph) != 0;
   for (auto s = capturing.begin(); s != capturing.end();) s = s->second == graph ? capturing.erase(s) : std::next(s);
   return graph;
 }
@@ -52,10 +53,6 @@ void invalidate_capture(cudaStream_t stream) {
 bool capture_invalidated(cudaGraph_t graph) {
   std::lock_guard lock(capture_mutex);
   return invalidated.count(graph) != 0;
-}
-void forget_invalidated(cudaGraph_t graph) {
-  std::lock_guard lock(capture_mutex);
-  invalidated.erase(graph);
 }
 
 }  // namespace gpulab::emu

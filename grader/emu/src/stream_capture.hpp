@@ -27,11 +27,12 @@ Ticket submit(cudaStream_t stream, std::function<void()> work, const char* kind 
 cudaGraph_t capturing_graph(cudaStream_t stream);  // null when the stream is not capturing
 void begin_capture(cudaStream_t stream, cudaGraph_t graph);
 void join_capture(cudaStream_t stream, cudaGraph_t graph);  // a stream waiting on an event recorded in a capture
-cudaGraph_t end_capture(cudaStream_t stream);  // the graph; every stream that joined it stops capturing too
 // What a GPU does when a capturing stream is asked for something capture cannot record (say, a
 // cudaStreamSynchronize): the capture is invalidated, and ending it gives no graph.
 void invalidate_capture(cudaStream_t stream);
 bool capture_invalidated(cudaGraph_t graph);
-void forget_invalidated(cudaGraph_t graph);
+// The graph; every stream that joined it stops capturing too. `invalidated`: whether the capture
+// was invalidated (the caller then discards the graph).
+cudaGraph_t end_capture(cudaStream_t stream, bool& invalidated);
 
 }  // namespace gpulab::emu
