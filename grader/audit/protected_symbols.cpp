@@ -35,12 +35,21 @@ const std::map<std::string, std::vector<std::string>>& anchors() {
   return names;
 }
 
-// The first anchor the table lacks, as "NAME (LIBRARY)"; empty when it has them all.
-std::string missing_anchor(const ProtectedSymbols& symbols) {
+// What the table lacks, as "NAME (LIBRARY)" or "LIBRARY's symbols"; empty when it has every library
+// of `expected` (by id and path, in order: a table of other libraries is another backend's) and
+// each library's anchors.
+std::string missing_anchor(const ProtectedSymbols& symbols, const std::vector<ProtectedLibrary>& expected) {
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (i >= symbols.libraries.size() || symbols.libraries[i].id != expected[i].id ||
+        symbols.libraries[i].path != expected[i].path) {
+      return expected[i].id + "'s symbols (" + expected[i].path + ")";
+    }
+  }
+  if (symbols.libraries.size() != expected.size()) return "the same libraries as the program's";
   for (const auto& [id, names] : anchors()) {
     bool present = false;
     for (const ProtectedLibrary& l : symbols.libraries) present = present || l.id == id;
-    if (!present) continue;
+    if (!present) continue;  // not a library of this backend (the list above is checked whole)
     for (const std::string& name : names) {
       // A C++ function's mangled name too (the emulator's runtime has C++ linkage): _Z<length><name>...
       const std::string mangled = "_Z" + std::to_string(name.size()) + name;
@@ -241,7 +250,16 @@ std::vector<ProtectedLibrary> protected_libraries(toolchain::Backend backend) {
     for (const std::string& path : toolchain::emulator_runtime_libraries()) {
       libraries.push_back({"emulator", "the emulator's runtime", path, false});
     }
-  } else if (const std::string cudart = toolchain::cuda_static_runtime(); !cudart.empty()) {
+  } else {
+    // gpulab links every GPU program with the static runtime: without its symbols the audit could
+    // not see a submission that redefines the runtime's timer, so it refuses instead.
+    const std::string cudart = toolchain::cuda_static_runtime();
+    if (cudart.empty()) {
+      throw files::GraderError("the audit cannot find the CUDA runtime's static library (libcudart_static.a) next to " +
+                               toolchain::nvcc_path() +
+                               " (in its ../lib64): the cuda backend links every program with it; check the CUDA "
+                               "installation");
+    }
     libraries.push_back({"cudart", "the CUDA runtime", cudart, false});
   }
   const std::vector<ProtectedLibrary> system = system_libraries();
@@ -269,15 +287,15 @@ std::shared_ptr<const ProtectedSymbols> protected_symbols(toolchain::Backend bac
   const std::lock_guard<std::mutex> lock(mutex);
   if (const auto it = loaded.find(file); it != loaded.end()) return it->second;
   std::shared_ptr<ProtectedSymbols> symbols = read_cache(file);
-  if (symbols && !missing_anchor(*symbols).empty()) symbols = nullptr;
+  if (symbols && !missing_anchor(*symbols, libraries).empty()) symbols = nullptr;
   if (!symbols) {
     // Read with nm, and once more if a known name is missing (a listing cut short is never used).
-    for (int attempt = 0; attempt < 2 && (!symbols || !missing_anchor(*symbols).empty()); ++attempt) {
+    for (int attempt = 0; attempt < 2 && (!symbols || !missing_anchor(*symbols, libraries).empty()); ++attempt) {
       symbols = std::make_shared<ProtectedSymbols>();
       symbols->libraries = libraries;
       for (size_t i = 0; i < libraries.size(); ++i) read_with_nm(libraries[i], static_cast<int>(i), *symbols);
     }
-    if (const std::string missing = missing_anchor(*symbols); !missing.empty()) {
+    if (const std::string missing = missing_anchor(*symbols, libraries); !missing.empty()) {
       throw files::GraderError("the audit read the symbols of the libraries a program is linked with, but " + missing +
                                " is not among them: nm did not list what the library defines, so the audit cannot "
                                "check that a submission leaves the runtime's and the system's functions alone; "

@@ -6,6 +6,8 @@
 #include <iostream>
 #include <thread>
 
+#include "audit/elf_object.hpp"
+#include "audit/protected_symbols.hpp"
 #include "toolchain/audit_inputs.hpp"
 
 namespace gpulab_test {
@@ -21,7 +23,7 @@ std::vector<Backend> audit_backends() {
 }
 
 Audited audit_file(const fs::path& cu, Backend backend) {
-  Audited a{cu, backend, false, "", {}};
+  Audited a{cu, backend, false, "", {}, {}};
   gpulab::toolchain::BuildOptions options;
   options.backend = backend;
   options.object_file = true;
@@ -31,6 +33,7 @@ Audited audit_file(const fs::path& cu, Backend backend) {
   if (!built.ok) return a;
   const fs::path source =
       backend == Backend::emu ? gpulab::toolchain::emulator_rewritten_source(built.executable, cu) : fs::absolute(cu);
+  a.object = built.executable;
   a.result = gpulab::audit::audit_object(built.executable, backend, source);
   std::cout << "audit of " << cu.filename().string() << " (" << gpulab::toolchain::backend_name(backend)
             << "): " << static_cast<int>(a.result.seconds * 1000 + 0.5) << " ms, " << a.result.findings.size()
@@ -39,6 +42,10 @@ Audited audit_file(const fs::path& cu, Backend backend) {
   // message of the failed check is cut short.
   for (const auto& f : a.result.findings)
     std::cout << "  [" << gpulab::audit::kind_name(f.kind) << "] " << f.symbol << "\n";
+  // And the libraries whose names it protected (the table is in memory by now).
+  std::cout << "  protected:";
+  for (const auto& l : gpulab::audit::protected_symbols(backend)->libraries) std::cout << " " << l.id;
+  std::cout << "\n";
   return a;
 }
 
@@ -83,6 +90,25 @@ std::string describe(const Audited& a) {
          f.sentence;
   }
   return s;
+}
+
+std::string symbols_named(const Audited& a, const std::string& text) {
+  if (!a.compiled) return "not compiled";
+  const gpulab::audit::ElfObject elf = gpulab::audit::read_elf_object(a.object);
+  const auto table = gpulab::audit::protected_symbols(a.backend);
+  std::string s;
+  for (const gpulab::audit::ElfSymbol& sym : elf.symbols) {
+    if (sym.name.find(text) == std::string::npos) continue;
+    s += sym.name + ": bind " + std::to_string(sym.bind) + ", type " + std::to_string(sym.type) + ", section " +
+         std::to_string(sym.section) + (sym.undefined ? ", undefined" : "") +
+         (sym.section < elf.sections.size() && elf.sections[sym.section].in_comdat ? ", in a COMDAT group" : "") +
+         "; protected in:";
+    if (const auto* defs = table->find(sym.name)) {
+      for (const auto& d : *defs) s += " " + table->libraries[d.library].id + (d.weak ? " (weak)" : "");
+    }
+    s += "\n";
+  }
+  return s.empty() ? "no symbol of " + a.object.string() + " contains " + text : s;
 }
 
 }  // namespace gpulab_test

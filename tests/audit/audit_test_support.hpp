@@ -17,6 +17,7 @@ struct Audited {
   bool compiled = false;
   std::string compiler_output;
   gpulab::audit::AuditResult result;
+  std::filesystem::path object;  // what was audited
 };
 
 std::filesystem::path source_dir();  // the project's source tree
@@ -29,5 +30,8 @@ std::vector<Audited> audit_files(const std::vector<std::filesystem::path>& files
 bool has_finding(const gpulab::audit::AuditResult& r, gpulab::audit::FindingKind kind, const std::string& symbol,
                  const std::string& sentence = "");
 std::string describe(const Audited& a);
+// For a failure's log: the object's symbols whose names contain `text` (binding, section, COMDAT),
+// and what the protected libraries' table holds for each.
+std::string symbols_named(const Audited& a, const std::string& text);
 
 }  // namespace gpulab_test

@@ -135,7 +135,9 @@ TEST_CASE("the protected symbols are cached on disk, keyed by the libraries") {
   CHECK(library_files == 1);
 }
 
-TEST_CASE("a protected-symbols file cut short, or without the runtime's timer, is read again, never trusted") {
+TEST_CASE(
+    "a protected-symbols file cut short, without the runtime's timer or of other libraries, is read again, never "
+    "trusted") {
   // Made once in one cache, then copied, damaged, into others: the key names the libraries, not
   // the folder, so each copy is what a later audit of the same libraries would read.
   gpulab::files::TempFolder made("audit-test");
@@ -165,7 +167,14 @@ TEST_CASE("a protected-symbols file cut short, or without the runtime's timer, i
   }
   without_timer += "E\t" + std::to_string(libraries) + "\t" + std::to_string(names.size()) + "\n";
   REQUIRE(without_timer.size() < text.size());
-  for (const std::string& damaged : {text.substr(0, text.size() / 2), without_timer}) {
+  // Whole and with every name, but of other libraries: the harness's line names another file (a
+  // table written for another set of libraries, or edited, is not this one's).
+  std::string other_libraries = text;
+  const size_t harness = other_libraries.find("\nL\tharness\t");
+  REQUIRE(harness != std::string::npos);
+  const size_t path = other_libraries.find('\t', harness + 11) + 1;
+  other_libraries.insert(path, "/elsewhere");
+  for (const std::string& damaged : {text.substr(0, text.size() / 2), without_timer, other_libraries}) {
     gpulab::files::TempFolder cache("audit-test");
     fs::create_directories(cache.path() / "audit");
     std::ofstream(cache.path() / "audit" / file.filename(), std::ios::binary) << damaged;
