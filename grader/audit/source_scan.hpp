@@ -5,9 +5,8 @@
 // read first; only when one of them holds an asm statement with a non-empty template is the file
 // preprocessed again as its host compiler saw it, and the asm statements left there, on lines of
 // the program's own files, are the findings. On the emulator that is the rewritten source through
-// g++ -E (the rewriter has already replaced every asm inside a function: inline PTX is not x86
-// code; what is left is host code, e.g. namespace-scope assembly; branches the preprocessor drops
-// are gone). With nvcc, where inline PTX in device code is normal, it is nvcc -cuda: the host's
+// g++ -E (the rewriter has already replaced the inline PTX: what is left is host code, e.g.
+// namespace-scope assembly or a host function's `rdtsc`; branches the preprocessor drops are gone). With nvcc, where inline PTX in device code is normal, it is nvcc -cuda: the host's
 // translation unit, device functions' bodies removed, `__CUDA_ARCH__` branches resolved, macros
 // expanded.
 #pragma once

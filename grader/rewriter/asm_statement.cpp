@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <optional>
+#include <set>
 
 namespace gpulab::rewriter {
 namespace {
@@ -110,6 +111,84 @@ std::variant<AsmStatement, std::string> parse_asm_statement(const CodeTokens& t,
     i = *end + 1;
   }
   return s;
+}
+
+bool looks_like_ptx(const std::string& text) {
+  static const std::set<std::string> opcodes = {"abs",          "activemask",
+                                                "add",          "addc",
+                                                "and",          "applypriority",
+                                                "atom",         "bar",
+                                                "barrier",      "bfe",
+                                                "bfi",          "bfind",
+                                                "bmsk",         "bra",
+                                                "brev",         "call",
+                                                "clz",          "copysign",
+                                                "cos",          "cp",
+                                                "createpolicy", "cvt",
+                                                "cvta",         "discard",
+                                                "div",          "dp2a",
+                                                "dp4a",         "elect",
+                                                "ex2",          "fence",
+                                                "fma",          "fns",
+                                                "getctarank",   "griddepcontrol",
+                                                "isspacep",     "ld",
+                                                "ldmatrix",     "ldu",
+                                                "lg2",          "lop3",
+                                                "mad",          "mad24",
+                                                "madc",         "mapa",
+                                                "match",        "max",
+                                                "mbarrier",     "membar",
+                                                "min",          "mma",
+                                                "mov",          "mul",
+                                                "mul24",        "multimem",
+                                                "nanosleep",    "neg",
+                                                "not",          "or",
+                                                "popc",         "prefetch",
+                                                "prefetchu",    "prmt",
+                                                "rcp",          "red",
+                                                "redux",        "rem",
+                                                "ret",          "rsqrt",
+                                                "sad",          "selp",
+                                                "set",          "setp",
+                                                "shf",          "shfl",
+                                                "shl",          "shr",
+                                                "sin",          "slct",
+                                                "sqrt",         "st",
+                                                "stmatrix",     "sub",
+                                                "subc",         "suld",
+                                                "sust",         "szext",
+                                                "tanh",         "testp",
+                                                "tex",          "tld4",
+                                                "vabsdiff",     "vadd",
+                                                "vote",         "wgmma",
+                                                "wmma",         "xor"};
+  static const std::set<std::string> bare = {"trap", "exit", "brkpt", "pmevent"};
+  static const std::set<std::string> special = {"laneid",      "warpid",      "nwarpid",     "smid",
+                                                "nsmid",       "clock",       "clock64",     "clock_hi",
+                                                "globaltimer", "lanemask_eq", "lanemask_lt", "lanemask_le",
+                                                "lanemask_gt", "lanemask_ge", "tid",         "ntid",
+                                                "ctaid",       "nctaid",      "gridid",      "dynamic_smem_size"};
+  std::size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  if (i < text.size() && (text[i] == '{' || text[i] == '@')) return true;
+  if (text.compare(i, 5, ".reg ") == 0 || text.compare(i, 5, ".reg\t") == 0) return true;
+  std::size_t end = i;
+  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_' ||
+                               text[end] == '.' || text[end] == ':')) {
+    ++end;
+  }
+  const std::string word = text.substr(i, end - i);
+  const std::size_t dot = word.find('.');
+  if (dot != std::string::npos && dot > 0 && opcodes.count(word.substr(0, dot))) return true;
+  if (bare.count(word)) return true;
+  for (std::size_t p = text.find('%'); p != std::string::npos; p = text.find('%', p + 1)) {
+    std::size_t q = p + 1;
+    if (q < text.size() && text[q] == '%') ++q;  // `%%laneid` as written in a C string with operands
+    std::size_t e = q;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+    if (special.count(text.substr(q, e - q))) return true;
+  }
+  return false;
 }
 
 }  // namespace gpulab::rewriter

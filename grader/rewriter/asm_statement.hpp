@@ -29,4 +29,11 @@ struct AsmStatement {
 std::variant<AsmStatement, std::string> parse_asm_statement(const CodeTokens& tokens, std::size_t open,
                                                             std::size_t close);
 
+// Whether an instruction text is PTX rather than the host's assembly: it opens a `{ }` scope or
+// declares a register, its first instruction is predicated (`@p`) or is a PTX opcode with its
+// suffixes (`mov.u32`, `bar.sync`; x86's and Arm's mnemonics carry no `.suffix` of these names),
+// one of PTX's bare instructions (`trap`, `exit`, `brkpt`), or it reads a special register
+// (`%laneid`, `%tid.x`).
+bool looks_like_ptx(const std::string& text);
+
 }  // namespace gpulab::rewriter

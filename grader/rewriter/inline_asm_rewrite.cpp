@@ -34,9 +34,35 @@ std::string replacement(const CodeTokens& t, std::size_t open, std::size_t close
   return std::get<std::string>(translated);
 }
 
+// For each token: whether a function or lambda body around it was declared `__device__` or
+// `__global__` (a kernel's body, a device function's, a `__device__` lambda's and every block in
+// them), read from the tokens between the body's '{' and the ';', '{' or '}' before it.
+std::vector<bool> device_body_map(const CodeTokens& t) {
+  std::vector<bool> device(t.size(), false);
+  std::vector<bool> open;  // for each '{' not yet closed: whether what it opens is device code
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const bool inside = !open.empty() && open.back();
+    device[i] = inside;
+    if (t.directive(i) != 0) continue;
+    if (t.is_punct(i, '}')) {
+      if (!open.empty()) open.pop_back();
+    } else if (t.is_punct(i, '{')) {
+      bool named = inside;
+      for (std::size_t j = i; !named && j-- > 0;) {
+        if (t.directive(j) != 0) continue;
+        if (t.is_punct(j, ';') || t.is_punct(j, '{') || t.is_punct(j, '}')) break;
+        named = t.is_identifier(j, "__device__") || t.is_identifier(j, "__global__");
+      }
+      open.push_back(named);
+    }
+  }
+  return device;
+}
+
 }  // namespace
 
 void collect_inline_asm(const CodeTokens& t, const std::vector<bool>& in_function, std::vector<SourceEdit>& edits) {
+  std::vector<bool> device;  // made on the first asm statement
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!is_asm_keyword(t, i)) continue;
     const bool in_define = t.directive_name(i) == "define";
@@ -49,6 +75,18 @@ void collect_inline_asm(const CodeTokens& t, const std::vector<bool>& in_functio
     if (open + 1 < *close && t.text(open + 1) == "\"\"") {
       i = *close;  // `asm volatile("" ::: "memory")`: no instruction, a compiler barrier valid on both sides
       continue;
+    }
+    // Outside a body declared device code (a host function, a macro, a function whose qualifiers
+    // come from a macro), an asm that is not PTX is the host's own assembly (Boost's x86 rounding
+    // control, a cycle counter): the host compiler assembles it, as nvcc's host pass does.
+    if (device.empty()) device = device_body_map(t);
+    if (!device[i]) {
+      const auto parsed = parse_asm_statement(t, open, *close);
+      const auto* statement = std::get_if<AsmStatement>(&parsed);
+      if (!statement || !looks_like_ptx(statement->text)) {
+        i = *close;
+        continue;
+      }
     }
     SourceEdit edit;
     edit.begin = t[i].begin;

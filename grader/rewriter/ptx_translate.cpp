@@ -451,6 +451,7 @@ class Translator {
     }
     a.type = last();
     if (a.type == "pred") refuse("moves a predicate");
+    (void)type_of(a.type);  // a type the emulator knows (`st %fsr, ...` of another assembly has none)
     if (a.vector > 1 && a.order != ns + "order::weak") refuse("is an ordered (.volatile, .relaxed, ...) vector access");
     if (a.vector * type_bits(a.type) > 128) refuse("accesses more than 16 bytes at once");
     return a;

@@ -84,8 +84,11 @@ TEST_CASE("tamper layers: behind the audit, the system-call filter and the grade
     CHECK(r.review.empty());
   }
   // Code made writable and executable, or the process made traceable: stopped by the filter.
-  for (const auto& [exploit, call] : std::vector<std::pair<std::string, std::string>>{
-           {"tamper_mprotect", "mprotect"}, {"tamper_dlsym", "mprotect"}, {"tamper_ptrace", "prctl"}}) {
+  for (const auto& [exploit, call] :
+       std::vector<std::pair<std::string, std::string>>{{"tamper_mprotect", "mprotect"},
+                                                        {"tamper_dlsym", "mprotect"},
+                                                        {"tamper_raw_syscall", "mprotect"},
+                                                        {"tamper_ptrace", "prctl"}}) {
     DYNAMIC_SECTION(exploit << ": stopped by the system-call filter at " << call) {
       const gpulab::grade::PerformanceResult r = layers.time_unaudited(exploit).value();
       INFO(r.feedback);

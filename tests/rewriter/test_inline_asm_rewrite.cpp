@@ -120,5 +120,33 @@ TEST_CASE("an asm with an empty template (a compiler barrier) is left alone", "[
       "  __asm__ __volatile__(\"\" ::: \"memory\");\n"
       "}\n";
   CHECK(rewrite_body(src) == src);
-  CHECK(refused(rewrite_body("void f() { asm volatile(\"nop\" ::: \"memory\"); }\n")));
+  CHECK(refused(rewrite_body("__device__ void f() { asm volatile(\"nop\" ::: \"memory\"); }\n")));
+}
+
+TEST_CASE("the host's own assembly outside device code is left to the host compiler", "[rewriter][asm]") {
+  // Host functions and macros with x86 or SPARC assembly (Boost's rounding control, as cuda-samples'
+  // interval bundles it; a cycle counter): nvcc's host pass hands them to the host compiler.
+  const std::string host =
+      "static void set_mode(const unsigned short& m) { __asm__ __volatile__(\"fldcw %0\" : : \"m\"(m)); }\n"
+      "static void get_mode(unsigned& m) { __asm__ __volatile__(\"st %%fsr, %0\" : \"=m\"(m)); }\n"
+      "void nothing() { asm volatile(\"nop\"); }\n"
+      "#define RDTSC(lo, hi) asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi))\n"
+      "struct S { void wait() { asm(\"pause\"); } };\n"
+      "__host__ void h() { asm(\"cpuid\" ::: \"eax\", \"ebx\", \"ecx\", \"edx\"); }\n";
+  CHECK(rewrite_body(host) == host);
+  // PTX outside a visibly device body (qualifiers from a macro, a #define) is still PTX.
+  CHECK(translated(rewrite_body(
+      "#define HD __host__ __device__\nHD unsigned lane() { unsigned r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); "
+      "return r; }\n")));
+  CHECK(translated(rewrite_body("void f() { asm volatile(\"membar.gl;\"); }\n")));
+  CHECK(translated(rewrite_body("#define FENCE() asm volatile(\"{ membar.cta; }\")\nint x;\n")));
+  // In a kernel, a device function or a device lambda, every asm is PTX: another assembly's text is
+  // refused by name, never handed to the host's assembler.
+  const std::string sparc = rewrite_body("__device__ void f(unsigned* m) { asm(\"st %%fsr, %0\" : \"=m\"(*m)); }\n");
+  CHECK(refused(sparc));
+  const std::string untyped = rewrite_body("__device__ void f(int* p) { asm(\"st %%fsr, [%0];\" :: \"l\"(p)); }\n");
+  CHECK(refused(untyped));
+  CHECK(untyped.find("uses the type .st") != std::string::npos);  // a message, not an exception
+  CHECK(refused(rewrite_body("template <int N> __global__ void k() { if (N) { asm(\"pause\"); } }\n")));
+  CHECK(refused(rewrite_body("void f() { auto l = [] __device__ () { asm(\"rdtsc\"); }; }\n")));
 }

@@ -1,6 +1,6 @@
-// Audit route (cuda only: the emulator refuses every asm inside a function when it compiles):
-// inline assembly in a host function, beside inline PTX in device code, which is normal and not
-// flagged, also through a macro and under __CUDA_ARCH__ in a __host__ __device__ function.
+// Audit route: inline assembly in a host function (both backends compile it, as nvcc's host pass
+// does), beside inline PTX in device code, which is normal and not flagged, also through a macro
+// and under __CUDA_ARCH__ in a __host__ __device__ function.
 #include <cuda_runtime.h>
 
 #define LANE_ID(r) asm volatile("mov.u32 %0, %%laneid;" : "=r"(r))
