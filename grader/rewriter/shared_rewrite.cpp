@@ -233,15 +233,19 @@ class SharedDeclaration {
              "; static const ::gpulab::emu::namespace_shared_registration gpulab_shared_registration_" + name +
              "([]() -> void* { return &" + name + "; }, sizeof(" + name + "));";
     }
-    if (d.dims.size() != 2) {
+    // The first dimension is left empty (the launch gives the size); later ones make its elements
+    // rows: `extern __shared__ half tile[][TILE + 8];` is a `half (*)[TILE + 8]`.
+    if (d.dims.size() < 2 || d.dims[1] != *t_.match_forward(d.dims[0])) {
       t_.fail(d.name, "extern __shared__ array '" + name + "' at " + t_.where(d.name) +
-                          " must be declared with empty brackets, as in `extern __shared__ " + type + " " + name +
-                          "[];` (its size comes from the launch configuration)");
+                          " must be declared with empty first brackets, as in `extern __shared__ " + type + " " + name +
+                          "[];` or `" + name + "[][N]` (its size comes from the launch configuration)");
     }
+    const std::string element = type + dims_text(std::vector<std::size_t>(d.dims.begin() + 2, d.dims.end()));
     if (in_function_) {
-      return type + "* const " + name + " = ::gpulab::emu::dynamic_shared<" + type + ">();";
+      if (d.dims.size() == 2) return type + "* const " + name + " = ::gpulab::emu::dynamic_shared<" + type + ">();";
+      return "auto* const " + name + " = ::gpulab::emu::dynamic_shared<" + element + ">();";
     }
-    return "static ::gpulab::emu::dynamic_shared_array<" + type + "> " + name + ";";
+    return "static ::gpulab::emu::dynamic_shared_array<" + element + "> " + name + ";";
   }
 
   const CodeTokens& t_;

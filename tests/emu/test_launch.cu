@@ -57,6 +57,21 @@ __global__ void reverse_in_block(const int* in, int* out) {
   out[base + t] = staging[blockDim.x - 1 - t];
 }
 
+// Dynamic shared memory as rows (`T name[][N]`, as tensor-core GEMM samples declare their tiles):
+// a block transposes its 8 x 8 slice through a padded tile, inside the kernel and at file scope.
+extern __shared__ int file_rows[][9];
+__global__ void transpose_through_rows(const int* in, int* out, int* out2) {
+  extern __shared__ int rows[][9];
+  const int r = threadIdx.y, c = threadIdx.x, base = blockIdx.x * 64;
+  rows[r][c] = in[base + r * 8 + c];
+  __syncthreads();
+  out[base + r * 8 + c] = rows[c][r];
+  __syncthreads();
+  file_rows[r][c] = in[base + r * 8 + c] + 1;
+  __syncthreads();
+  out2[base + r * 8 + c] = file_rows[c][r];
+}
+
 template <typename T, int N>
 __global__ void fill_plus_n(T* out, T v) {
   out[blockIdx.x * N + threadIdx.x] = v + static_cast<T>(N);
@@ -227,6 +242,26 @@ TEST_CASE("launch forms <<<g,b>>>, <<<g,b,smem>>> and <<<g,b,smem,stream>>>") {
   REQUIRE(cudaStreamDestroy(stream) == cudaSuccess);
   cudaFree(in);
   cudaFree(out);
+}
+
+TEST_CASE("dynamic shared memory declared as rows, extern __shared__ int rows[][9]") {
+  const int n = 2 * 64;
+  int *in = nullptr, *out = nullptr, *out2 = nullptr;
+  REQUIRE(cudaMalloc(&in, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&out, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&out2, n * sizeof(int)) == cudaSuccess);
+  iota<<<2, 64>>>(in, n);
+  transpose_through_rows<<<2, dim3(8, 8), 8 * 9 * sizeof(int)>>>(in, out, out2);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const std::vector<int> h = to_host(out, n), h2 = to_host(out2, n);
+  for (int i = 0; i < n; ++i) {
+    const int block = i / 64, r = i % 64 / 8, c = i % 8;
+    REQUIRE(h[i] == block * 64 + c * 8 + r);
+    REQUIRE(h2[i] == block * 64 + c * 8 + r + 1);
+  }
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(out2);
 }
 
 TEST_CASE("template kernels with explicit arguments (k<float, 128>) and deduced ones") {

@@ -504,11 +504,21 @@ TEST_CASE("__shared__ in comments, strings and #define bodies is untouched", "[r
   CHECK(rewrite_body(src) == registered);
 }
 
-TEST_CASE("extern __shared__ arrays need empty brackets", "[rewriter][extern][error]") {
+TEST_CASE("extern __shared__ arrays need empty first brackets", "[rewriter][extern][error]") {
   const RewriteError e = rewrite_error("__global__ void k() {\n  extern __shared__ float s[64];\n}\n");
   CHECK(e.line == 2);
   CHECK(e.column == 27);
-  CHECK_THAT(e.description, Catch::Contains("empty brackets"));
+  CHECK_THAT(e.description, Catch::Contains("empty first brackets"));
+  CHECK_THROWS_AS(rewrite_body("__global__ void k() { extern __shared__ float s[8][]; }\n"), RewriteError);
+}
+
+TEST_CASE("extern __shared__ arrays of rows, T name[][N], point to rows of the dynamic memory", "[rewriter][extern]") {
+  // As cuda-samples' tensor-core GEMMs write their tiles: the first dimension from the launch.
+  const std::string out =
+      rewrite_body("__global__ void k() { extern __shared__ half shmem[][CHUNK * K + SKEW]; shmem[1][2] = 0; }\n");
+  CHECK(out.find("auto* const shmem = ::gpulab::emu::dynamic_shared<half[CHUNK * K + SKEW]>();") != std::string::npos);
+  CHECK(rewrite_body("extern __shared__ float rows[][33][2];\n") ==
+        "static ::gpulab::emu::dynamic_shared_array<float[33][2]> rows;\n");
 }
 
 // ---------------------------------------------------------------------------------------------------

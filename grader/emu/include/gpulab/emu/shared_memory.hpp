@@ -35,7 +35,8 @@ struct namespace_shared_registration {
                                 int line = __builtin_LINE());
 };
 
-// `extern __shared__ T name[];` inside a function: the launch's dynamic shared memory.
+// `extern __shared__ T name[];` inside a function: the launch's dynamic shared memory (T is a row
+// type, `float[33]`, for `extern __shared__ float name[][33];`).
 template <class T> inline T* dynamic_shared() { return reinterpret_cast<T*>(gpulab_emu_block->dynamic_shared); }
 
 // `extern __shared__ T name[];` at namespace scope: behaves as the array everywhere.
