@@ -194,6 +194,36 @@ TEST_CASE("cudaGetDeviceCount is 1 and cudaGetDeviceProperties is plausible for 
   CHECK(attr == 49152);
 }
 
+TEST_CASE("peer access with one device: no other device to reach, a copy from device 0 to device 0 copies") {
+  // As multi-GPU samples (simpleP2P, p2pBandwidthLatencyTest) probe before they go their own way.
+  CHECK(cudaDeviceEnablePeerAccess(1, 0) == cudaErrorInvalidDevice);
+  CHECK(cudaGetLastError() == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceDisablePeerAccess(1) == cudaErrorInvalidDevice);
+  int value = -1;
+  CHECK(cudaDeviceGetP2PAttribute(&value, cudaDevP2PAttrAccessSupported, 0, 1) == cudaErrorInvalidDevice);
+  cudaGetLastError();
+  const int n = 1000;
+  const std::vector<int> h = pattern(n, 5);
+  int *a = nullptr, *b = nullptr;
+  REQUIRE(cudaMalloc(&a, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&b, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMemcpy(a, h.data(), n * sizeof(int), cudaMemcpyHostToDevice) == cudaSuccess);
+  CHECK(cudaMemcpyPeer(b, 0, a, 0, n * sizeof(int)) == cudaSuccess);
+  std::vector<int> back(n, 0);
+  REQUIRE(cudaMemcpy(back.data(), b, n * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(back == h);
+  REQUIRE(cudaMemset(b, 0, n * sizeof(int)) == cudaSuccess);
+  CHECK(cudaMemcpyPeerAsync(b, 0, a, 0, n * sizeof(int), 0) == cudaSuccess);
+  REQUIRE(cudaMemcpy(back.data(), b, n * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  CHECK(back == h);
+  CHECK(cudaMemcpyPeer(b, 1, a, 0, n * sizeof(int)) == cudaErrorInvalidDevice);
+  cudaGetLastError();
+  CHECK(std::string(cudaGetErrorName(cudaErrorPeerAccessNotEnabled)) == "cudaErrorPeerAccessNotEnabled");
+  CHECK(static_cast<int>(cudaErrorPeerAccessAlreadyEnabled) == 704);
+  cudaFree(a);
+  cudaFree(b);
+}
+
 TEST_CASE("events: elapsed time between two recorded events is >= 0, an unrecorded event is an error") {
   cudaEvent_t start, stop, never;
   REQUIRE(cudaEventCreate(&start) == cudaSuccess);

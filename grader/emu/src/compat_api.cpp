@@ -1,7 +1,7 @@
 // Runtime API: the versions a program can ask for. The emulator stands for the CUDA 13.0
 // toolkit (cudaRuntimeGetVersion) running on a driver of the same version
 // (cudaDriverGetVersion), the pair the course's GPU machines have. Also peer access,
-// which a single device never has.
+// which a single device never has, and copies between peers (device 0 and device 0).
 #include "diagnostics.hpp"
 #include "gpulab/emu/cuda_version.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -25,4 +25,30 @@ cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device
   if (device != 0 || peer_device != 0) return set_last_error(cudaErrorInvalidDevice);
   *can_access = 0;
   return cudaSuccess;
+}
+
+// The only device is the current one, never a peer of itself; any other number names no device.
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned int flags) {
+  if (flags != 0) return set_last_error(cudaErrorInvalidValue);
+  return set_last_error(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int) { return set_last_error(cudaErrorInvalidDevice); }
+
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int, int) {
+  if (!value || attr < cudaDevP2PAttrPerformanceRank || attr > cudaDevP2PAttrOnlyPartialNativeAtomicSupported) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  return set_last_error(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count) {
+  if (dst_device != 0 || src_device != 0) return set_last_error(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t count,
+                                cudaStream_t stream) {
+  if (dst_device != 0 || src_device != 0) return set_last_error(cudaErrorInvalidDevice);
+  return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
 }

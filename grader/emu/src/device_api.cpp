@@ -33,6 +33,9 @@ const char* cudaGetErrorName(cudaError_t e) {
     GPULAB_NAME(cudaErrorInvalidMemcpyDirection)
     GPULAB_NAME(cudaErrorInvalidDeviceFunction)
     GPULAB_NAME(cudaErrorUnsupportedLimit)
+    GPULAB_NAME(cudaErrorPeerAccessUnsupported)
+    GPULAB_NAME(cudaErrorPeerAccessAlreadyEnabled)
+    GPULAB_NAME(cudaErrorPeerAccessNotEnabled)
     GPULAB_NAME(cudaErrorNoDevice)
     GPULAB_NAME(cudaErrorInvalidDevice)
     GPULAB_NAME(cudaErrorInvalidResourceHandle)
@@ -73,6 +76,9 @@ const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
     case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorUnsupportedLimit: return "limit is not supported on this architecture";
+    case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
+    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+    case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";

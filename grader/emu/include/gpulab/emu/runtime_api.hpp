@@ -155,8 +155,23 @@ cudaError_t cudaGetDeviceFlags(unsigned int* flags);
 // Versions (compat_api.cpp): those of the CUDA 13.0 toolkit and driver the emulator stands for.
 cudaError_t cudaRuntimeGetVersion(int* version);
 cudaError_t cudaDriverGetVersion(int* version);
-// There is one emulated device, so no peer to access.
+// Peer access (compat_api.cpp): there is one emulated device, so no peer to access; a program
+// that checks, as multi-GPU samples do, finds none and goes its one-device way. A copy "between
+// peers" that names device 0 twice is a device-to-device copy.
+enum cudaDeviceP2PAttr {
+  cudaDevP2PAttrPerformanceRank = 1,
+  cudaDevP2PAttrAccessSupported = 2,
+  cudaDevP2PAttrNativeAtomicSupported = 3,
+  cudaDevP2PAttrCudaArrayAccessSupported = 4,
+  cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5
+};
 cudaError_t cudaDeviceCanAccessPeer(int* can_access, int device, int peer_device);
+cudaError_t cudaDeviceEnablePeerAccess(int peer_device, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peer_device);
+cudaError_t cudaDeviceGetP2PAttribute(int* value, cudaDeviceP2PAttr attr, int src_device, int dst_device);
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t count,
+                                cudaStream_t stream = 0);
 
 // Occupancy (occupancy_api.cpp), computed for the emulated device's sm_90 limits. Kernels are
 // not compiled for a GPU here, so their register use and static shared memory are unknown:
