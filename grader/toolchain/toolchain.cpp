@@ -20,6 +20,7 @@
 #include "local_headers.hpp"
 #include "precompiled_header.hpp"
 #include "toolchain_stamps.hpp"
+#include "toolkit_headers.hpp"
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
@@ -595,7 +596,11 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
   if (options.use_cache) {
     if (std::optional<BuildResult> hit = read_cache_entry(entry, artifact_name(options))) return *hit;
   }
-  return compile(sources, options, staging_folder(), entry);
+  BuildResult result = compile(sources, options, staging_folder(), entry);
+  // A library header of the CUDA toolkit the emulator lacks: say so, beside the compiler's message.
+  if (!result.ok && options.backend == Backend::emu)
+    result.compiler_output += toolkit_header_hints(result.compiler_output);
+  return result;
 }
 
 }  // namespace gpulab::toolchain
