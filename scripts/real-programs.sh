@@ -90,6 +90,16 @@ LargeKernelParameter|samples|Samples/6_Performance/LargeKernelParameter|LargeKer
 deviceQuery|samples|Samples/1_Utilities/deviceQuery|deviceQuery.cpp||Result = PASS
 BlackScholes|samples|Samples/5_Domain_Specific/BlackScholes|BlackScholes.cu BlackScholes_gold.cpp||Test passed
 fastWalshTransform|samples|Samples/5_Domain_Specific/fastWalshTransform|fastWalshTransform.cu fastWalshTransform_gold.cpp||Test passed
+simpleAssert|samples|Samples/0_Introduction/simpleAssert|simpleAssert.cu||simpleAssert completed, returned OK
+simpleMultiGPU|samples|Samples/0_Introduction/simpleMultiGPU|simpleMultiGPU.cu||-
+topologyQuery|samples|Samples/1_Utilities/topologyQuery|topologyQuery.cu||GPU0 <-> CPU
+interval|samples|Samples/2_Concepts_and_Techniques/interval|interval.cu||Check against Host computation
+eigenvalues|samples|Samples/2_Concepts_and_Techniques/eigenvalues|main.cu bisect_large.cu bisect_small.cu bisect_util.cu gerschgorin.cpp matlab.cpp||Test Succeeded!
+binomialOptions|samples|Samples/5_Domain_Specific/binomialOptions|binomialOptions.cpp binomialOptions_gold.cpp binomialOptions_kernel.cu||Test passed
+quasirandomGenerator|samples|Samples/5_Domain_Specific/quasirandomGenerator|quasirandomGenerator.cpp quasirandomGenerator_gold.cpp quasirandomGenerator_kernel.cu||-
+SobolQRNG|samples|Samples/5_Domain_Specific/SobolQRNG|sobol.cpp sobol_gold.cpp sobol_gpu.cu sobol_primitives.cpp||L1-Error
+dwtHaar1D|samples|Samples/5_Domain_Specific/dwtHaar1D|dwtHaar1D.cu||Test success!
+p2pBandwidthLatencyTest|samples|Samples/5_Domain_Specific/p2pBandwidthLatencyTest|p2pBandwidthLatencyTest.cu||-
 hello|olcf|exercises/hw1|hello_solution.cu||Hello from block: 1, thread: 1
 matrix_mul|olcf|exercises/hw1|matrix_mul_solution.cu||Success!
 vector_add|olcf|exercises/hw1|vector_add_solution.cu||C\[0\] = [0-9]
