@@ -1,5 +1,5 @@
 // What an emulator build says when a program includes a header of the CUDA toolkit's libraries
-// that the emulator does not provide (mma.h, curand_kernel.h, thrust/..., cublas_v2.h): the
+// that the emulator does not provide (mma.h, curand.h, thrust/..., cublas_v2.h): the
 // compiler's "No such file or directory" alone reads like a broken installation, so the build's
 // output gains a sentence that names the library and what to do instead.
 #pragma once

@@ -11,8 +11,8 @@ TEST_CASE("a missing CUDA library header is named with its library, as g++ and c
       toolkit_header_hints("gemm.cu:65:10: fatal error: mma.h: No such file or directory\n   65 | #include <mma.h>\n");
   CHECK_THAT(gcc, Catch::Contains("mma.h is the CUDA toolkit's header for the warp matrix functions") &&
                       Catch::Contains("gpulab run --backend cuda"));
-  const std::string clang = toolkit_header_hints("pi.cu:3:10: fatal error: 'curand_kernel.h' file not found\n");
-  CHECK_THAT(clang, Catch::Contains("curand_kernel.h is the CUDA toolkit's header for cuRAND's device API"));
+  const std::string clang = toolkit_header_hints("pi.cu:3:10: fatal error: 'curand.h' file not found\n");
+  CHECK_THAT(clang, Catch::Contains("curand.h is the CUDA toolkit's header for cuRAND's host API"));
   CHECK_THAT(toolkit_header_hints("sort.cu:31:10: fatal error: thrust/copy.h: No such file or directory\n"),
              Catch::Contains("for Thrust"));
   CHECK_THAT(toolkit_header_hints("f.cu:1:10: fatal error: nppi_filtering_functions.h: No such file or directory\n"),
