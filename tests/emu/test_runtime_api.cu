@@ -224,6 +224,20 @@ TEST_CASE("peer access with one device: no other device to reach, a copy from de
   cudaFree(b);
 }
 
+TEST_CASE("cudaFuncGetAttributes of a kernel, named or by address") {
+  // As the CUDA samples check a kernel's block size limit before they launch it.
+  cudaFuncAttributes a;
+  REQUIRE(cudaFuncGetAttributes(&a, add_one) == cudaSuccess);
+  CHECK(a.maxThreadsPerBlock == 1024);
+  CHECK(a.binaryVersion == 90);
+  CHECK(a.maxDynamicSharedSizeBytes == 49152);
+  CHECK(a.sharedSizeBytes == 0);
+  REQUIRE(cudaFuncGetAttributes(&a, (const void*)add_one) == cudaSuccess);
+  CHECK(a.maxThreadsPerBlock == 1024);
+  CHECK(cudaFuncGetAttributes(nullptr, add_one) == cudaErrorInvalidValue);
+  cudaGetLastError();
+}
+
 TEST_CASE("events: elapsed time between two recorded events is >= 0, an unrecorded event is an error") {
   cudaEvent_t start, stop, never;
   REQUIRE(cudaEventCreate(&start) == cudaSuccess);

@@ -10,6 +10,7 @@
 #include "device_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
+#include "gpulab/emu/kernel_registry.hpp"
 #include "gpulab/emu/runtime_api.hpp"
 #include "launch_limits.hpp"
 #include "stream_handles.hpp"
@@ -189,6 +190,21 @@ cudaError_t cudaFuncSetAttributeImpl(const void*, cudaFuncAttribute attr, int va
     if (static_cast<size_t>(value) > max_dynamic_shared_bytes())
       raise_max_dynamic_shared_bytes(static_cast<size_t>(value));
   }
+  return cudaSuccess;
+}
+
+// `typed`: called with the kernel itself (a function pointer of its type), which needs no
+// registration; an untyped address must be a kernel the program registered (launch by address).
+cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attributes, const void* func, bool typed) {
+  if (!attributes) return set_last_error(cudaErrorInvalidValue);
+  if (!func || (!typed && !find_registered_kernel(func))) return set_last_error(cudaErrorInvalidDeviceFunction);
+  std::memset(attributes, 0, sizeof *attributes);
+  attributes->maxThreadsPerBlock = 1024;
+  attributes->numRegs = 32;
+  attributes->ptxVersion = 90;
+  attributes->binaryVersion = 90;
+  attributes->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared_bytes());
+  attributes->preferredShmemCarveout = -1;
   return cudaSuccess;
 }
 

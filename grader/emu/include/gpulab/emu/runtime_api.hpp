@@ -53,6 +53,16 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
 cudaError_t cudaCtxResetPersistingL2Cache();
 cudaError_t cudaFuncSetCacheConfigImpl(const void* func, cudaFuncCache config);
 cudaError_t cudaFuncSetAttributeImpl(const void* func, cudaFuncAttribute attr, int value);
+// A kernel's attributes. Kernels are not compiled for a GPU here: its registers are taken as 32
+// and its static shared memory as 0 (as occupancy assumes), at most 1024 threads a block, PTX and
+// binary version 90, and the dynamic shared memory it may ask for (48 KiB unless raised).
+cudaError_t cudaFuncGetAttributesImpl(cudaFuncAttributes* attributes, const void* func, bool typed);
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* func) {
+  return cudaFuncGetAttributesImpl(attributes, func, false);
+}
+template <class F> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, F* func) {
+  return cudaFuncGetAttributesImpl(attributes, reinterpret_cast<const void*>(func), true);
+}
 template <class F> inline cudaError_t cudaFuncSetCacheConfig(F* func, cudaFuncCache config) {
   return cudaFuncSetCacheConfigImpl(reinterpret_cast<const void*>(func), config);
 }
