@@ -100,6 +100,8 @@ quasirandomGenerator|samples|Samples/5_Domain_Specific/quasirandomGenerator|quas
 SobolQRNG|samples|Samples/5_Domain_Specific/SobolQRNG|sobol.cpp sobol_gold.cpp sobol_gpu.cu sobol_primitives.cpp||L1-Error
 dwtHaar1D|samples|Samples/5_Domain_Specific/dwtHaar1D|dwtHaar1D.cu||Test success!
 p2pBandwidthLatencyTest|samples|Samples/5_Domain_Specific/p2pBandwidthLatencyTest|p2pBandwidthLatencyTest.cu||-
+MC_EstimatePiInlineP|samples|Samples/2_Concepts_and_Techniques/MC_EstimatePiInlineP|src/main.cpp src/piestimator.cu src/test.cpp||Relative error
+MC_SingleAsianOptionP|samples|Samples/2_Concepts_and_Techniques/MC_SingleAsianOptionP|src/main.cpp src/pricingengine.cu src/test.cpp||MonteCarloSingleAsianOptionP, Performance
 hello|olcf|exercises/hw1|hello_solution.cu||Hello from block: 1, thread: 1
 matrix_mul|olcf|exercises/hw1|matrix_mul_solution.cu||Success!
 vector_add|olcf|exercises/hw1|vector_add_solution.cu||C\[0\] = [0-9]

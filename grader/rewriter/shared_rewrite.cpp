@@ -26,8 +26,14 @@ bool is_close(const CodeTokens& t, std::size_t i) {
 
 class SharedDeclaration {
  public:
-  SharedDeclaration(const CodeTokens& t, std::size_t keyword, bool in_function)
-      : t_(t), keyword_(keyword), in_function_(in_function), first_(declaration_start()), semi_(keyword) {}
+  // `in_define`: the declaration is in a #define body (its tokens are that directive's).
+  SharedDeclaration(const CodeTokens& t, std::size_t keyword, bool in_function, bool in_define = false)
+      : t_(t),
+        keyword_(keyword),
+        in_function_(in_function),
+        in_define_(in_define),
+        first_(declaration_start()),
+        semi_(keyword) {}
 
   // The last token looked at (the ';' of a rewritten declaration).
   std::size_t last_token() const { return semi_; }
@@ -60,7 +66,7 @@ class SharedDeclaration {
     SourceEdit edit;
     edit.begin = t_[first_].begin;
     edit.end = t_[semi_].end;
-    edit.parts.push_back(EditPart::literal(statements + t_.layout_of(edit.begin, edit.end, false)));
+    edit.parts.push_back(EditPart::literal(statements + t_.layout_of(edit.begin, edit.end, in_define_)));
     return edit;
   }
 
@@ -73,7 +79,7 @@ class SharedDeclaration {
     std::size_t j = keyword_;
     while (j > 0) {
       const std::size_t p = j - 1;
-      if (t_.directive(p) != 0) break;
+      if (t_.directive(p) != t_.directive(keyword_)) break;
       if (t_.is_punct(p, ';') || t_.is_punct(p, '{') || t_.is_punct(p, '}') || t_.is_punct(p, '(') ||
           t_.is_punct(p, '[') || t_.is_identifier(p, "else") || t_.is_identifier(p, "do")) {
         break;
@@ -103,7 +109,7 @@ class SharedDeclaration {
   // Index of the ';' that ends the declaration.
   std::size_t declaration_end() const {
     for (std::size_t j = keyword_ + 1; j < t_.size(); ++j) {
-      if (t_.directive(j) != 0) {
+      if (t_.directive(j) != t_.directive(keyword_)) {
         t_.fail(keyword_, "the __shared__ declaration at " + t_.where(keyword_) +
                               " is split by a preprocessor directive: write the whole declaration "
                               "in each #if branch instead");
@@ -251,17 +257,51 @@ class SharedDeclaration {
   const CodeTokens& t_;
   std::size_t keyword_;
   bool in_function_;
+  bool in_define_;
   std::size_t first_;
   std::size_t semi_;
   bool is_extern_ = false;
 };
+
+// `extern __shared__ T name[...];` in a #define body, inside a brace the macro opens itself (a
+// function body written by a macro, as cuda-samples' SharedMemory<T> specialisations are), ended
+// by its ';' within the macro: rewritten as in a function. Any other __shared__ in a directive is
+// left as written.
+bool extern_array_in_macro_function(const CodeTokens& t, std::size_t keyword) {
+  const int d = t.directive(keyword);
+  if (t.directive_name(keyword) != "define" || keyword == 0 || !t.is_identifier(keyword - 1, "extern")) return false;
+  bool inside = false;
+  for (std::size_t j = keyword, depth = 0; j-- > 0 && t.directive(j) == d;) {
+    if (t.is_punct(j, '}')) ++depth;
+    if (t.is_punct(j, '{')) {
+      if (depth == 0) {
+        inside = true;
+        break;
+      }
+      --depth;
+    }
+  }
+  if (!inside) return false;
+  for (std::size_t j = keyword + 1; j < t.size() && t.directive(j) == d; ++j) {
+    if (t.is_punct(j, ';')) return true;
+    if (t.is_punct(j, '{') || t.is_punct(j, '}')) return false;
+  }
+  return false;
+}
 
 }  // namespace
 
 void collect_shared_declarations(const CodeTokens& tokens, const std::vector<bool>& in_function,
                                  std::vector<SourceEdit>& edits) {
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (tokens.directive(i) != 0 || !tokens.is_identifier(i, "__shared__")) continue;
+    if (!tokens.is_identifier(i, "__shared__")) continue;
+    if (tokens.directive(i) != 0) {
+      if (!extern_array_in_macro_function(tokens, i)) continue;  // any other use in a directive stays as written
+      SharedDeclaration decl(tokens, i, true, true);
+      if (std::optional<SourceEdit> edit = decl.rewrite()) edits.push_back(std::move(*edit));
+      i = decl.last_token();
+      continue;
+    }
     SharedDeclaration decl(tokens, i, in_function[i]);
     if (std::optional<SourceEdit> edit = decl.rewrite()) edits.push_back(std::move(*edit));
     i = decl.last_token();

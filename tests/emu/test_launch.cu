@@ -72,6 +72,25 @@ __global__ void transpose_through_rows(const int* in, int* out, int* out2) {
   out2[base + r * 8 + c] = file_rows[c][r];
 }
 
+// Dynamic shared memory reached through a getter a macro writes, one per type, as cuda-samples'
+// cudasharedmem.h does: the block's slice reversed through it.
+template <typename T> struct SharedOf;
+#define GPULAB_TEST_SHARED_OF(t, n)     \
+  template <> struct SharedOf<t> {      \
+    __device__ t* get() {               \
+      extern __shared__ t n[];          \
+      return n;                         \
+    }                                   \
+  }
+GPULAB_TEST_SHARED_OF(int, shared_ints);
+__global__ void reverse_through_macro(const int* in, int* out) {
+  int* staging = SharedOf<int>().get();
+  const int t = threadIdx.x, base = blockIdx.x * blockDim.x;
+  staging[t] = in[base + t];
+  __syncthreads();
+  out[base + t] = staging[blockDim.x - 1 - t];
+}
+
 template <typename T, int N>
 __global__ void fill_plus_n(T* out, T v) {
   out[blockIdx.x * N + threadIdx.x] = v + static_cast<T>(N);
@@ -262,6 +281,20 @@ TEST_CASE("dynamic shared memory declared as rows, extern __shared__ int rows[][
   cudaFree(in);
   cudaFree(out);
   cudaFree(out2);
+}
+
+TEST_CASE("dynamic shared memory through a getter a macro writes (extern __shared__ in a #define body)") {
+  const int n = 2 * 64;
+  int *in = nullptr, *out = nullptr;
+  REQUIRE(cudaMalloc(&in, n * sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMalloc(&out, n * sizeof(int)) == cudaSuccess);
+  iota<<<2, 64>>>(in, n);
+  reverse_through_macro<<<2, 64, 64 * sizeof(int)>>>(in, out);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const std::vector<int> h = to_host(out, n);
+  for (int i = 0; i < n; ++i) REQUIRE(h[i] == (i / 64) * 64 + 63 - i % 64);
+  cudaFree(in);
+  cudaFree(out);
 }
 
 TEST_CASE("template kernels with explicit arguments (k<float, 128>) and deduced ones") {

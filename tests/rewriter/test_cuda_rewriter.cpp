@@ -512,6 +512,23 @@ TEST_CASE("extern __shared__ arrays need empty first brackets", "[rewriter][exte
   CHECK_THROWS_AS(rewrite_body("__global__ void k() { extern __shared__ float s[8][]; }\n"), RewriteError);
 }
 
+TEST_CASE("extern __shared__ in a function body a macro writes is the dynamic memory; other uses stay",
+          "[rewriter][extern][define]") {
+  // cuda-samples' cudasharedmem.h: one SharedMemory<T> specialisation per type, written by a macro.
+  const std::string src =
+      "#define SHARED_OF(t, n) \\\n  struct S_##n { __device__ t* get() { extern __shared__ t n[]; return n; } }\n"
+      "SHARED_OF(int, s_int);\n";
+  const std::string out = rewrite_body(src);
+  CHECK(out.find("t* const n = ::gpulab::emu::dynamic_shared<t>(); return n;") != std::string::npos);
+  CHECK(count_newlines(out) == count_newlines(src));
+  CHECK(out.find("\\\n") != std::string::npos);  // the macro keeps its continuation
+  // Outside a body the macro opens, or without its ';', a directive's __shared__ is left as written.
+  for (const char* kept : {"#define SMEM extern __shared__ float d[]\n", "#define TILE __shared__ float t[4];\n",
+                           "#define X(n) extern __shared__ int n[];\n"}) {
+    CHECK(rewrite_body(kept) == kept);
+  }
+}
+
 TEST_CASE("extern __shared__ arrays of rows, T name[][N], point to rows of the dynamic memory", "[rewriter][extern]") {
   // As cuda-samples' tensor-core GEMMs write their tiles: the first dimension from the launch.
   const std::string out =
