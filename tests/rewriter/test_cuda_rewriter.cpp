@@ -512,7 +512,7 @@ TEST_CASE("extern __shared__ arrays need empty first brackets", "[rewriter][exte
   CHECK_THROWS_AS(rewrite_body("__global__ void k() { extern __shared__ float s[8][]; }\n"), RewriteError);
 }
 
-TEST_CASE("extern __shared__ in a function body a macro writes is the dynamic memory; other uses stay",
+TEST_CASE("extern __shared__ in a function body a macro writes is the dynamic memory, other uses stay",
           "[rewriter][extern][define]") {
   // cuda-samples' cudasharedmem.h: one SharedMemory<T> specialisation per type, written by a macro.
   const std::string src =
