@@ -20,7 +20,7 @@
 #include "local_headers.hpp"
 #include "precompiled_header.hpp"
 #include "toolchain_stamps.hpp"
-#include "toolkit_headers.hpp"
+#include "missing_cuda_features.hpp"
 #include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
@@ -597,9 +597,9 @@ BuildResult build_program(const fs::path& source_in, const BuildOptions& options
     if (std::optional<BuildResult> hit = read_cache_entry(entry, artifact_name(options))) return *hit;
   }
   BuildResult result = compile(sources, options, staging_folder(), entry);
-  // A library header of the CUDA toolkit the emulator lacks: say so, beside the compiler's message.
+  // A library header or a feature of CUDA the emulator lacks: say so, beside the compiler's message.
   if (!result.ok && options.backend == Backend::emu)
-    result.compiler_output += toolkit_header_hints(result.compiler_output);
+    result.compiler_output += missing_cuda_feature_hints(result.compiler_output);
   return result;
 }
 
