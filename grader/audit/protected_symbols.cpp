@@ -255,9 +255,9 @@ std::vector<ProtectedLibrary> protected_libraries(toolchain::Backend backend) {
     // not see a submission that redefines the runtime's timer, so it refuses instead.
     const std::string cudart = toolchain::cuda_static_runtime();
     if (cudart.empty()) {
-      throw files::GraderError("the audit cannot find the CUDA runtime's static library (libcudart_static.a) next to " +
-                               toolchain::nvcc_path() +
-                               " (in its ../lib64): the cuda backend links every program with it; check the CUDA "
+      throw files::GraderError("the audit cannot find the CUDA runtime's static library (libcudart_static.a) in '" +
+                               toolchain::cuda_library_dir() + "', the library folder of " + toolchain::nvcc_path() +
+                               ": the cuda backend links every program with it; check the CUDA "
                                "installation");
     }
     libraries.push_back({"cudart", "the CUDA runtime", cudart, false});

@@ -33,9 +33,16 @@ SystemView SystemView::of_this_machine() {
     if (entry.path().filename().string().rfind("nvidia", 0) == 0) v.gpu_devices.push_back(entry.path().string());
   }
   std::sort(v.gpu_devices.begin(), v.gpu_devices.end());
-  for (const char* c : {"/usr/local/cuda", "/opt/cuda"}) {
+  // The toolkit where CUDA_HOME or CUDA_PATH say, and where it is usually installed.
+  std::vector<std::string> toolkits;
+  for (const char* k : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* d = std::getenv(k); d && *d == '/') toolkits.emplace_back(d);
+  }
+  toolkits.insert(toolkits.end(), {"/usr/local/cuda", "/opt/cuda"});
+  for (const std::string& c : toolkits) {
     const fs::path real = fs::canonical(c, ec);
-    if (!ec && !under_usr(real)) v.cuda_dirs.push_back(real.string());
+    if (ec || under_usr(real) || std::count(v.cuda_dirs.begin(), v.cuda_dirs.end(), real.string())) continue;
+    v.cuda_dirs.push_back(real.string());
   }
   if (const char* lp = std::getenv("LD_LIBRARY_PATH")) {
     std::string s = lp;

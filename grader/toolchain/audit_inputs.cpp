@@ -17,9 +17,9 @@ std::vector<std::string> emulator_runtime_libraries() {
 }
 
 std::string cuda_static_runtime() {
-  const std::string nvcc = nvcc_path();
-  if (nvcc.empty()) return {};
-  const fs::path library = fs::path(nvcc).parent_path().parent_path() / "lib64" / "libcudart_static.a";
+  const std::string folder = cuda_library_dir();
+  if (folder.empty()) return {};
+  const fs::path library = fs::path(folder) / "libcudart_static.a";
   std::error_code ec;
   return fs::exists(library, ec) ? library.string() : std::string();
 }

@@ -11,7 +11,7 @@ namespace gpulab::toolchain {
 // The emulator's runtime as a program built for it links it (libgpulab_emu and what it needs),
 // then the checking runtime where this build has one.
 std::vector<std::string> emulator_runtime_libraries();
-// libcudart_static.a next to the nvcc this gpulab was built with (nvcc's ../lib64); empty
+// libcudart_static.a in the toolkit of the nvcc this gpulab was built with (cuda_library_dir()); empty
 // without CUDA or when it is not there.
 std::string cuda_static_runtime();
 // The C++ compiler programs are built with (g++ for the emulator, nvcc's host compiler).

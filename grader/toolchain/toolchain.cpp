@@ -233,6 +233,7 @@ void check_installation() {
 
 std::string harness_emu_library() { return GPULAB_HARNESS_EMU_LIBRARY; }
 std::string nvcc_path() { return GPULAB_NVCC; }
+std::string cuda_library_dir() { return GPULAB_CUDA_LIBRARY_DIR; }
 std::string emu_include_dir() { return GPULAB_EMU_INCLUDE_DIR; }
 
 fs::path cache_directory() {
@@ -387,8 +388,7 @@ std::vector<std::string> nvcc_command(const BuildSources& s, const BuildOptions&
   if (options.shared_library) argv.insert(argv.end(), {"-shared", "-Xcompiler", "-fPIC", "-Xlinker", "-Bsymbolic"});
   if (dynamic) {
     // The CUDA libraries next to nvcc, found at run time without LD_LIBRARY_PATH.
-    const fs::path lib_dir = fs::path(GPULAB_NVCC).parent_path().parent_path() / "lib64";
-    argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", lib_dir.string()});
+    argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", cuda_library_dir()});
   }
   for (const auto& folder : s.folders) argv.insert(argv.end(), {"-I", folder.string()});  // as the emulator build
   for (const auto& d : options.defines) argv.push_back("-D" + d);

@@ -80,6 +80,7 @@ void sweep_cache_leftovers();
 void check_installation();
 std::string harness_emu_library();  // the grader's harness, prebuilt for the emulator
 std::string nvcc_path();            // the nvcc this gpulab was built with; empty without CUDA
+std::string cuda_library_dir();     // its toolkit's runtime libraries (libcudart_static.a); empty without CUDA
 std::string emu_include_dir();      // the emulator's CUDA headers (gpulab/emu/...)
 
 }  // namespace gpulab::toolchain

@@ -16,6 +16,8 @@
 #include "audit_test_support.hpp"
 #include "files/grader_error.hpp"
 #include "files/temp_folder.hpp"
+#include "toolchain/audit_inputs.hpp"
+#include "toolchain/toolchain.hpp"
 
 using namespace gpulab::audit;
 namespace fs = std::filesystem;
@@ -133,6 +135,25 @@ TEST_CASE("the protected symbols are cached on disk, keyed by the libraries") {
   }
   CHECK(symbol_files == 1);
   CHECK(library_files == 1);
+}
+
+// Wherever the cuda backend is built, the runtime it links is where the build says, and its timer
+// is protected: a toolkit guessed from a wrapper's folder (/usr/local/bin/nvcc) once left the
+// runtime's names out of the table (cmake/cuda_toolkit.cmake now asks nvcc).
+TEST_CASE("the cuda backend's static runtime is found and its timer protected wherever the backend is built") {
+  if (!gpulab::toolchain::cuda_backend_available()) {
+    WARN("no cuda backend in this build: nothing to check");
+    return;
+  }
+  const std::string runtime = gpulab::toolchain::cuda_static_runtime();
+  INFO("nvcc " << gpulab::toolchain::nvcc_path() << ", libraries in " << gpulab::toolchain::cuda_library_dir());
+  REQUIRE(!runtime.empty());
+  gpulab::files::TempFolder cache("audit-test");
+  setenv("GPULAB_CACHE", cache.path().c_str(), 1);
+  const auto symbols = protected_symbols(gpulab::toolchain::Backend::cuda);
+  unsetenv("GPULAB_CACHE");
+  CHECK(symbols->defined_in("cudaEventElapsedTime", "cudart"));
+  CHECK(symbols->defined_in("clock_gettime", "libc"));
 }
 
 TEST_CASE(
