@@ -49,6 +49,13 @@ void add_file(std::vector<BundleFile>& files, const fs::path& root, const std::s
   files.push_back({p, to.empty() ? relative : to});
 }
 
+void add_build_sources(std::vector<BundleFile>& files, const fs::path& root) {
+  add_file(files, root, "CMakeLists.txt");
+  add_tree(files, root, "cmake");
+  add_file(files, root, "scripts/install-deps.sh");
+  add_tree(files, root, "grader");
+}
+
 void write_archive(const std::vector<BundleFile>& files, const std::vector<GeneratedFile>& generated,
                    const fs::path& out, const std::string& top_folder) {
   const std::string name = out.filename().string();

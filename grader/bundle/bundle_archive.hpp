@@ -25,6 +25,9 @@ struct GeneratedFile {
 void add_tree(std::vector<BundleFile>& files, const std::filesystem::path& root, const std::string& relative);
 void add_file(std::vector<BundleFile>& files, const std::filesystem::path& root, const std::string& relative,
               const std::string& to = "");
+// What building gpulab from the archive needs: CMakeLists.txt, cmake/, scripts/install-deps.sh and
+// grader/ (every bundle and the student kit build it).
+void add_build_sources(std::vector<BundleFile>& files, const std::filesystem::path& root);
 
 // `top_folder` empty: files at the archive's root (what Gradescope expects of autograder.zip).
 // The format follows the extension of `out`: .zip, .tar.gz or .tgz. Throws std::runtime_error.

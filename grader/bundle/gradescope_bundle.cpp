@@ -10,9 +10,7 @@ std::vector<BundleFile> gradescope_files(const fs::path& root, const LabSpec& la
   std::vector<BundleFile> files;
   add_file(files, root, "grader/bundle/gradescope/setup.sh", "setup.sh");
   add_file(files, root, "grader/bundle/gradescope/run_autograder", "run_autograder");
-  add_file(files, root, "CMakeLists.txt");
-  add_file(files, root, "scripts/install-deps.sh");
-  add_tree(files, root, "grader");
+  add_build_sources(files, root);
   add_tree(files, root, "assignments/" + lab.lab);
   add_tree(files, root, "reference/" + lab.lab);
   add_tree(files, root, "datasets/" + lab.lab);

@@ -13,9 +13,7 @@ std::vector<BundleFile> prairielearn_files(const fs::path& root, const LabSpec& 
   std::vector<BundleFile> files;
   for (const char* script : {"Dockerfile", "build_image", "run_grader"})
     add_file(files, root, std::string("grader/bundle/prairielearn/") + script, script);
-  add_file(files, root, "CMakeLists.txt");
-  add_file(files, root, "scripts/install-deps.sh");
-  add_tree(files, root, "grader");
+  add_build_sources(files, root);
   add_tree(files, root, "assignments/" + lab.lab);
   add_tree(files, root, "skeletons/" + lab.lab);
   add_file(files, root, "reference/" + lab.lab + "/gold.cpp");

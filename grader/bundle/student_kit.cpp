@@ -23,9 +23,7 @@ std::vector<BundleFile> student_kit_files(const fs::path& root, const std::vecto
   const std::vector<std::string> labs = student_kit_labs(root, labs_in);
   std::vector<BundleFile> files;
   add_file(files, root, "grader/bundle/student/README.md", "README.md");
-  add_file(files, root, "CMakeLists.txt");
-  add_file(files, root, "scripts/install-deps.sh");
-  add_tree(files, root, "grader");
+  add_build_sources(files, root);
   add_tree(files, root, "examples");
   add_file(files, root, "docs/lab-format.md");
   add_file(files, root, "docs/results-format.md");

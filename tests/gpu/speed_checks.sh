@@ -10,6 +10,7 @@ check() {  # check DESCRIPTION COMMAND...
 }
 # The value of a numeric or boolean field of the first "performance" object.
 perf_field() { sed -n '/"performance": {/,/}/p' "$1" | sed -n "s/^ *\"$2\": \([-0-9.e+a-z]*\),\{0,1\}$/\1/p" | head -1; }
+perf_feedback() { sed -n '/"performance": {/,/^ *}/p' "$1" | sed -n 's/^ *"feedback": "\(.*\)",\{0,1\}$/\1/p' | head -1; }
 perf_status() { sed -n '/"performance": {/,/}/p' "$1" | sed -n 's/^ *"status": "\([a-z_]*\)",\{0,1\}$/\1/p' | head -1; }
 # The part's total score (the first part's "score" after its cases), and the whole result's.
 total_score() { sed -n 's/^  "score": \(.*\),$/\1/p' "$1" | head -1; }
@@ -31,6 +32,8 @@ grade() {
   [ -s "$out/$name.json" ] || { echo "== $name: no results file; gpulab said:"; tail -5 "$out/$name.log"; }
   echo "== $name: score $(total_score "$out/$name.json"), speed $(perf_status "$out/$name.json")" \
     "$(perf_field "$out/$name.json" score) points, ratio $(perf_field "$out/$name.json" ratio)"
+  # Why a speed test failed, so that a check on it that fails says what the grader saw.
+  [ "$(perf_status "$out/$name.json")" != failed ] || echo "   speed feedback: $(perf_feedback "$out/$name.json" | cut -c1-400)"
 }
 
 # speed_setup GPULAB emu|cuda [OUT_DIR]: what both exploit scripts start with. Sets gpulab, backend,
