@@ -1,6 +1,6 @@
 # Where the CUDA toolkit is: the nvcc the cuda backend compiles with, and the folder of its
 # libraries (libcudart_static.a, the shared runtime). nvcc is looked for where CUDA_HOME or
-# CUDA_PATH say, then in /usr/local/cuda/bin, then on PATH. The nvcc found may be a wrapper script
+# CUDA_PATH say, then on PATH, then in /usr/local/cuda/bin. The nvcc found may be a wrapper script
 # or a link outside the toolkit (/usr/local/bin/nvcc that execs /usr/local/cuda-13.0/bin/nvcc), so
 # the toolkit is never guessed from its folder: nvcc is asked (`-dryrun` prints the toolkit's root
 # as TOP and the folders it links from as LIBRARIES), and the driver in that root is used.

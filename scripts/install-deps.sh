@@ -5,7 +5,7 @@
 #   install-deps.sh --cross-arm64 only the aarch64 cross toolchain, arm64 libraries and qemu-user that
 #                                 tests/platforms/arm64_qemu.sh uses (Debian on x86-64; part of the default)
 # On macOS it installs nothing and names the Homebrew packages instead (docs/platforms.md).
-# CUDA is optional: with nvcc in $CUDA_HOME, /usr/local/cuda or on PATH the `cuda` backend is built too.
+# CUDA is optional: with nvcc in $CUDA_HOME, on PATH or in /usr/local/cuda the `cuda` backend is built too.
 # bubblewrap (bwrap) and util-linux (prlimit) are the sandbox submissions are graded in (docs/security.md).
 # libhowardhinnant-date-dev and tzdata: time zones of the course file (`gpulab batch --course`).
 # libboost-context-dev: the emulator's fiber switch on machines other than x86-64 and AArch64 (those
