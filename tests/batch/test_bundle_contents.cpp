@@ -39,6 +39,7 @@ TEST_CASE("student kit: skeletons, assignments, public data and the grader, no s
   CHECK(files.count("CMakeLists.txt"));
   CHECK(files.count("grader/cli/main.cpp"));
   CHECK(files.count("scripts/install-deps.sh"));
+  CHECK(files.count("cmake/cuda_toolkit.cmake"));  // the build needs it
   for (const std::string& f : files) {
     INFO(f);
     CHECK_FALSE(starts(f, "tests/"));
@@ -50,7 +51,8 @@ TEST_CASE("student kit: skeletons, assignments, public data and the grader, no s
 
 TEST_CASE("student kit: refuses a datasets folder made from the hidden seed", "[batch][bundle]") {
   TempDir d;
-  for (const char* dir : {"grader", "examples", "docs", "scripts"}) fs::create_directory_symlink(kRoot / dir, d / dir);
+  for (const char* dir : {"cmake", "grader", "examples", "docs", "scripts"})
+    fs::create_directory_symlink(kRoot / dir, d / dir);
   fs::copy_file(kRoot / "CMakeLists.txt", d / "CMakeLists.txt");
   fs::create_directories(d / "assignments");
   fs::create_directory_symlink(kRoot / "assignments/scan", d / "assignments/scan");
