@@ -8,7 +8,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh -DGPULAB_BUILD_TESTS=ON -DGPULAB_WERROR=ON
-if command -v ccache >/dev/null; then  # each platform build reuses what it can of the cache
-  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
-fi
+. scripts/ccache-env.sh  # each platform build reuses what it can of the cache
 ctest --test-dir build --output-on-failure -j 2 -L 'platform-clang|platform-arm64'

@@ -11,11 +11,8 @@ bash scripts/build.sh -DGPULAB_BUILD_TESTS=ON -DGPULAB_WERROR=ON
 jobs=$(nproc 2>/dev/null || echo 2)
 # The tests that build gpulab from a package (the Gradescope bundle, the student kit) reuse the
 # main build's objects: their builds differ from it only in warning options (-Wformat=2 -Werror),
-# which the cache is told to leave out of its key (the main build, which had them, has passed).
-if command -v ccache >/dev/null; then
-  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true
-  export CCACHE_IGNOREOPTIONS="-Werror -Wformat=2"
-fi
+# which the cache leaves out of its key on both sides (scripts/ccache-env.sh).
+. scripts/ccache-env.sh
 # The slowest ten tests, with their times, after the suite's own summary (whether it passed or
 # not), so that a test that became slow shows in every run.
 status=0
