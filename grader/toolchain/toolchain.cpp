@@ -387,7 +387,7 @@ std::vector<std::string> nvcc_command(const BuildSources& s, const BuildOptions&
                                    "-gencode",  "arch=compute_" + arch + ",code=sm_" + arch};
   if (options.shared_library) argv.insert(argv.end(), {"-shared", "-Xcompiler", "-fPIC", "-Xlinker", "-Bsymbolic"});
   if (dynamic) {
-    // The CUDA libraries next to nvcc, found at run time without LD_LIBRARY_PATH.
+    // The toolkit's libraries (cuda_library_dir()), found at run time without LD_LIBRARY_PATH.
     argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", cuda_library_dir()});
   }
   for (const auto& folder : s.folders) argv.insert(argv.end(), {"-I", folder.string()});  // as the emulator build
