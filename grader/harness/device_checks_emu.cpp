@@ -1,9 +1,12 @@
 // device_checks.hpp on the emulator, where device memory is the host's: the
 // same checks as device_checks.cu, as plain loops over the buffers (faster
-// than emulating the kernels, and the results are the same).
+// than emulating the kernels, and the results are the same). Host code may not
+// touch device memory in the emulator, as on a GPU: each check opens it to
+// this thread for its loops (gpulab/emu/harness_device_access.hpp).
 #include <cmath>
 #include <cstring>
 
+#include "gpulab/emu/harness_device_access.hpp"
 #include "harness/device_checks.hpp"
 
 namespace gpulab::harness {
@@ -14,6 +17,7 @@ void note_bad(DeviceComparison& r, size_t i) {
 }  // namespace
 
 DeviceComparison compare_exact(const void* got, const void* want, size_t count, size_t element_size) {
+  const emu::harness_device_access open;
   DeviceComparison r;
   const auto* g = static_cast<const unsigned char*>(got);
   const auto* w = static_cast<const unsigned char*>(want);
@@ -25,6 +29,7 @@ DeviceComparison compare_exact(const void* got, const void* want, size_t count, 
 
 DeviceComparison compare_bounded(const float* got, const float* want, const float* scale, size_t count,
                                  double tolerance) {
+  const emu::harness_device_access open;
   DeviceComparison r;
   for (size_t i = 0; i < count; ++i) {
     const double diff = std::fabs(static_cast<double>(got[i]) - static_cast<double>(want[i]));
@@ -38,11 +43,13 @@ DeviceComparison compare_bounded(const float* got, const float* want, const floa
 }
 
 bool make_absolute(float* data, size_t count) {
+  const emu::harness_device_access open;
   for (size_t i = 0; i < count; ++i) data[i] = std::fabs(data[i]);
   return true;
 }
 
 unsigned long long device_checksum(const void* data, size_t bytes) {
+  const emu::harness_device_access open;
   const auto* p = static_cast<const unsigned char*>(data);
   unsigned long long h = 0;
   for (size_t i = 0; i < bytes; ++i) {
@@ -55,6 +62,7 @@ unsigned long long device_checksum(const void* data, size_t bytes) {
 }
 
 bool mix_inputs(void* dst, const void* a, const void* b, size_t count, size_t element_size, uint64_t seed) {
+  const emu::harness_device_access open;
   if (element_size != 1 && element_size != 4 && element_size != 8) return false;
   auto* d = static_cast<unsigned char*>(dst);
   const auto* x = static_cast<const unsigned char*>(a);

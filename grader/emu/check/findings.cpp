@@ -29,10 +29,11 @@ bool Findings::admit(FindingKind kind, int64_t pc, int64_t other_pc) {
 void Findings::emit(Diagnostic d) { report(std::move(d), cudaSuccess); }
 
 void Findings::end_launch(const LaunchState& launch, bool shadow_exhausted, size_t shadow_budget) {
-  static const char* const kinds[] = {"data-race", "out-of-bounds", "uninitialised-shared-read"};
+  static const char* const kinds[] = {"data-race", "out-of-bounds", "uninitialised-shared-read", "illegal-address"};
   static const char* const what[] = {"data races (pairs of accesses at different code locations)",
                                      "out-of-bounds accesses (at different code locations)",
-                                     "reads of uninitialised shared memory (at different code locations)"};
+                                     "reads of uninitialised shared memory (at different code locations)",
+                                     "accesses to host memory (at different code locations)"};
   for (int k = 0; k < static_cast<int>(FindingKind::count); ++k) {
     if (hidden_[k] == 0) continue;
     Diagnostic d;

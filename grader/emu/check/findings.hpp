@@ -17,7 +17,7 @@ struct LaunchState;
 
 namespace gpulab::emu::check {
 
-enum class FindingKind { race, out_of_bounds, uninitialised, count };
+enum class FindingKind { race, out_of_bounds, uninitialised, host_memory, count };
 
 class Findings {
  public:

@@ -1,8 +1,11 @@
 // Wording of the checker's reports (see messages.hpp).
 #include "messages.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
+#include "code_location.hpp"
 #include "launch_state.hpp"
 
 namespace gpulab::emu::check {
@@ -142,6 +145,27 @@ void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write
                 "access, including neighbours like in[i + 1].";
   }
   s.findings.emit(std::move(d));
+}
+
+void report_host_access(Session& s, uintptr_t address, size_t size, bool write, HostRegion region, uint16_t thread,
+                        uintptr_t pc) {
+  Diagnostic d = base(s, "illegal-address", s.block);
+  d.threads = thread_label(s, thread);
+  const std::string line = code_location(pc);
+  if (const size_t colon = line.rfind(':'); colon != std::string::npos && line.rfind("in ", 0) != 0) {
+    d.file = line.substr(0, colon);
+    d.line = std::atoi(line.c_str() + colon + 1);
+  }
+  char at[32];
+  std::snprintf(at, sizeof at, "%#lx", static_cast<unsigned long>(address));
+  d.message = std::string("illegal address: in ") + s.launch->where() + ", " + who(s, s.block, thread) +
+              (write ? " writes " : " reads ") + std::to_string(size) + (size == 1 ? " byte" : " bytes") + " of " +
+              host_region_words(region) + " (" + at + ")" +
+              (line.empty() ? std::string() : (line.rfind("in ", 0) == 0 ? " " : " at ") + line) +
+              ", which a GPU cannot reach: on a GPU the kernel fails there with cudaErrorIllegalAddress. Pass the "
+              "kernel device memory (cudaMalloc, then cudaMemcpy the data in), or memory both sides reach "
+              "(cudaMallocManaged, cudaMallocHost).";
+  report(std::move(d), cudaErrorIllegalAddress);
 }
 
 void report_uninitialised(Session& s, uintptr_t address, size_t size, uint16_t thread) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "access.hpp"
+#include "host_regions.hpp"
 #include "session.hpp"
 
 namespace gpulab::emu::check {
@@ -16,6 +17,10 @@ void report_race(Session& s, uintptr_t address, size_t size, bool shared, const 
 // An access of `size` bytes at `address` outside `allocation` (null: past the block's shared memory).
 void report_out_of_bounds(Session& s, uintptr_t address, size_t size, bool write, const DeviceAllocation* allocation,
                           uint16_t thread);
+// An access of `size` bytes at `address`, in host memory a GPU cannot reach (`region`), by the code at
+// `pc`: an illegal address on a GPU, so it also fails the launch with cudaErrorIllegalAddress.
+void report_host_access(Session& s, uintptr_t address, size_t size, bool write, HostRegion region, uint16_t thread,
+                        uintptr_t pc);
 // A read of shared memory at `address` that no thread of the block wrote before.
 void report_uninitialised(Session& s, uintptr_t address, size_t size, uint16_t thread);
 

@@ -10,6 +10,7 @@
 // accesses within a block, where they do not order anything.
 #include "race_detector.hpp"
 
+#include "host_access.hpp"
 #include "messages.hpp"
 #include "session.hpp"
 
@@ -117,7 +118,10 @@ void shared_access(Session& s, uintptr_t address, size_t size, Now& now) {
 
 void global_access(Session& s, uintptr_t address, size_t size, Now& now) {
   const DeviceAllocation* a = s.global.allocation(address);
-  if (!a) return;  // not device memory: the thread's stack, host data, ...
+  if (!a) {  // not device memory: the thread's stack, the emulator's context, or host memory
+    check_host_access(s, address, size, now.access.is_write(), now.access.thread, code_address(now.access.pc));
+    return;
+  }
   if (address < a->begin || address + size > a->begin + a->size) {
     if (s.findings.admit(FindingKind::out_of_bounds, now.access.pc)) {
       report_out_of_bounds(s, address, size, now.access.is_write(), a, now.access.thread);

@@ -8,6 +8,7 @@
 
 #include "check_modes.hpp"
 #include "checker_hooks.hpp"
+#include "host_access.hpp"
 #include "launch_state.hpp"
 #include "profile_store.hpp"
 #include "session.hpp"
@@ -35,6 +36,7 @@ void launch_begin(const LaunchState& launch) {
   s.global.reset();
   s.findings.begin_launch();
   s.final_fences.clear();
+  if (modes.race) begin_host_checks(s, launch);
   if (modes.profile) s.profiler.begin_launch();
 }
 
@@ -128,6 +130,7 @@ CheckerHooks hooks{launch_begin,      launch_end,       block_begin,  block_end,
 
 void install_checker() {
   modes = modes_from_environment();
+  hooks.checks_host_accesses = modes.race;
   checker_hooks = &hooks;
 }
 

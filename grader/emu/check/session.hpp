@@ -13,6 +13,7 @@
 #include "block_runner.hpp"
 #include "findings.hpp"
 #include "global_memory.hpp"
+#include "host_regions.hpp"
 #include "profiler.hpp"
 #include "shared_shadow.hpp"
 #include "warp_clocks.hpp"
@@ -33,6 +34,13 @@ struct Session {
   GlobalMemory global;
   Findings findings;
   std::unordered_map<uint64_t, uint32_t> final_fences;  // (block << 16 | thread) -> __threadfence() count
+  // What host memory is, for accesses outside device and shared memory (host_access.hpp): the
+  // process's mappings when the launch began, the launching thread's stack (its TLS too), the
+  // launch's arguments (the kernel body's closure) and the stack the running GPU thread is on.
+  HostMemoryMap host_map;
+  uintptr_t own_stack_begin = 0, own_stack_end = 0;
+  uintptr_t closure_begin = 0, closure_end = 0;
+  uintptr_t running_stack_begin = 0, running_stack_end = 0;
 
   // The running block.
   const BlockRunner* runner = nullptr;

@@ -24,6 +24,8 @@ struct CheckerHooks {
   void (*thread_fence)(const BlockRunner& runner);
   // Launches run their blocks one at a time while a checker is installed.
   bool serialise_blocks;
+  // The checker reports a kernel's accesses to host memory itself, at the access (the race check).
+  bool checks_host_accesses = false;
 };
 
 extern CheckerHooks* checker_hooks;

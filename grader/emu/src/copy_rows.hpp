@@ -15,11 +15,11 @@ struct CopyRows {
 };
 // The rows of `p` (linear memory only: a CUDA array is refused); reports a refusal as `api`'s.
 cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out);
-// Checks a copy of `count` bytes (direction, the device-side ranges) and resolves cudaMemcpyDefault
-// in `kind`; reports a refusal as `api`'s.
-cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind);
-// Makes a checked copy as the runtime makes every copy: the harness's observer is told first
-// (copy_observer.hpp) and launch replays learn that memory changed.
-void make_checked_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+// Checks a copy of `count` bytes as cudaMemcpy does (the kind against the pointers, the device-side
+// ranges); reports a refusal as `api`'s.
+cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+// Makes a checked copy as the runtime makes every copy: the harness's observer is told first, with
+// the direction the pointers give (copy_observer.hpp), and launch replays learn that memory changed.
+void make_checked_copy(void* dst, const void* src, size_t count);
 
 }  // namespace gpulab::emu

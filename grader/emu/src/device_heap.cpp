@@ -100,6 +100,12 @@ DeviceHeap& heap() {
 
 namespace gpulab::emu {
 bool device_heap_in_use() { return heap().made.load(); }
+bool device_heap_owns(const void* p) {
+  DeviceHeap& h = heap();
+  if (!h.made.load()) return false;
+  const std::lock_guard<std::mutex> lock(h.mutex);
+  return h.owns(p);
+}
 void reset_device_heap() {
   DeviceHeap& h = heap();
   std::lock_guard<std::mutex> lock(h.mutex);

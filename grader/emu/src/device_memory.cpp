@@ -1,5 +1,11 @@
-// Guarded device allocations and the registry that finds them by address.
+// Guarded device allocations and the registry that finds them by address. Every allocation but
+// managed memory is kept from host code (device_access.hpp): its accessible bytes are poisoned
+// first, then protected, under the registry's lock, so that opening device memory (toggled) sees
+// every allocation in one state.
 #include "device_memory.hpp"
+
+#include "device_access.hpp"
+#include "fault_handler.hpp"
 
 #include "platform/page_size.hpp"
 
@@ -24,6 +30,7 @@ struct Mapping {
   size_t map_bytes;
   char* data_begin;  // first accessible byte
   char* data_end;    // one past the last accessible byte
+  bool host_protected;  // kept from host code: every allocation but managed memory
 };
 
 std::atomic<unsigned long long> write_epoch{0};
@@ -36,6 +43,7 @@ size_t page_size() { return platform::page_size(); }
 }  // namespace
 
 void* device_allocate(size_t size, const char* api, const char* file, int line) {
+  if (device_protection() != DeviceProtection::off) install_fault_handler();  // host code may fault before a launch
   const size_t page = page_size();
   const size_t data_bytes = ((size + kAlignment) + page - 1) / page * page;
   const size_t total = kGuardBytes + data_bytes + kGuardBytes;
@@ -55,12 +63,27 @@ void* device_allocate(size_t size, const char* api, const char* file, int line) 
   std::memset(reinterpret_cast<void*>(begin), kFreshPoison, size);
   std::memset(reinterpret_cast<void*>(begin + size), kGuardPattern, end - (begin + size));
 
-  Mapping m{Allocation{begin, size, std::string(file ? file : "?") + ":" + std::to_string(line), api}, base, total,
-            data_begin, data_end};
+  Mapping m{Allocation{begin, size, std::string(file ? file : "?") + ":" + std::to_string(line), api},
+            base,
+            total,
+            data_begin,
+            data_end,
+            !is_managed_api(api)};
   std::lock_guard<std::mutex> lock(registry_mutex);
+  if (m.host_protected) protect_device_range(data_begin, data_bytes);
   registry()[begin] = m;
   note_memory_written();
   return reinterpret_cast<void*>(begin);
+}
+
+bool is_managed_api(const char* api) { return api && std::strcmp(api, "cudaMallocManaged") == 0; }
+
+void set_device_memory_open(bool open) {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  note_device_memory_open(open);
+  for (const auto& [begin, m] : registry()) {
+    if (m.host_protected) mprotect(m.data_begin, m.data_end - m.data_begin, open ? PROT_READ | PROT_WRITE : PROT_NONE);
+  }
 }
 
 void note_memory_written() { write_epoch.fetch_add(1, std::memory_order_relaxed); }
@@ -127,26 +150,55 @@ std::string check_device_range(const void* ptr, size_t bytes, const char* what) 
   return {};
 }
 
-AddressInfo classify_address(const void* address) {
-  const auto a = reinterpret_cast<uintptr_t>(address);
-  AddressInfo info;
-  std::unique_lock<std::mutex> lock(registry_mutex, std::try_to_lock);
-  if (!lock.owns_lock()) return info;
-  for (const auto& [begin, m] : registry()) {
+namespace {
+// The mapping (guard zones included) holding `a`, or null; with the registry's lock held. Mappings
+// never overlap, and an allocation starts at most kGuardBytes + its data bytes into its mapping.
+const Mapping* mapping_holding(uintptr_t a) {
+  auto it = registry().upper_bound(a + kGuardBytes);
+  while (it != registry().begin()) {
+    --it;
+    const Mapping& m = it->second;
     const auto lo = reinterpret_cast<uintptr_t>(m.map_base);
-    if (a < lo || a >= lo + m.map_bytes) continue;
-    info.allocation = m.allocation;
-    info.offset = static_cast<long long>(a) - static_cast<long long>(m.allocation.begin);
-    if (a < m.allocation.begin) info.kind = AddressInfo::Kind::before;
-    else if (a >= m.allocation.begin + m.allocation.size) info.kind = AddressInfo::Kind::after;
-    else info.kind = AddressInfo::Kind::inside;
-    return info;
+    if (a >= lo && a < lo + m.map_bytes) return &m;
+    if (lo + m.map_bytes <= a) return nullptr;  // every mapping further down ends lower still
   }
+  return nullptr;
+}
+
+AddressInfo describe(const Mapping* m, uintptr_t a) {
+  AddressInfo info;
+  if (!m) return info;
+  info.allocation = m->allocation;
+  info.offset = static_cast<long long>(a) - static_cast<long long>(m->allocation.begin);
+  info.host_protected = m->host_protected;
+  if (a < m->allocation.begin) info.kind = AddressInfo::Kind::before;
+  else if (a >= m->allocation.begin + m->allocation.size) info.kind = AddressInfo::Kind::after;
+  else info.kind = AddressInfo::Kind::inside;
   return info;
+}
+}  // namespace
+
+AddressInfo classify_address(const void* address) { return classify_address(address, 1); }
+
+AddressInfo classify_address(const void* address, int tries) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  std::unique_lock<std::mutex> lock(registry_mutex, std::defer_lock);
+  for (int i = 0; i < tries && !lock.try_lock(); ++i) {
+    if (i + 1 < tries) usleep(1000);
+  }
+  if (!lock.owns_lock()) return AddressInfo{};
+  return describe(mapping_holding(a), a);
+}
+
+AddressInfo lookup_address(const void* address) {
+  const auto a = reinterpret_cast<uintptr_t>(address);
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  return describe(mapping_holding(a), a);
 }
 
 std::vector<GuardViolation> check_guards() {
   std::vector<GuardViolation> out;
+  const DeviceAccess access;  // before the registry's lock: opening it (toggled) takes that lock
   std::lock_guard<std::mutex> lock(registry_mutex);
   for (auto& [begin, m] : registry()) {
     const auto al_begin = reinterpret_cast<unsigned char*>(m.allocation.begin);

@@ -29,6 +29,7 @@ struct AddressInfo {
   enum class Kind { inside, before, after, unknown } kind = Kind::unknown;
   Allocation allocation;
   long long offset = 0;  // address - begin
+  bool host_protected = false;  // the allocation is kept from host code (all but managed memory)
 };
 
 void* device_allocate(size_t size, const char* api, const char* file, int line);
@@ -38,8 +39,16 @@ std::optional<Allocation> find_allocation(const void* ptr);
 // Whether [ptr, ptr+bytes) lies inside one live allocation; a message saying why not otherwise.
 std::string check_device_range(const void* ptr, size_t bytes, const char* what);
 AddressInfo classify_address(const void* address);  // async-signal-tolerant best effort
+// The same, waiting up to `tries` milliseconds for the registry (a host fault: the process ends).
+AddressInfo classify_address(const void* address, int tries);
+// The same, waiting for the registry; unlike find_allocation, no note that memory may change
+// (what a launch's argument check and cudaPointerGetAttributes ask).
+AddressInfo lookup_address(const void* address);
 std::vector<GuardViolation> check_guards();         // and restores the pattern
 size_t device_bytes_in_use();
+bool is_managed_api(const char* api);  // the allocation stays host-accessible, as on a GPU
+// toggled protection (device_access.hpp): opens or closes every host-protected allocation.
+void set_device_memory_open(bool open);
 std::vector<Allocation> live_allocations();  // in address order
 
 // A count of the runtime's own (possible) writes to device memory: copies, memsets, graph memory

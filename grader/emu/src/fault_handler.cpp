@@ -1,9 +1,11 @@
 // SIGSEGV/SIGBUS handling for GPU threads (a guard page faults with SIGSEGV on Linux, SIGBUS on
-// macOS); the fault's address, pc and access come from platform/fault_context.hpp.
+// macOS), and for host code that touched device memory (host_fault.hpp); the fault's address, pc
+// and access come from platform/fault_context.hpp.
 #include "fault_handler.hpp"
 
 #include <signal.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -12,6 +14,7 @@
 #include "block_runner.hpp"
 #include "device_memory.hpp"
 #include "diagnostics.hpp"
+#include "host_fault.hpp"
 #include "platform/fault_context.hpp"
 
 namespace gpulab::emu {
@@ -53,8 +56,14 @@ std::string describe_fault(const void* address, platform::FaultAccess kind, Bloc
 void on_fault(int sig, siginfo_t* info, void* raw_context) {
   BlockRunner* r = running_block_runner();
   if (!r || !recovery_armed || !r->launch()) {
-    // Not a GPU thread: let the fault happen as it would without us.
+    // Not a GPU thread: host code. Device memory it touched is reported (host_fault.hpp); then, and
+    // for any other fault, the fault happens as it would without us (as on a GPU: the process ends).
+    static std::atomic<bool> reported{false};
+    const bool device_memory = !reported.exchange(true) && report_host_device_access(info, raw_context);
     signal(sig, SIG_DFL);
+    // Retried, the access might now succeed (device memory opened meanwhile for a kernel: toggled
+    // protection); the fault is taken here instead, as a GPU takes it.
+    if (device_memory) raise(sig);
     return;
   }
   const platform::FaultContext fault = platform::read_fault_context(info, raw_context);
@@ -77,6 +86,17 @@ void on_fault(int sig, siginfo_t* info, void* raw_context) {
 }  // namespace
 
 void install_fault_handler_for_this_thread() {
+  install_fault_handler();
+  if (!altstack_ready) {
+    stack_t ss{};
+    ss.ss_size = 64 * 1024;
+    ss.ss_sp = std::malloc(ss.ss_size);  // lives as long as the thread
+    sigaltstack(&ss, nullptr);
+    altstack_ready = true;
+  }
+}
+
+void install_fault_handler() {
   // Checked at every launch: a test framework or the program may have replaced the handler since.
   for (int sig : platform::kFaultSignals) {
     struct sigaction current {};
@@ -87,13 +107,6 @@ void install_fault_handler_for_this_thread() {
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(sig, &sa, nullptr);
-  }
-  if (!altstack_ready) {
-    stack_t ss{};
-    ss.ss_size = 64 * 1024;
-    ss.ss_sp = std::malloc(ss.ss_size);  // lives as long as the thread
-    sigaltstack(&ss, nullptr);
-    altstack_ready = true;
   }
 }
 

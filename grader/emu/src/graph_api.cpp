@@ -12,6 +12,7 @@
 #include <string>
 
 #include "copy_rows.hpp"
+#include "device_access.hpp"
 #include "device_memory.hpp"
 #include "graph_memory.hpp"
 #include "diagnostics.hpp"
@@ -128,6 +129,7 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t* node, cudaGraph_t graph, con
   const std::string why = check_device_range(p.dst, span, "the memset node's destination");
   if (!why.empty()) return refuse_call("cudaGraphAddMemsetNode", cudaErrorInvalidValue, why);
   return add_node(node, graph, "memset", [p, height] {
+    const DeviceAccess access;
     for (size_t r = 0; r < height; ++r) {
       char* row = static_cast<char*>(p.dst) + r * p.pitch;
       for (size_t i = 0; i < p.width; ++i) std::memcpy(row + i * p.elementSize, &p.value, p.elementSize);
@@ -157,20 +159,19 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, con
                                    const cudaMemcpy3DParms* params) {
   CopyRows rows;
   if (const cudaError_t e = copy_rows("cudaGraphAddMemcpyNode", params, rows); e != cudaSuccess) return e;
-  cudaMemcpyKind kind = params->kind;
   for (const auto& [dst, src] : rows.rows) {
-    const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode", dst, src, rows.width, kind);
+    const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode", dst, src, rows.width, params->kind);
     if (e != cudaSuccess) return e;
   }
-  return add_node(node, graph, "memcpy", [rows, kind] {
-    for (const auto& [dst, src] : rows.rows) make_checked_copy(dst, src, rows.width, kind);
+  return add_node(node, graph, "memcpy", [rows] {
+    for (const auto& [dst, src] : rows.rows) make_checked_copy(dst, src, rows.width);
   });
 }
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
                                      void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   const cudaError_t e = check_copy_range("cudaGraphAddMemcpyNode1D", dst, src, count, kind);
   if (e != cudaSuccess) return e;
-  return add_node(node, graph, "memcpy", [dst, src, count, kind] { make_checked_copy(dst, src, count, kind); });
+  return add_node(node, graph, "memcpy", [dst, src, count] { make_checked_copy(dst, src, count); });
 }
 cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t*, size_t,
                                      cudaMemAllocNodeParams* params, const char* file, int line) {

@@ -13,12 +13,14 @@
 
 #include "block_runner.hpp"
 #include "checker_hooks.hpp"
+#include "device_access.hpp"
 #include "device_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "fault_handler.hpp"
 #include "gpulab/emu/array_launch.hpp"
 #include "gpulab/emu/runtime_api.hpp"
+#include "launch_arguments.hpp"
 #include "launch_engine.hpp"
 #include "launch_replay.hpp"
 #include "launch_limits.hpp"
@@ -181,9 +183,12 @@ void run_cooperative_blocks(LaunchState& launch) {
 
 void run_blocks_on_this_worker(LaunchState& launch) {
   install_fault_handler_for_this_thread();
+  allow_device_access_on_this_thread();
   BlockRunner& runner = this_worker_runner();
   if (sigsetjmp(*worker_recovery_point(), 1) != 0) {
-    // A GPU thread faulted; the handler reported it and aborted the launch.
+    // A GPU thread faulted; the handler reported it and aborted the launch. The signal's delivery
+    // closed device memory to this thread (protection keys): what follows (guard check) reads it.
+    allow_device_access_on_this_thread();
     set_recovery_armed(false);
     queue_device_output(runner.take_printf());
     return;
@@ -211,6 +216,10 @@ void run_blocks_on_this_worker(LaunchState& launch) {
 // One whole launch, start to end, on the device thread: runs every block, checks the guard zones.
 void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bool cooperative) {
   if (device_failed()) return;  // as on a GPU: nothing runs once a kernel has failed
+  // The kernel's threads, the replay's hashing and the guard check read and write device memory
+  // (device_access.hpp): open to the workers for the launch, to no host thread (protection keys),
+  // or open until it ends (toggled).
+  const DeviceAccess access;
   LaunchState launch;
   launch.request = request;
   launch.body = body;
@@ -224,6 +233,10 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
   // A repeat of an earlier launch on the same device state is replayed instead of run, cooperative
   // launches too (a benchmark loop of grid-synchronised reductions); never in the checking build,
   // which must see every access.
+  // A pointer argument into host memory a GPU cannot reach fails the launch as the kernel's first
+  // access would on a GPU (launch_arguments.hpp); the checking build sees such accesses itself.
+  if (refuse_host_pointer_arguments(launch, checker_hooks && checker_hooks->checks_host_accesses && !cooperative))
+    return;
   bool watched = false;
   if (!checker_hooks && replay_launch(launch, watched)) return;
   if (checker_hooks) checker_hooks->launch_begin(launch);

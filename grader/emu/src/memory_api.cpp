@@ -12,12 +12,14 @@
 #include <vector>
 
 #include "copy_rows.hpp"
+#include "device_access.hpp"
 #include "device_memory.hpp"
 #include "graph_memory.hpp"
 #include "device_printf.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/copy_observer.hpp"
 #include "gpulab/emu/runtime_api.hpp"
+#include "memory_kinds.hpp"
 #include "page_locked.hpp"
 #include "stream_capture.hpp"
 
@@ -25,42 +27,73 @@ namespace gpulab::emu {
 namespace {
 CopyObserver copy_observer = nullptr;
 
-// Tells the harness's observer (copy_observer.hpp) of a copy about to be made.
-void observe_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  if (copy_observer && count) copy_observer(dst, src, count, kind);
+// The direction a copy takes, from its pointers (memory_kinds.hpp): device memory, or memory host
+// code can read (pageable, page-locked, managed).
+cudaMemcpyKind direction(const void* dst, const void* src) {
+  const bool d = !host_readable(memory_kind(dst)), s = !host_readable(memory_kind(src));
+  return d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+           : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
 }
 
-bool is_device(const void* p) { return find_allocation(p).has_value(); }
+// Tells the harness's observer (copy_observer.hpp) of a copy about to be made, with the direction
+// its pointers give (never the declared kind), and makes it with device memory open to the runtime.
+void observe(void* dst, const void* src, size_t count) {
+  if (!copy_observer) return;
+  const DeviceAccess access;  // the observer may read what is copied
+  copy_observer(dst, src, count, direction(dst, src));
+}
+void observe_and_copy(void* dst, const void* src, size_t count) {
+  observe(dst, src, count);
+  const DeviceAccess access;
+  std::memmove(dst, src, count);
+  note_memory_written();
+}
 
-// Checks a copy (direction, both ranges) and resolves cudaMemcpyDefault; on an error, reports it.
-cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind) {
-  if (kind == cudaMemcpyDefault) {
-    const bool d = is_device(dst), s = is_device(src);
-    kind = d ? (s ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
-             : (s ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+// What CUDA checks of one side of a copy: a side in a device allocation must lie inside it;
+// pageable host memory may not be declared as the device side (the only kind CUDA refuses: with
+// unified addressing the pointers decide the direction, whatever the kind says).
+cudaError_t check_side(const char* api, const char* which, const void* p, size_t count, bool declared_device,
+                       MemoryKind kind) {
+  if (kind == MemoryKind::pageable && declared_device) {
+    const AddressInfo info = lookup_address(p);
+    if (info.kind != AddressInfo::Kind::unknown) {  // in the guard zone of a device allocation
+      return refuse_call(api, cudaErrorInvalidValue, check_device_range(p, count, which));
+    }
+    return refuse_call(api, cudaErrorInvalidValue,
+                       std::string(which) +
+                           " is pageable host memory (malloc, new, the stack or a host variable) but the kind "
+                           "says it is device memory; use the kind of the real direction, or cudaMemcpyDefault");
   }
+  if (kind == MemoryKind::device || kind == MemoryKind::managed) {
+    if (!is_device_symbol(p) || lookup_address(p).kind != AddressInfo::Kind::unknown) {
+      std::string why = check_device_range(p, count, which);
+      if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
+    }
+  } else if (lookup_address(p).kind != AddressInfo::Kind::unknown) {
+    return refuse_call(api, cudaErrorInvalidValue, check_device_range(p, count, which));
+  }
+  return cudaSuccess;
+}
+
+bool declares_device_destination(cudaMemcpyKind k) {
+  return k == cudaMemcpyHostToDevice || k == cudaMemcpyDeviceToDevice;
+}
+bool declares_device_source(cudaMemcpyKind k) { return k == cudaMemcpyDeviceToHost || k == cudaMemcpyDeviceToDevice; }
+
+// Checks a copy as CUDA 13 does (tests/gpu/expected/probe_copy_kinds.txt, recorded on an H200):
+// the kind must be a cudaMemcpyKind; each side must be what it is declared as, except that only
+// pageable host memory declared as a device side is refused; device sides must fit their
+// allocations. On an error, reports it.
+cudaError_t check_copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) {
     return refuse_call(api, cudaErrorInvalidMemcpyDirection,
                        "the copy kind " + std::to_string(kind) + " is not a cudaMemcpyKind");
   }
-  const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
-  if (dst_device) {
-    std::string why = check_device_range(dst, count, "the destination");
-    if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
-  } else if (is_device(dst)) {
-    return refuse_call(api, cudaErrorInvalidValue,
-                       "the destination is device memory but the kind says host; swap the arguments or the kind");
-  }
-  if (src_device) {
-    std::string why = check_device_range(src, count, "the source");
-    if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
-  } else if (is_device(src)) {
-    return refuse_call(api, cudaErrorInvalidValue,
-                       "the source is device memory but the kind says host; swap the arguments or the kind");
-  }
   if (!dst || !src) return refuse_call(api, cudaErrorInvalidValue, "a null pointer was passed");
-  return cudaSuccess;
+  const cudaError_t d =
+      check_side(api, "the destination", dst, count, declares_device_destination(kind), memory_kind(dst));
+  if (d != cudaSuccess) return d;
+  return check_side(api, "the source", src, count, declares_device_source(kind), memory_kind(src));
 }
 
 cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
@@ -70,29 +103,24 @@ cudaError_t copy(const char* api, void* dst, const void* src, size_t count, cuda
   if (count == 0) return cudaSuccess;
   const cudaError_t e = check_copy(api, dst, src, count, kind);
   if (e != cudaSuccess) return e;
-  observe_copy(dst, src, count, kind);
-  std::memmove(dst, src, count);
-  note_memory_written();
+  observe_and_copy(dst, src, count);
   return cudaSuccess;
 }
 
-// The host side of a copy: page-locked (or none) lets the copy run asynchronously.
-bool host_side_page_locked(const void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  switch (kind) {
-    case cudaMemcpyHostToDevice: return is_page_locked(src, count);
-    case cudaMemcpyDeviceToHost: return is_page_locked(dst, count);
-    case cudaMemcpyDeviceToDevice: return true;
-    default: return is_page_locked(src, count) && is_page_locked(dst, count);
-  }
+// Neither side pageable: the copy runs asynchronously, as CUDA's does.
+bool host_side_page_locked(const void* dst, const void* src) {
+  return memory_kind(dst) != MemoryKind::pageable && memory_kind(src) != MemoryKind::pageable;
 }
 }  // namespace
 
 namespace {
-// The checks both directions share: sticky error, direction, the symbol's size,
-// the device side of a device-to-device copy. `to_symbol` says which way.
+// Copies to and from a __constant__ or __device__ variable. The symbol is device memory; the other
+// side's kind decides the direction, as in cudaMemcpy, and only pageable memory declared as the
+// device side (cudaMemcpyDeviceToDevice) is refused. `to_symbol` says which way.
 cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* other, size_t count, size_t offset,
                         cudaMemcpyKind kind) {
   const char* api = to_symbol ? "cudaMemcpyToSymbol" : "cudaMemcpyFromSymbol";
+  note_device_symbol(symbol, symbol_size);
   wait_for_all();
   if (synchronize_errors() != cudaSuccess) return sticky_error();
   const cudaMemcpyKind host_kind = to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
@@ -106,35 +134,23 @@ cudaError_t symbol_copy(bool to_symbol, char* symbol, size_t symbol_size, void* 
                        "copying " + std::to_string(count) + " bytes at offset " + std::to_string(offset) +
                            " overruns the " + std::to_string(symbol_size) + "-byte symbol");
   }
-  if (kind == cudaMemcpyDeviceToDevice) {
-    std::string why = check_device_range(other, count, to_symbol ? "the source" : "the destination");
-    if (!why.empty()) return refuse_call(api, cudaErrorInvalidValue, why);
-  }
-  if (count) {
-    const bool other_device = kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && is_device(other));
-    const cudaMemcpyKind resolved = other_device ? cudaMemcpyDeviceToDevice : host_kind;
-    if (to_symbol) {
-      observe_copy(symbol + offset, other, count, resolved);
-      std::memmove(symbol + offset, other, count);
-      note_memory_written();
-    } else {
-      observe_copy(other, symbol + offset, count, resolved);
-      std::memmove(other, symbol + offset, count);
-    }
-  }
+  if (count == 0) return cudaSuccess;
+  if (!other) return refuse_call(api, cudaErrorInvalidValue, "a null pointer was passed");
+  const cudaError_t e = check_side(api, to_symbol ? "the source" : "the destination", other, count,
+                                   kind == cudaMemcpyDeviceToDevice, memory_kind(other));
+  if (e != cudaSuccess) return e;
+  if (to_symbol) observe_and_copy(symbol + offset, other, count);
+  else observe_and_copy(other, symbol + offset, count);
   return cudaSuccess;
 }
 }  // namespace
 
-cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind& kind) {
+cudaError_t check_copy_range(const char* api, void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   return count == 0 ? cudaSuccess : check_copy(api, dst, src, count, kind);
 }
 
-void make_checked_copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-  if (count == 0) return;
-  observe_copy(dst, src, count, kind);
-  std::memmove(dst, src, count);
-  note_memory_written();
+void make_checked_copy(void* dst, const void* src, size_t count) {
+  if (count) observe_and_copy(dst, src, count);
 }
 
 cudaError_t copy_rows(const char* api, const cudaMemcpy3DParms* p, CopyRows& out) {
@@ -226,12 +242,18 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
   if (count == 0) return cudaSuccess;
   const cudaError_t e = check_copy("cudaMemcpyAsync", dst, src, count, kind);
   if (e != cudaSuccess) return e;
-  observe_copy(dst, src, count, kind);
+  if (capturing_graph(stream)) {  // observed each time its graph runs, as a graph's memcpy node
+    submit(
+        stream, [dst, src, count] { observe_and_copy(dst, src, count); }, "memcpy");
+    return cudaSuccess;
+  }
+  observe(dst, src, count);  // while the program's host code runs, as the harness follows it
   const auto work = [dst, src, count] {
+    const DeviceAccess access;
     std::memmove(dst, src, count);
     note_memory_written();
   };
-  if (capturing_graph(stream) || host_side_page_locked(dst, src, count, kind)) {
+  if (host_side_page_locked(dst, src)) {
     submit(stream, work, "memcpy");
   } else {
     wait_for(last_ticket(stream));
@@ -276,6 +298,7 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   std::string why = check_device_range(ptr, count, "the destination");
   if (!why.empty()) return refuse_call("cudaMemset", cudaErrorInvalidValue, why);
   if (count) {
+    const DeviceAccess access;
     std::memset(ptr, value, count);
     note_memory_written();
   }
@@ -289,6 +312,7 @@ cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t str
     submit(
         stream,
         [ptr, value, count] {
+          const DeviceAccess access;
           std::memset(ptr, value, count);
           note_memory_written();
         },

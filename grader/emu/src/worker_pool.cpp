@@ -1,6 +1,7 @@
 // A small fork-join pool of persistent threads.
 #include "worker_pool.hpp"
 
+#include "device_access.hpp"
 #include "platform/cpu_count.hpp"
 
 #include <condition_variable>
@@ -26,6 +27,7 @@ struct Pool {
     }
   }
   void loop(unsigned index) {
+    allow_device_access_on_this_thread();  // these threads only ever run kernels and replays
     unsigned long long seen = 0;
     for (;;) {
       const std::function<void(unsigned)>* w;

@@ -28,6 +28,11 @@ struct LaunchRequest {
   cudaStream_t stream;
 };
 
+struct PointerArgument {
+  unsigned index;  // 0 for the first argument
+  const void* value;
+};
+
 // Type-erased kernel body: sweep(closure, s) runs the kernel for threads s.begin.. of the
 // running block, one after another (thread_sweep.hpp). `owner` keeps the closure alive while
 // the launch is queued (and while a graph holds it).
@@ -41,6 +46,11 @@ struct KernelBody {
   // floating-point value); null when an argument is not trivially copyable.
   void (*argument_bytes)(const void* closure, std::vector<unsigned char>& out,
                          std::vector<unsigned char>& address_words) = nullptr;
+  // Appends the arguments that are pointers to objects (not to functions), each with its position:
+  // a launch whose pointer argument points into host memory a GPU cannot reach is refused
+  // (grader/emu/src/launch_arguments.hpp).
+  void (*pointer_arguments)(const void* closure, std::vector<PointerArgument>& out) = nullptr;
+  size_t closure_bytes = 0;  // the closure's own size: what the kernel's threads read its arguments from
 };
 
 // Whether a kernel argument of type T can hold an address: an integer or enumeration narrower than
@@ -63,6 +73,16 @@ void closure_argument_bytes(const void* closure, std::vector<unsigned char>& out
   std::apply([&](const auto&... a) { (append_argument(out, address_words, a), ...); },
              static_cast<const Closure*>(closure)->arguments());
 }
+template <class T> void append_pointer_argument(std::vector<PointerArgument>& out, unsigned index, const T& v) {
+  if constexpr (std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>) {
+    out.push_back(PointerArgument{index, const_cast<const void*>(static_cast<const volatile void*>(v))});
+  }
+}
+template <class Closure> void closure_pointer_arguments(const void* closure, std::vector<PointerArgument>& out) {
+  unsigned index = 0;
+  std::apply([&](const auto&... a) { (append_pointer_argument(out, index++, a), ...); },
+             static_cast<const Closure*>(closure)->arguments());
+}
 template <class Tuple> struct trivially_copyable_arguments;
 template <class... A> struct trivially_copyable_arguments<std::tuple<A...>> {
   static constexpr bool value = (std::is_trivially_copyable_v<A> && ...);
@@ -74,7 +94,8 @@ template <class Closure> KernelBody make_kernel_body(std::shared_ptr<const Closu
   const void* p = closure.get();
   using Arguments = std::decay_t<decltype(closure->arguments())>;
   auto* bytes = trivially_copyable_arguments<Arguments>::value ? &closure_argument_bytes<Closure> : nullptr;
-  return KernelBody{&sweep_threads<Closure>, p, std::move(closure), bytes};
+  return KernelBody{&sweep_threads<Closure>, p, std::move(closure), bytes, &closure_pointer_arguments<Closure>,
+                    sizeof(Closure)};
 }
 
 // Validates the configuration (errors go to cudaGetLastError, as on a GPU) and

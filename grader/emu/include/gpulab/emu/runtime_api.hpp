@@ -34,6 +34,7 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
@@ -129,9 +130,11 @@ inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t 
                                              cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
   return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
+// Names a __device__ or __constant__ variable to the runtime as device memory (its address then
+// counts as device memory in copies, cudaPointerGetAttributes and a kernel's arguments).
+cudaError_t cudaGetSymbolAddressImpl(void** dev_ptr, const void* symbol, size_t size);
 template <class T> inline cudaError_t cudaGetSymbolAddress(void** dev_ptr, T& symbol) {
-  *dev_ptr = (void*)&symbol;
-  return cudaSuccess;
+  return cudaGetSymbolAddressImpl(dev_ptr, (const void*)&symbol, sizeof(T));
 }
 template <class T> inline cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
   if (!size) return cudaErrorInvalidValue;

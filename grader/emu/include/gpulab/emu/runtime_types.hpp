@@ -51,6 +51,21 @@ enum cudaMemcpyKind {
   cudaMemcpyDefault = 4
 };
 
+// What cudaPointerGetAttributes says of an address (CUDA 13's fields).
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
 // Linear memory described in three dimensions (cudaMemcpy3D, a graph's memcpy node), with CUDA
 // 13's fields. The emulator has no CUDA arrays: a copy to or from one is refused.
 struct cudaArray;

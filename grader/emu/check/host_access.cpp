@@ -1,0 +1,52 @@
+// host_access.hpp: where a checked kernel's non-device, non-shared accesses land. The common ones
+// (its locals, the emulator's context, the arguments) are told apart with a few comparisons; a
+// mapping lookup follows only for the rest.
+#include "host_access.hpp"
+
+#include "findings.hpp"
+#include "gpulab/emu/execution_context.hpp"
+#include "block_runner.hpp"
+#include "launch_state.hpp"
+#include "messages.hpp"
+
+namespace gpulab::emu::check {
+namespace {
+bool within(uintptr_t a, uintptr_t begin, uintptr_t end) { return a >= begin && a < end; }
+template <class T> bool inside(uintptr_t a, const T* object) {
+  const auto p = reinterpret_cast<uintptr_t>(object);
+  return object && a >= p && a < p + sizeof(T);
+}
+}  // namespace
+
+void begin_host_checks(Session& s, const LaunchState& launch) {
+  s.host_map.read();
+  const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  const auto [begin, end] = s.host_map.mapping_of(here);
+  s.own_stack_begin = begin;
+  s.own_stack_end = end;
+  s.closure_begin = reinterpret_cast<uintptr_t>(launch.body.closure);
+  s.closure_end = s.closure_begin + launch.body.closure_bytes;
+  s.running_stack_begin = s.running_stack_end = 0;
+}
+
+void check_host_access(Session& s, uintptr_t a, size_t size, bool write, uint16_t thread, uintptr_t pc) {
+  if (within(a, s.running_stack_begin, s.running_stack_end) || within(a, s.own_stack_begin, s.own_stack_end) ||
+      within(a, s.closure_begin, s.closure_end) || inside(a, s.runner) || inside(a, gpulab_emu_thread) ||
+      inside(a, gpulab_emu_block) || inside(a, gpulab_emu_launch)) {
+    return;
+  }
+  const HostRegion region = s.host_map.region_of(a);
+  if (region == HostRegion::none || region == HostRegion::variable) return;
+  // The stack this GPU thread runs on (the checker runs on it too): its locals.
+  const auto [begin, end] = s.host_map.mapping_of(reinterpret_cast<uintptr_t>(__builtin_frame_address(0)));
+  if (within(a, begin, end)) {
+    s.running_stack_begin = begin;
+    s.running_stack_end = end;
+    return;
+  }
+  if (gpu_reachable(reinterpret_cast<const void*>(a))) return;  // page-locked, registered, the device heap
+  if (!s.findings.admit(FindingKind::host_memory, code_offset(pc))) return;
+  report_host_access(s, a, size, write, region, thread, pc - 1);
+}
+
+}  // namespace gpulab::emu::check
