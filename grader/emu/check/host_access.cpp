@@ -3,6 +3,8 @@
 // mapping lookup follows only for the rest.
 #include "host_access.hpp"
 
+#include <cstdlib>
+
 #include "findings.hpp"
 #include "gpulab/emu/execution_context.hpp"
 #include "block_runner.hpp"
@@ -26,13 +28,27 @@ void begin_host_checks(Session& s, const LaunchState& launch) {
   s.own_stack_end = end;
   s.closure_begin = reinterpret_cast<uintptr_t>(launch.body.closure);
   s.closure_end = s.closure_begin + launch.body.closure_bytes;
+  // The emulator's own objects that code compiled with the kernel touches (a barrier's or a
+  // group's state, the block's runner) are made on this thread, the one that runs checked blocks:
+  // glibc gives it an arena of its own, a heap of at most 64 MiB aligned to its size. The
+  // program's host memory comes from its own threads' arenas (the main one: [heap]).
+  s.arena_begin = s.arena_end = 0;
+  if (void* probe = std::malloc(1)) {
+    const auto p = reinterpret_cast<uintptr_t>(probe);
+    if (s.host_map.region_of(p) == HostRegion::anonymous) {
+      constexpr uintptr_t kArenaHeapBytes = uintptr_t{64} << 20;
+      s.arena_begin = p & ~(kArenaHeapBytes - 1);
+      s.arena_end = s.arena_begin + kArenaHeapBytes;
+    }
+    std::free(probe);
+  }
   s.running_stack_begin = s.running_stack_end = 0;
 }
 
 void check_host_access(Session& s, uintptr_t a, size_t size, bool write, uint16_t thread, uintptr_t pc) {
   if (within(a, s.running_stack_begin, s.running_stack_end) || within(a, s.own_stack_begin, s.own_stack_end) ||
-      within(a, s.closure_begin, s.closure_end) || inside(a, s.runner) || inside(a, gpulab_emu_thread) ||
-      inside(a, gpulab_emu_block) || inside(a, gpulab_emu_launch)) {
+      within(a, s.closure_begin, s.closure_end) || within(a, s.arena_begin, s.arena_end) || inside(a, s.runner) ||
+      inside(a, gpulab_emu_thread) || inside(a, gpulab_emu_block) || inside(a, gpulab_emu_launch)) {
     return;
   }
   const HostRegion region = s.host_map.region_of(a);

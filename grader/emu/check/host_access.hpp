@@ -3,7 +3,8 @@
 // illegal address on a GPU (an H200 has no HMM), reported at the access with its kernel, block,
 // thread and line. The kernel's own memory is not: its stack, the launching thread's stack and
 // TLS (blockDim, namespace-scope __shared__ variables), the emulator's context of the running
-// thread and block (the block's runner), the launch's arguments. Host variables are not told from __device__ ones
+// thread and block (the block's runner), the launch's arguments, and what the emulator allocates
+// while the kernel runs (on the launching thread, in its own malloc arena). Host variables are not told from __device__ ones
 // here (both are the program's variables); a launch argument pointing at one is refused instead.
 #pragma once
 #include <cstddef>

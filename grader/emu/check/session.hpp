@@ -40,6 +40,7 @@ struct Session {
   HostMemoryMap host_map;
   uintptr_t own_stack_begin = 0, own_stack_end = 0;
   uintptr_t closure_begin = 0, closure_end = 0;
+  uintptr_t arena_begin = 0, arena_end = 0;  // this thread's malloc arena: the emulator's objects
   uintptr_t running_stack_begin = 0, running_stack_end = 0;
 
   // The running block.

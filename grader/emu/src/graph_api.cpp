@@ -164,6 +164,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t* node, cudaGraph_t graph, con
     if (e != cudaSuccess) return e;
   }
   return add_node(node, graph, "memcpy", [rows] {
+    const DeviceAccess access;  // once for all the rows
     for (const auto& [dst, src] : rows.rows) make_checked_copy(dst, src, rows.width);
   });
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 #include "device_heap_state.hpp"
 #include "memory_kinds.hpp"
@@ -50,6 +51,19 @@ void HostMemoryMap::read() {
     mappings_.push_back(Mapping{begin, end, region});
   }
   std::fclose(f);
+  segments_.clear();
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto& out = *static_cast<std::vector<std::pair<uintptr_t, uintptr_t>>*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const auto& ph = info->dlpi_phdr[i];
+          if (ph.p_type == PT_LOAD)
+            out.emplace_back(info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz);
+        }
+        return 0;
+      },
+      &segments_);
+  std::sort(segments_.begin(), segments_.end());
 #endif
 }
 
@@ -62,6 +76,8 @@ std::pair<uintptr_t, uintptr_t> HostMemoryMap::mapping_of(uintptr_t a) const {
 }
 
 HostRegion HostMemoryMap::region_of(uintptr_t a) const {
+  auto seg = std::upper_bound(segments_.begin(), segments_.end(), std::pair{a, ~uintptr_t{0}});
+  if (seg != segments_.begin() && a < std::prev(seg)->second) return HostRegion::variable;
   auto it = std::upper_bound(mappings_.begin(), mappings_.end(), a,
                              [](uintptr_t x, const Mapping& m) { return x < m.begin; });
   if (it == mappings_.begin()) return HostRegion::none;

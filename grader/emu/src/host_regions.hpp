@@ -22,9 +22,9 @@ const char* host_region_words(HostRegion region);
 class HostMemoryMap {
  public:
   void read();
-  // Which kind of host mapping holds `a` (heap: [heap]; anonymous: large malloc blocks, other
-  // threads' stacks; stack: the main thread's;
-  // mapped_file), or none when no mapping holds it.
+  // Which kind of host mapping holds `a` (variable: a segment of the program or a library it
+  // loaded, __device__ variables included; heap: [heap]; anonymous: large malloc blocks, other
+  // threads' stacks; stack: the main thread's; mapped_file), or none when no mapping holds it.
   HostRegion region_of(uintptr_t a) const;
   // The [begin, end) of the mapping holding `a`, or {0, 0}.
   std::pair<uintptr_t, uintptr_t> mapping_of(uintptr_t a) const;
@@ -34,7 +34,8 @@ class HostMemoryMap {
     uintptr_t begin, end;
     HostRegion region;
   };
-  std::vector<Mapping> mappings_;  // in address order
+  std::vector<Mapping> mappings_;                          // in address order
+  std::vector<std::pair<uintptr_t, uintptr_t>> segments_;  // the loaded objects' segments, in order
 };
 
 // Whether `a` lies in a segment of the program or a library it loaded (code, constants, variables).

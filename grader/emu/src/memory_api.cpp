@@ -264,6 +264,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                          cudaMemcpyKind kind) {
   if (width > dpitch || width > spitch) return set_last_error(cudaErrorInvalidPitchValue);
+  const DeviceAccess access;  // once for all the rows (toggled protection opens and closes each time)
   for (size_t r = 0; r < height; ++r) {
     const cudaError_t e = copy("cudaMemcpy2D", static_cast<char*>(dst) + r * dpitch,
                                static_cast<const char*>(src) + r * spitch, width, kind);
@@ -275,6 +276,7 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   CopyRows r;
   if (const cudaError_t e = copy_rows("cudaMemcpy3D", p, r); e != cudaSuccess) return e;
+  const DeviceAccess access;  // once for all the rows
   for (const auto& [dst, src] : r.rows) {
     const cudaError_t e = copy("cudaMemcpy3D", dst, src, r.width, p->kind);
     if (e != cudaSuccess) return e;

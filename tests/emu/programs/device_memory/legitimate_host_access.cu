@@ -1,6 +1,7 @@
 // What host code and kernels may share, as on a GPU: managed memory read on the host after a
 // synchronisation, a __managed__ variable, mapped and registered host memory written by a kernel,
-// a __device__ variable's address from cudaGetSymbolAddress passed to a kernel, copies of every
+// a __device__ variable's address from cudaGetSymbolAddress passed to a kernel, device variables
+// read by name, copies of every
 // kind CUDA accepts, and printf after copying back. Prints "all shared memory worked" at the end.
 #include <cstdio>
 #include <cstdlib>
@@ -11,7 +12,11 @@ __global__ void fill(int* out, int n, int value) {
 }
 
 __device__ int on_device[32];
+__constant__ int offsets[2] = {1, 2};
 __managed__ int counter = 5;
+
+// Device variables read by name in a kernel: device memory (the checking build must not object).
+__global__ void read_by_name(int* out) { *out = on_device[0] + offsets[1]; }
 
 __global__ void bump_managed() { counter += 1; }
 
@@ -59,6 +64,13 @@ int main() {
   int from_symbol[n];
   cudaMemcpyFromSymbol(from_symbol, on_device, sizeof from_symbol);
   wrong += check("__device__ variable", from_symbol, n, 400);
+  int* by_name = nullptr;
+  cudaMalloc(&by_name, sizeof(int));
+  read_by_name<<<1, 1>>>(by_name);
+  int read_back = 0;
+  cudaMemcpy(&read_back, by_name, sizeof read_back, cudaMemcpyDeviceToHost);
+  if (read_back != 402) std::printf("device variables read by name: %d, not 402\n", read_back), ++wrong;
+  cudaFree(by_name);
 
   int* d = nullptr;
   int* d2 = nullptr;
