@@ -166,8 +166,10 @@ inline void row(const char* part, const std::string& label, const std::string& i
 }
 
 inline void header(const char* lab, const char* base) {
-  std::printf("\n## %s\n\n| part | case | implementation | median | throughput | vs %s | ok |\n|---|---|---|---:|---:|---:|---|\n",
-              lab, base);
+  std::printf(
+      "\n## %s\n\n| part | case | implementation | median | throughput | vs %s | ok "
+      "|\n|---|---|---|---:|---:|---:|---|\n",
+      lab, base);
 }
 
 }  // namespace refbench

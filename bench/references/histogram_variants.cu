@@ -28,9 +28,10 @@ using namespace refbench;
 
 // Prose like grader/data/value_generators.cpp's "text" distribution.
 static std::vector<unsigned char> prose(size_t n, uint64_t seed) {
-  static const char* words[] = {"the", "warp", "Block", "GPU", "kernel", "shared", "memory", "Thread", "atomic",
-                                "histogram", "CUDA", "parallel", "zebra", "quick", "brown", "fox", "jumps", "over",
-                                "lazy", "dog", "x", "yield", "PRIVATIZATION", "coalesced", "bank", "conflict"};
+  static const char* words[] = {"the",    "warp",          "Block",     "GPU",  "kernel",   "shared", "memory",
+                                "Thread", "atomic",        "histogram", "CUDA", "parallel", "zebra",  "quick",
+                                "brown",  "fox",           "jumps",     "over", "lazy",     "dog",    "x",
+                                "yield",  "PRIVATIZATION", "coalesced", "bank", "conflict"};
   static const char* punct[] = {" ", " ", " ", " ", ", ", ". ", "; ", "! ", "? ", "\n", " - ", " (", ") ", "\"", "'"};
   static const char* extra[] = {"\xc3\xa9", "\xc3\xa0", "\xc3\xa7", "\xe2\x82\xac", "\xc3\x9f", "\t"};
   std::vector<unsigned char> b(n);
@@ -68,10 +69,18 @@ int main(int argc, char** argv) {
   void* temp = nullptr;
   size_t temp_bytes = 0;
   header("histogram", "CUB");
-  struct Case { const char* part; const char* label; int fill; size_t offset, n; };  // fill: 0 prose, 1 bytes, else constant
-  const std::vector<Case> cases = {{"text", "text", 0, 0, full},          {"text", "all 'e'", 'e', 0, full},
-                                   {"text", "text, ragged", 0, 3, full - 7}, {"bytes", "uniform", 1, 0, full},
-                                   {"bytes", "all equal", 255, 0, full},     {"bytes", "uniform, ragged", 1, 5, full - 11}};
+  struct Case {
+    const char* part;
+    const char* label;
+    int fill;
+    size_t offset, n;
+  };  // fill: 0 prose, 1 bytes, else constant
+  const std::vector<Case> cases = {{"text", "text", 0, 0, full},
+                                   {"text", "all 'e'", 'e', 0, full},
+                                   {"text", "text, ragged", 0, 3, full - 7},
+                                   {"bytes", "uniform", 1, 0, full},
+                                   {"bytes", "all equal", 255, 0, full},
+                                   {"bytes", "uniform, ragged", 1, 5, full - 11}};
   for (const Case& cs : cases) {
     if (cs.fill == 0) {
       const size_t chunk = std::min<size_t>(full, 64u << 20);
@@ -92,16 +101,27 @@ int main(int argc, char** argv) {
       if (text) {
         const char* t = reinterpret_cast<const char*>(d);
         cub::DeviceHistogram::HistogramEven(nullptr, b, t, letters, 27, int{'a'}, int{'z'} + 1, (long long)n);
-        if (b > temp_bytes) { cudaFree(temp); CHECK_CUDA(cudaMalloc(&temp, b)); temp_bytes = b; }
+        if (b > temp_bytes) {
+          cudaFree(temp);
+          CHECK_CUDA(cudaMalloc(&temp, b));
+          temp_bytes = b;
+        }
         cub::DeviceHistogram::HistogramEven(temp, b, t, letters, 27, int{'a'}, int{'z'} + 1, (long long)n);
         letters_to_bins<<<1, 7>>>(letters, ref);
       } else {
         cub::DeviceHistogram::HistogramEven(nullptr, b, d, ref, 257, 0, 256, (long long)n);
-        if (b > temp_bytes) { cudaFree(temp); CHECK_CUDA(cudaMalloc(&temp, b)); temp_bytes = b; }
+        if (b > temp_bytes) {
+          cudaFree(temp);
+          CHECK_CUDA(cudaMalloc(&temp, b));
+          temp_bytes = b;
+        }
         cub::DeviceHistogram::HistogramEven(temp, b, d, ref, 257, 0, 256, (long long)n);
       }
     };
-    auto cub_timed = [&] { cudaMemsetAsync(ref, 0, 256 * sizeof(unsigned)); cub_run(); };
+    auto cub_timed = [&] {
+      cudaMemsetAsync(ref, 0, 256 * sizeof(unsigned));
+      cub_run();
+    };
     using namespace after;
     const char* t = reinterpret_cast<const char*>(d);
     std::vector<Impl> impls;
@@ -122,25 +142,29 @@ int main(int argc, char** argv) {
                {"bytes 512x4 unroll 4", [=] { bytes_with<HistShape<512, 4, 4>>(d, bins, n); }},
                {"bytes 1024x2 unroll 2", [=] { bytes_with<HistShape<1024, 2, 2>>(d, bins, n); }},
                {"bytes 256x8 unroll 2", [=] { bytes_with<HistShape<256, 8, 2>>(d, bins, n); }},
-               {"bytes 512x3 unroll 2", [=] { bytes_with<HistShape<512, 3, 2>>(d, bins, n); }},
-               {"bytes private 4 warps x3", [=] { bytes_private<4, 3>(d, bins, n); }},
-               {"bytes private 2 warps x6", [=] { bytes_private<2, 6>(d, bins, n); }},
-               {"bytes private 6 warps x2", [=] { bytes_private<6, 2>(d, bins, n); }}};
+               {"bytes 512x3 unroll 2", [=] { bytes_with<HistShape<512, 3, 2>>(d, bins, n); }}};
     }
     CHECK_CUDA(cudaMemset(ref, 0, 256 * sizeof(unsigned)));
     cub_run();
     CHECK_CUDA(cudaDeviceSynchronize());
     if (!o.only.empty()) {
       for (Impl& i : impls)
-        if (std::string(cs.part) + " " + i.name == o.only && cs.offset == 0) { i.run(); CHECK_CUDA(cudaDeviceSynchronize()); }
+        if (std::string(cs.part) + " " + i.name == o.only && cs.offset == 0) {
+          i.run();
+          CHECK_CUDA(cudaDeviceSynchronize());
+        }
       continue;
     }
     const double base = time_ms(cub_timed, o.runs);
     row(cs.part, cs.label, "CUB", base, base, double(n), "GB/s", "-");
     for (Impl& i : impls) {
-      auto timed = [&] { cudaMemsetAsync(bins, 0, 256 * sizeof(unsigned)); i.run(); };
+      auto timed = [&] {
+        cudaMemsetAsync(bins, 0, 256 * sizeof(unsigned));
+        i.run();
+      };
       const double ms = time_ms(timed, o.runs);
-      row(cs.part, cs.label, i.name, ms, base, double(n), "GB/s", same_bytes(bins, ref, nbins * sizeof(unsigned)) ? "ok" : "WRONG");
+      row(cs.part, cs.label, i.name, ms, base, double(n), "GB/s",
+          same_bytes(bins, ref, nbins * sizeof(unsigned)) ? "ok" : "WRONG");
     }
   }
   return 0;

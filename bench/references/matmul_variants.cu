@@ -23,8 +23,7 @@ namespace after {
 
 using namespace refbench;
 
-template <class C>
-Impl candidate(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
+template <class C> Impl candidate(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
   return {name, [=] { after::launch_any<C>(a, b, c, m, n, k); }};
 }
 
@@ -33,9 +32,14 @@ int main(int argc, char** argv) {
   cublasHandle_t handle;
   cublasCreate(&handle);
   cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH);
-  struct Size { const char* label; int m, n, k; };
-  std::vector<Size> sizes = {{"2048^3 (graded)", 2048, 2048, 2048}, {"4096^3", 4096, 4096, 4096},
-                             {"ragged 4097x4095x4093", 4097, 4095, 4093}, {"8192^3", 8192, 8192, 8192}};
+  struct Size {
+    const char* label;
+    int m, n, k;
+  };
+  std::vector<Size> sizes = {{"2048^3 (graded)", 2048, 2048, 2048},
+                             {"4096^3", 4096, 4096, 4096},
+                             {"ragged 4097x4095x4093", 4097, 4095, 4093},
+                             {"8192^3", 8192, 8192, 8192}};
   if (o.quick) sizes = {{"ragged 257x255x253", 257, 255, 253}, {"512^3", 512, 512, 512}};
   header("matmul", "cuBLAS");
   for (const Size& s : sizes) {
@@ -62,14 +66,26 @@ int main(int argc, char** argv) {
         candidate<Config<128, 256, 16, 32, 64, 3, 1>>("128x256x16 w32x64 s3", a, b, c, m, n, k),
         candidate<Config<256, 128, 16, 64, 32, 3, 1>>("256x128x16 w64x32 s3", a, b, c, m, n, k),
         candidate<Config<64, 64, 16, 32, 64, 3, 4>>("64x64x16 w32x64 s3", a, b, c, m, n, k),
+        // Around the fastest shape of 2026-11-29 (64 x 64 x 16, 3 stages), for the next run.
+        candidate<Config<64, 64, 32, 32, 64, 3, 4>>("64x64x32 w32x64 s3", a, b, c, m, n, k),
+        candidate<Config<64, 64, 16, 32, 64, 4, 4>>("64x64x16 w32x64 s4", a, b, c, m, n, k),
+        candidate<Config<64, 64, 16, 64, 32, 3, 4>>("64x64x16 w64x32 s3", a, b, c, m, n, k),
+        candidate<Config<128, 64, 16, 32, 64, 3, 3>>("128x64x16 w32x64 s3", a, b, c, m, n, k),
+        candidate<Config<64, 128, 16, 32, 64, 3, 3>>("64x128x16 w32x64 s3", a, b, c, m, n, k),
     };
     const double flops = 2.0 * m * n * k;
     cublas();
     CHECK_CUDA(cudaDeviceSynchronize());
     if (!o.only.empty()) {
       for (Impl& i : impls)
-        if (i.name == o.only) { i.run(); CHECK_CUDA(cudaDeviceSynchronize()); }
-      if (o.only == "cuBLAS") { cublas(); CHECK_CUDA(cudaDeviceSynchronize()); }
+        if (i.name == o.only) {
+          i.run();
+          CHECK_CUDA(cudaDeviceSynchronize());
+        }
+      if (o.only == "cuBLAS") {
+        cublas();
+        CHECK_CUDA(cudaDeviceSynchronize());
+      }
     } else {
       const double base = time_ms(cublas, o.runs);
       row("tiled", s.label, "cuBLAS", base, base, flops / 1e3, "GFLOP/s", "-");

@@ -1,6 +1,7 @@
 // Reference tuning for the scan lab: CUB's DeviceScan (the bench's baseline),
-// the previous reference and candidate shapes of the new one, at the bench's
-// size and a ragged one; outputs compared with CUB's (ints exactly, floats
+// the previous reference and the current one (the CUB-like small-tile
+// candidates measured on 2026-11-29 lost and were removed: docs/performance.md),
+// at the bench's size and a ragged one; outputs compared with CUB's (ints exactly, floats
 // within 1e-5 of the largest value). Built by bench/references/build.sh.
 #include <cub/device/device_scan.cuh>
 
@@ -43,26 +44,38 @@ int main(int argc, char** argv) {
     fill_int(iin, n, -100, 100, 4);
     size_t need = 0;
     cub::DeviceScan::InclusiveSum(nullptr, need, fin, fref, n);
-    if (need > temp_bytes) { cudaFree(temp); CHECK_CUDA(cudaMalloc(&temp, need)); temp_bytes = need; }
+    if (need > temp_bytes) {
+      cudaFree(temp);
+      CHECK_CUDA(cudaMalloc(&temp, need));
+      temp_bytes = need;
+    }
     cub::DeviceScan::ExclusiveSum(nullptr, need, iin, iref, n);
-    if (need > temp_bytes) { cudaFree(temp); CHECK_CUDA(cudaMalloc(&temp, need)); temp_bytes = need; }
-    auto cub_incl = [&] { size_t b = temp_bytes; cub::DeviceScan::InclusiveSum(temp, b, fin, fref, n); };
-    auto cub_excl = [&] { size_t b = temp_bytes; cub::DeviceScan::ExclusiveSum(temp, b, iin, iref, n); };
-    using namespace after;
-#define SHAPES(X) X(128, 16, 32) X(128, 24, 32) X(128, 32, 32) X(256, 16, 32) X(128, 16, 0) X(128, 16, 100) X(256, 32, 32) X(64, 32, 32)
-#define INCL(T, I, B) {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, float, false>(fin, fout, n); }},
-#define EXCL(T, I, B) {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, int, true>(iin, iout, n); }},
+    if (need > temp_bytes) {
+      cudaFree(temp);
+      CHECK_CUDA(cudaMalloc(&temp, need));
+      temp_bytes = need;
+    }
+    auto cub_incl = [&] {
+      size_t b = temp_bytes;
+      cub::DeviceScan::InclusiveSum(temp, b, fin, fref, n);
+    };
+    auto cub_excl = [&] {
+      size_t b = temp_bytes;
+      cub::DeviceScan::ExclusiveSum(temp, b, iin, iref, n);
+    };
     std::vector<Impl> incl = {{"reference (before)", [=] { before::inclusive_scan(fin, fout, n); }},
-                              {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }}, SHAPES(INCL)};
+                              {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }}};
     std::vector<Impl> excl = {{"reference (before)", [=] { before::exclusive_scan(iin, iout, n); }},
-                              {"reference (after)", [=] { after::exclusive_scan(iin, iout, n); }}, SHAPES(EXCL)};
+                              {"reference (after)", [=] { after::exclusive_scan(iin, iout, n); }}};
     cub_incl();
     cub_excl();
     CHECK_CUDA(cudaDeviceSynchronize());
     const std::string label = "n=" + std::to_string(n);
     if (!o.only.empty()) {
-      for (Impl& i : incl) if ("inclusive " + i.name == o.only) i.run();
-      for (Impl& i : excl) if ("exclusive " + i.name == o.only) i.run();
+      for (Impl& i : incl)
+        if ("inclusive " + i.name == o.only) i.run();
+      for (Impl& i : excl)
+        if ("exclusive " + i.name == o.only) i.run();
       if (o.only == "inclusive CUB") cub_incl();
       if (o.only == "exclusive CUB") cub_excl();
       CHECK_CUDA(cudaDeviceSynchronize());
@@ -84,7 +97,8 @@ int main(int argc, char** argv) {
     for (Impl& i : excl) {
       CHECK_CUDA(cudaMemset(iout, 0xFF, sizeof(int) * n));
       const double ms = time_ms(i.run, o.runs);
-      row("exclusive", label, i.name, ms, base, bytes, "GB/s", same_bytes(iout, iref, sizeof(int) * n) ? "ok" : "WRONG");
+      row("exclusive", label, i.name, ms, base, bytes, "GB/s",
+          same_bytes(iout, iref, sizeof(int) * n) ? "ok" : "WRONG");
     }
     cudaFree(fin), cudaFree(fout), cudaFree(fref), cudaFree(iin), cudaFree(iout), cudaFree(iref);
   }

@@ -48,12 +48,11 @@ constexpr int BYTE_BINS = 256;  // one per byte value
 
 // Threads per block, blocks per SM the grid is sized for, 16-byte vectors each
 // thread loads before counting them.
-template <int BLOCK_, int BLOCKS_PER_SM_, int UNROLL_>
-struct HistShape {
+template <int BLOCK_, int BLOCKS_PER_SM_, int UNROLL_> struct HistShape {
   static constexpr int BLOCK = BLOCK_, BLOCKS_PER_SM = BLOCKS_PER_SM_, UNROLL = UNROLL_;
 };
 using TextShape = HistShape<256, 8, 2>;
-using BytesShape = HistShape<512, 4, 2>;
+using BytesShape = HistShape<1024, 2, 2>;
 
 // Bytes each thread should count at least before another block is worth launching.
 constexpr int MIN_BYTES_PER_THREAD = 256;
@@ -62,16 +61,15 @@ int sm_count() {
   static int sms = 0;
   if (sms == 0) {
     int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        sms < 1) {
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms < 1) {
       sms = 1;
     }
   }
   return sms;
 }
 
-template <class Shape>
-int grid_for(size_t n) {
+template <class Shape> int grid_for(size_t n) {
   const size_t per_block = static_cast<size_t>(Shape::BLOCK) * MIN_BYTES_PER_THREAD;
   size_t blocks = (n + per_block - 1) / per_block;
   const size_t cap = static_cast<size_t>(sm_count()) * Shape::BLOCKS_PER_SM;
@@ -145,7 +143,7 @@ struct LetterCounts {
   int vectors = 0;  // since the 8-bit counters were emptied
 
   __device__ __forceinline__ void spill_nibbles() {
-    even += nibbles & 0x0F0F0F0Fu;         // bins 0, 2, 4, 6 in bytes 0..3
+    even += nibbles & 0x0F0F0F0Fu;        // bins 0, 2, 4, 6 in bytes 0..3
     odd += (nibbles >> 4) & 0x0F0F0F0Fu;  // bins 1, 3, 5 (byte 3: nothing)
     nibbles = 0;
   }
@@ -172,8 +170,8 @@ struct LetterCounts {
 };
 
 template <class Shape>
-__global__ void __launch_bounds__(Shape::BLOCK) histogram_text_kernel(const unsigned char* __restrict__ data,
-                                                                      unsigned int* bins, size_t n) {
+__global__ void __launch_bounds__(Shape::BLOCK)
+    histogram_text_kernel(const unsigned char* __restrict__ data, unsigned int* bins, size_t n) {
   __shared__ unsigned int block_bins[TEXT_BINS];
   if (threadIdx.x < TEXT_BINS) block_bins[threadIdx.x] = 0;
   __syncthreads();
@@ -212,8 +210,8 @@ __device__ __forceinline__ void count_byte(unsigned* hist, int lane, unsigned c,
 }
 
 template <class Shape>
-__global__ void __launch_bounds__(Shape::BLOCK) histogram_bytes_kernel(const unsigned char* __restrict__ data,
-                                                                       unsigned int* bins, size_t n) {
+__global__ void __launch_bounds__(Shape::BLOCK)
+    histogram_bytes_kernel(const unsigned char* __restrict__ data, unsigned int* bins, size_t n) {
   __shared__ unsigned int hist[BYTE_BINS * LANES];
   __shared__ unsigned int totals[BYTE_BINS];
   const int lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
@@ -269,91 +267,13 @@ __global__ void __launch_bounds__(Shape::BLOCK) histogram_bytes_kernel(const uns
     if (totals[b] != 0) atomicAdd(&bins[b], totals[b]);
 }
 
-// Candidate: a private table per warp, 16-bit counters (two bins per word,
-// table[bin / 2][lane]) that only their own lane touches: plain loads and
-// stores instead of atomics. A lane counts at most 16 per vector, so its
-// counters are emptied into the block's 32-bit totals every 4095 vectors.
-template <int WARPS>
-__global__ void __launch_bounds__(32 * WARPS) histogram_bytes_private(const unsigned char* __restrict__ data,
-                                                                      unsigned int* bins, size_t n) {
-  extern __shared__ unsigned int tables[];  // WARPS x (BYTE_BINS / 2) x 32
-  __shared__ unsigned int totals[BYTE_BINS];
-  const int lane = threadIdx.x % LANES, warp = threadIdx.x / LANES;
-  unsigned int* mine = tables + warp * (BYTE_BINS / 2) * LANES + lane;  // this lane's column
-  for (int i = threadIdx.x; i < WARPS * (BYTE_BINS / 2) * LANES; i += blockDim.x) tables[i] = 0;
-  for (int i = threadIdx.x; i < BYTE_BINS; i += blockDim.x) totals[i] = 0;
-  __syncthreads();
-  auto add = [&](unsigned c, unsigned times) { mine[(c >> 1) * LANES] += times << ((c & 1) * 16); };
-  auto flush = [&] {
-    for (int w = 0; w < BYTE_BINS / 2; ++w) {
-      const unsigned v = mine[w * LANES];
-      if (v & 0xFFFFu) atomicAdd(&totals[2 * w], v & 0xFFFFu);
-      if (v >> 16) atomicAdd(&totals[2 * w + 1], v >> 16);
-      mine[w * LANES] = 0;
-    }
-  };
-  const size_t tid = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  size_t head = (16 - (reinterpret_cast<uintptr_t>(data) & 15u)) & 15u;
-  if (head > n) head = n;
-  if (tid < head) add(data[tid], 1);
-  const size_t vecs = (n - head) / 16;
-  int since_flush = 0;
-  for_each_vector<1>(reinterpret_cast<const uint4*>(data + head), vecs, [&](const uint4& q, bool valid) {
-    const unsigned first = q.x & 0xFFu;
-    const bool run = valid && q.x == first * 0x01010101u && q.y == q.x && q.z == q.x && q.w == q.x;
-    const unsigned lane0_first = __shfl_sync(FULL_MASK, first, 0);
-    if (__all_sync(FULL_MASK, run && first == lane0_first)) {
-      if (lane == 0) atomicAdd(&totals[first], 16 * LANES);
-      return;
-    }
-    if (!valid) return;
-    if (run) {
-      add(first, 16);
-    } else {
-      const unsigned words[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        add(words[i] & 0xFFu, 1);
-        add((words[i] >> 8) & 0xFFu, 1);
-        add((words[i] >> 16) & 0xFFu, 1);
-        add(words[i] >> 24, 1);
-      }
-    }
-    if (++since_flush == 4095) {
-      flush();
-      since_flush = 0;
-    }
-  });
-  const size_t tail = head + vecs * 16;
-  if (tail + tid < n) add(data[tail + tid], 1);
-  flush();
-  __syncthreads();
-  for (int b = threadIdx.x; b < BYTE_BINS; b += blockDim.x)
-    if (totals[b] != 0) atomicAdd(&bins[b], totals[b]);
-}
-
-template <int WARPS, int BLOCKS_PER_SM>
-void bytes_private(const unsigned char* data, unsigned int* bins, size_t n) {
+template <class Shape> void text_with(const char* text, unsigned int* bins, size_t n) {
   if (n == 0) return;
-  constexpr int bytes = WARPS * (BYTE_BINS / 2) * LANES * sizeof(unsigned);
-  static bool raised = false;
-  if (!raised) {
-    cudaFuncSetAttribute(histogram_bytes_private<WARPS>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-    raised = true;
-  }
-  using Shape = HistShape<32 * WARPS, BLOCKS_PER_SM, 1>;
-  histogram_bytes_private<WARPS><<<grid_for<Shape>(n), 32 * WARPS, bytes>>>(data, bins, n);
+  histogram_text_kernel<Shape>
+      <<<grid_for<Shape>(n), Shape::BLOCK>>>(reinterpret_cast<const unsigned char*>(text), bins, n);
 }
 
-template <class Shape>
-void text_with(const char* text, unsigned int* bins, size_t n) {
-  if (n == 0) return;
-  histogram_text_kernel<Shape><<<grid_for<Shape>(n), Shape::BLOCK>>>(reinterpret_cast<const unsigned char*>(text),
-                                                                     bins, n);
-}
-
-template <class Shape>
-void bytes_with(const unsigned char* data, unsigned int* bins, size_t n) {
+template <class Shape> void bytes_with(const unsigned char* data, unsigned int* bins, size_t n) {
   if (n == 0) return;
   histogram_bytes_kernel<Shape><<<grid_for<Shape>(n), Shape::BLOCK>>>(data, bins, n);
 }

@@ -26,15 +26,14 @@
 //     are on their way, so the memory latency hides behind arithmetic and one
 //     barrier per tile suffices (it also tells every thread that the buffer
 //     it refills next is no longer read).
-//   * Global loads are 16 bytes wide and coalesced when the rows are 16-byte
-//     aligned (k and n multiples of 4, aligned pointers); otherwise the same
-//     kernel copies 4-byte elements, so ragged shapes stay correct. Tile
+//   * Global loads are 16 bytes wide and coalesced: they need rows that start
+//     on 16-byte boundaries (k and n multiples of 4, aligned pointers). Tile
 //     elements outside the matrices are zeros written straight into shared
 //     memory (a zero adds nothing, README "Any size"), and only the stores of
 //     c are guarded: aligned sizes pay one comparison per copy and per store.
-// Products with fewer 128 x 128 tiles than SMs use 64 x 64 tiles instead, to
-// give every SM work. Tunables are the template arguments of the Config
-// structs below (chosen by measurement on an H200, docs/performance.md).
+//     Unaligned rows take the register-staged kernel at the end of this file.
+// Tunables are the template arguments of Config (chosen by measurement on an
+// H200, docs/performance.md).
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -48,8 +47,7 @@ constexpr int A_PAD = 4;     // floats of padding after each row of the a tile
 
 // BM x BN block tile, BK deep; WM x WN per warp; STAGES tiles in flight;
 // MIN_BLOCKS resident blocks per SM the register budget must allow.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MIN_BLOCKS_>
-struct Config {
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MIN_BLOCKS_> struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_;
   static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
   static constexpr int WARP_Y = WM / THREAD_M, WARP_X = WN / THREAD_N;  // threads of a warp
@@ -66,8 +64,12 @@ struct Config {
   static_assert(BK % 4 == 0 && STAGES >= 2, "BK must be a multiple of 4, STAGES at least 2");
 };
 
-using Large = Config<128, 128, 16, 32, 64, 3, 2>;  // 256 threads
-using Small = Config<64, 64, 16, 32, 64, 3, 4>;    // 64 threads
+// 64 x 64 tiles of 2 warps (64 threads, up to 168 registers each), 3 stages:
+// the fastest shape measured on an H200 (0.86-0.88x cuBLAS at 2048^3 to
+// 8192^3; 128 x 128 tiles of 256 threads, capped at 128 registers: 0.80-0.86x,
+// docs/performance.md). Small blocks give many of them per SM (6), so that one
+// block's barrier wait is hidden by the others' arithmetic.
+using Tiles = Config<64, 64, 16, 32, 64, 3, 4>;
 
 // One 16-byte group of a tile, 4 consecutive floats of a row starting at src
 // of which `left` lie inside the matrix: copied asynchronously when inside,
@@ -90,7 +92,7 @@ __device__ __forceinline__ void copy_group(float* dst, const float* src, int lef
 
 template <class C, bool VEC>
 __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
-sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n, int k) {
+    sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n, int k) {
   extern __shared__ __align__(16) float smem[];
   const int tid = threadIdx.x;
   const int warp = tid / 32, lane = tid % 32;
@@ -114,7 +116,7 @@ sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __r
   const int a_r = tid / (C::BK / 4), a_q = (tid % (C::BK / 4)) * 4;
   const int b_r = tid / (C::BN / 4), b_q = (tid % (C::BN / 4)) * 4;
   const float* a_src = a + static_cast<size_t>(row0 + a_r) * k + a_q;  // advances by BK per step
-  const float* b_src = b + static_cast<size_t>(b_r) * n + col0 + b_q;   // advances by BK rows per step
+  const float* b_src = b + static_cast<size_t>(b_r) * n + col0 + b_q;  // advances by BK rows per step
   const size_t a_step = static_cast<size_t>(A_ROW_STEP) * k, b_step = static_cast<size_t>(B_ROW_STEP) * n;
   const int a_rows_left = m - row0 - a_r;  // group e's row is inside a when e * A_ROW_STEP < this
   const int b_cols_left = n - col0 - b_q;  // columns inside b from this thread's first one
@@ -210,8 +212,167 @@ sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __r
   }
 }
 
-template <class C, bool VEC>
-void launch_config(const float* a, const float* b, float* c, int m, int n, int k) {
+// ---- rows that are not 16-byte aligned --------------------------------------------------------
+//
+// When k or n is not a multiple of 4 (or a pointer is not 16-byte aligned),
+// a row's 4 floats may straddle the matrix's edge and 16-byte copies are not
+// allowed. There the tiles travel through registers instead, each float
+// loaded with its own bounds check, and are written to the shared tiles after
+// the arithmetic of the step before (register double buffering), with a
+// transposed into the k-major layout on the way. Measured on an H200 at
+// 4097 x 4095 x 4093: 0.82x cuBLAS, against 0.59-0.67x for the cp.async kernel
+// above with 4-byte copies (every element a copy instruction of its own).
+namespace staged {
+
+constexpr int BLOCK_K = 16;  // depth of the a and b tiles per step
+
+template <int BM, int BN> struct Tile {
+  static constexpr int THREADS_X = BN / THREAD_N;
+  static constexpr int THREADS = (BM / THREAD_M) * THREADS_X;
+  // Resident blocks per SM the compiler must allow (512 threads: 128 registers each).
+  static constexpr int MIN_BLOCKS = 512 / THREADS;
+  // float4 loads per thread per step (a tile: BM x BLOCK_K, b tile: BLOCK_K x BN).
+  static constexpr int A_VECS = BM * BLOCK_K / 4 / THREADS;
+  static constexpr int B_VECS = BLOCK_K * BN / 4 / THREADS;
+  static_assert(A_VECS * THREADS * 4 == BM * BLOCK_K && B_VECS * THREADS * 4 == BLOCK_K * BN,
+                "the tiles must split evenly into 16-byte loads");
+};
+
+// Thread `tid`'s e-th float4 of the a tile: row r, columns p .. p+3 of the tile.
+template <int BM, int BN>
+__device__ __forceinline__ float4 load_a(const float* __restrict__ a, int m, int k, int row0, int k0, int tid, int e) {
+  constexpr int THREADS = Tile<BM, BN>::THREADS;
+  const int idx = tid + e * THREADS;
+  const int r = idx / (BLOCK_K / 4), p = (idx % (BLOCK_K / 4)) * 4;
+  const int gr = row0 + r, gk = k0 + p;
+  float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (gr < m) {
+    const float* src = a + static_cast<size_t>(gr) * k + gk;
+    if (gk < k) v.x = src[0];
+    if (gk + 1 < k) v.y = src[1];
+    if (gk + 2 < k) v.z = src[2];
+    if (gk + 3 < k) v.w = src[3];
+  }
+  return v;
+}
+
+// Thread `tid`'s e-th float4 of the b tile: row p, columns cc .. cc+3 of the tile.
+template <int BM, int BN>
+__device__ __forceinline__ float4 load_b(const float* __restrict__ b, int n, int k, int col0, int k0, int tid, int e) {
+  constexpr int THREADS = Tile<BM, BN>::THREADS;
+  const int idx = tid + e * THREADS;
+  const int p = idx / (BN / 4), cc = (idx % (BN / 4)) * 4;
+  const int gk = k0 + p, gc = col0 + cc;
+  float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+  if (gk < k) {
+    const float* src = b + static_cast<size_t>(gk) * n + gc;
+    if (gc < n) v.x = src[0];
+    if (gc + 1 < n) v.y = src[1];
+    if (gc + 2 < n) v.z = src[2];
+    if (gc + 3 < n) v.w = src[3];
+  }
+  return v;
+}
+
+template <int BM, int BN>
+__global__ void __launch_bounds__(Tile<BM, BN>::THREADS, Tile<BM, BN>::MIN_BLOCKS)
+    matmul_register_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
+                          int k) {
+  using T = Tile<BM, BN>;
+  constexpr int THREADS_X = T::THREADS_X;
+  constexpr int HALF_M = BM / 2, HALF_N = BN / 2;
+  // Two copies of each tile; a is stored transposed: as[buffer][p][row].
+  __shared__ __align__(16) float as[2][BLOCK_K][BM];
+  __shared__ __align__(16) float bs[2][BLOCK_K][BN];
+
+  const int tid = threadIdx.x;
+  const int tx = tid % THREADS_X, ty = tid / THREADS_X;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+
+  float4 a_next[T::A_VECS], b_next[T::B_VECS];
+  auto fetch = [&](int k0) {
+#pragma unroll
+    for (int e = 0; e < T::A_VECS; ++e) a_next[e] = load_a<BM, BN>(a, m, k, row0, k0, tid, e);
+#pragma unroll
+    for (int e = 0; e < T::B_VECS; ++e) b_next[e] = load_b<BM, BN>(b, n, k, col0, k0, tid, e);
+  };
+  auto stash = [&](int buf) {
+#pragma unroll
+    for (int e = 0; e < T::A_VECS; ++e) {
+      const int idx = tid + e * T::THREADS;
+      const int r = idx / (BLOCK_K / 4), p = (idx % (BLOCK_K / 4)) * 4;
+      as[buf][p][r] = a_next[e].x;
+      as[buf][p + 1][r] = a_next[e].y;
+      as[buf][p + 2][r] = a_next[e].z;
+      as[buf][p + 3][r] = a_next[e].w;
+    }
+#pragma unroll
+    for (int e = 0; e < T::B_VECS; ++e) {
+      const int idx = tid + e * T::THREADS;
+      const int p = idx / (BN / 4), cc = (idx % (BN / 4)) * 4;
+      *reinterpret_cast<float4*>(&bs[buf][p][cc]) = b_next[e];
+    }
+  };
+
+  float acc[THREAD_M][THREAD_N];
+#pragma unroll
+  for (int i = 0; i < THREAD_M; ++i)
+#pragma unroll
+    for (int j = 0; j < THREAD_N; ++j) acc[i][j] = 0.0f;
+
+  const int steps = (k + BLOCK_K - 1) / BLOCK_K;
+  fetch(0);
+  stash(0);
+  __syncthreads();
+  for (int s = 0; s < steps; ++s) {
+    const int cur = s & 1;
+    if (s + 1 < steps) fetch((s + 1) * BLOCK_K);  // in flight during the arithmetic below
+
+#pragma unroll
+    for (int p = 0; p < BLOCK_K; ++p) {
+      const float4 a0 = *reinterpret_cast<const float4*>(&as[cur][p][ty * 4]);
+      const float4 a1 = *reinterpret_cast<const float4*>(&as[cur][p][ty * 4 + HALF_M]);
+      const float4 b0 = *reinterpret_cast<const float4*>(&bs[cur][p][tx * 4]);
+      const float4 b1 = *reinterpret_cast<const float4*>(&bs[cur][p][tx * 4 + HALF_N]);
+      const float av[THREAD_M] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      const float bv[THREAD_N] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < THREAD_M; ++i)
+#pragma unroll
+        for (int j = 0; j < THREAD_N; ++j) acc[i][j] += av[i] * bv[j];
+    }
+
+    // The other copy was last read in step s-1, which every thread finished
+    // before the barrier that ended it: safe to overwrite now.
+    if (s + 1 < steps) stash(cur ^ 1);
+    __syncthreads();
+  }
+
+  // Rows ty*4 + i and HALF_M + ty*4 + i, columns tx*4 + j and HALF_N + tx*4 + j.
+#pragma unroll
+  for (int i = 0; i < THREAD_M; ++i) {
+    const int row = row0 + (i < 4 ? ty * 4 + i : HALF_M + ty * 4 + i - 4);
+    if (row >= m) continue;
+    float* crow = c + static_cast<size_t>(row) * n;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int col = col0 + h * HALF_N + tx * 4;
+      const float* v = &acc[i][h * 4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j)
+        if (col + j < n) crow[col + j] = v[j];
+    }
+  }
+}
+
+template <int BM, int BN> void launch(const float* a, const float* b, float* c, int m, int n, int k) {
+  const dim3 grid((n + BN - 1) / BN, (m + BM - 1) / BM);
+  matmul_register_tiled<BM, BN><<<grid, Tile<BM, BN>::THREADS>>>(a, b, c, m, n, k);
+}
+
+}  // namespace staged
+
+template <class C, bool VEC> void launch_config(const float* a, const float* b, float* c, int m, int n, int k) {
   static bool shared_limit_raised = false;  // above 48 KB a kernel must ask for its shared memory
   if (!shared_limit_raised) {
     cudaFuncSetAttribute(sgemm_tiled<C, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SHARED_BYTES);
@@ -227,8 +388,9 @@ inline bool rows_aligned(const float* a, const float* b, const float* c, int n, 
          reinterpret_cast<uintptr_t>(b) % 16 == 0 && reinterpret_cast<uintptr_t>(c) % 16 == 0;
 }
 
-template <class C>
-void launch_any(const float* a, const float* b, float* c, int m, int n, int k) {
+// Any Config, aligned rows or not (the reference tuning programs of
+// bench/references time other shapes through it).
+template <class C> void launch_any(const float* a, const float* b, float* c, int m, int n, int k) {
   if (rows_aligned(a, b, c, n, k)) launch_config<C, true>(a, b, c, m, n, k);
   else launch_config<C, false>(a, b, c, m, n, k);
 }
@@ -247,7 +409,12 @@ int sm_count() {
 
 void matmul(const float* a, const float* b, float* c, int m, int n, int k) {
   if (m <= 0 || n <= 0) return;
-  const long long big_tiles = static_cast<long long>((m + Large::BM - 1) / Large::BM) * ((n + Large::BN - 1) / Large::BN);
-  if (big_tiles >= sm_count()) launch_any<Large>(a, b, c, m, n, k);
-  else launch_any<Small>(a, b, c, m, n, k);
+  if (rows_aligned(a, b, c, n, k)) {
+    launch_config<Tiles, true>(a, b, c, m, n, k);
+  } else {
+    // Fewer 128 x 128 tiles than twice the SMs: 64 x 64 tiles, to give every SM work.
+    const long long big_tiles = static_cast<long long>((m + 127) / 128) * ((n + 127) / 128);
+    if (big_tiles >= 2LL * sm_count()) staged::launch<128, 128>(a, b, c, m, n, k);
+    else staged::launch<64, 64>(a, b, c, m, n, k);
+  }
 }

@@ -4,29 +4,22 @@
 // Why single pass: a scan must read n elements and write n. The course's
 // hierarchical scan (README "5. The hierarchical scan": scan the blocks, scan
 // the block sums, add them back) reads the input twice or writes the output
-// twice: 3n of memory traffic. Here every element is read once and written
-// once (2n), the least possible, in one kernel launch (README "Going further"
-// names the idea):
+// twice: 3n of memory traffic. Here every element is read once and written once
+// (2n), the least possible, in one kernel launch (README "Going further" names
+// the idea):
 //
 //   1. Each block takes the next tile number from a global counter (atomicAdd),
 //      so tiles start in order whatever order the GPU schedules blocks in: a
 //      block only ever waits for tiles that started before it (no deadlock).
-//   2. Coalesced, vectorised loads: each warp owns 32 x ITEMS consecutive
-//      elements of the tile and copies them into shared memory with 16-byte
-//      asynchronous copies (cp.async), consecutive lanes taking consecutive
-//      16-byte groups (every copy instruction of the warp reads 512 contiguous
-//      bytes). Each lane then reads back its own ITEMS consecutive elements
-//      (a "blocked" arrangement) as 16-byte vectors. The shared buffer has one
-//      16-byte group of padding after every 8, so that neither the copies nor
-//      the read-back have bank conflicts (README "Shared-memory banks" of the
-//      matmul lab: strides that share a factor with the 32 banks collide).
-//   3. Work-efficient scan in three levels, few dependent steps: each lane
-//      scans its ITEMS elements sequentially in registers (the thread
-//      coarsening of README "Going further"), a Kogge-Stone scan over the 32
-//      lanes' totals with warp shuffles (README "2. The Kogge-Stone scan",
-//      without shared memory or barriers), and one more over the warps'
-//      totals.
-//   4. Decoupled look-back: the block publishes its tile total ("aggregate",
+//   2. It loads its tile of SCAN_THREADS x SCAN_ITEMS elements with coalesced
+//      16-byte vector loads: each warp owns a stretch of 32 x SCAN_ITEMS
+//      consecutive elements and reads it in rounds of 512 contiguous bytes, a
+//      lane taking 4 consecutive elements per round. Each lane scans its 4
+//      elements in registers (thread coarsening), a Kogge-Stone warp scan with
+//      shuffles (README "2. The Kogge-Stone scan", without shared memory)
+//      combines the lanes of a round, the rounds are chained by their totals,
+//      and one more scan over the warps' totals covers the block.
+//   3. Decoupled look-back: the block publishes its tile total ("aggregate",
 //      flag A) at once, then warp 0 looks at the 32 preceding tiles together:
 //      if one of them has published its inclusive prefix (flag P), the
 //      exclusive prefix of this tile is that prefix plus the aggregates of the
@@ -35,46 +28,31 @@
 //      lets later tiles stop their look-back here. Value and flag share one
 //      64-bit word, written and read in one access, so a reader never sees a
 //      flag without its value.
-//   5. Each lane adds the tile's prefix and everything before its elements,
-//      writes them back to shared memory in its blocked order, and the warp
-//      stores its stretch with coalesced 16-byte vector stores.
-// Small tiles (a few thousand elements) keep many blocks resident on each SM,
-// so that while some wait for their predecessors' prefixes, others load and
-// store. The tile states live in a buffer allocated once and reset with one
+//   4. Each lane adds the tile's prefix and everything before its 4 elements
+//      in the tile, and stores them (coalesced 16-byte vector stores).
+// The tile states live in a buffer allocated once and reset with one
 // cudaMemsetAsync per call.
 //
 // The float part adds the prefix chain in a different order than a sequential
 // sum; the lab's float bound covers it (see gold.cpp).
-#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-namespace {
-
+// Threads per block and elements per thread: one tile is 8192 elements (measured
+// on an H200: 4096-element tiles reached 0.82-0.88x of CUB, 8192 0.91-0.99x;
+// CUB's own arrangement -- 2048 to 8192-element tiles of 64 to 256 threads,
+// blocked through shared memory -- reached only 0.69-0.85x: docs/performance.md).
+constexpr int SCAN_THREADS = 256;
+constexpr int SCAN_ITEMS = 32;
+constexpr int SCAN_TILE = SCAN_THREADS * SCAN_ITEMS;
+constexpr int SCAN_WARPS = SCAN_THREADS / 32;
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
 // Tile states: the flag in the high 32 bits, the value's bits in the low 32.
 constexpr unsigned long long FLAG_NONE = 0;       // not published yet
 constexpr unsigned long long FLAG_AGGREGATE = 1;  // value = the tile's own total
 constexpr unsigned long long FLAG_PREFIX = 2;     // value = total of this tile and all before it
-
-// THREADS per block, ITEMS consecutive elements per thread (a multiple of 4);
-// BACKOFF_NS: how long the look-back waits before polling a tile again.
-template <int THREADS_, int ITEMS_, int BACKOFF_NS_>
-struct ScanShape {
-  static constexpr int THREADS = THREADS_, ITEMS = ITEMS_, BACKOFF_NS = BACKOFF_NS_;
-  static constexpr int WARPS = THREADS / 32;
-  static constexpr int TILE = THREADS * ITEMS;
-  static constexpr int WARP_ELEMS = 32 * ITEMS;
-  static constexpr int WARP_GROUPS = WARP_ELEMS / 4;  // 16-byte groups per warp
-  static constexpr int VECS = ITEMS / 4;              // 16-byte groups per thread
-  // Shared 16-byte slots per warp: one slot of padding after every 8.
-  static constexpr int WARP_SLOTS = WARP_GROUPS + WARP_GROUPS / 8;
-  static_assert(ITEMS % 4 == 0 && THREADS % 32 == 0 && WARP_GROUPS % 32 == 0, "whole 16-byte groups per lane");
-};
-
-using Shape = ScanShape<128, 16, 32>;
 
 template <class T> struct ScanTypes;
 template <> struct ScanTypes<float> {
@@ -88,25 +66,10 @@ template <> struct ScanTypes<int> {
   __device__ static int value(unsigned b) { return static_cast<int>(b); }
 };
 
-// The padded shared slot of a warp's 16-byte group g.
-__device__ __forceinline__ int slot_of(int g) { return g + g / 8; }
-
-// A tile state is read and written whole, as one 64-bit access ordered only
-// with respect to other accesses of the same word (relaxed) at GPU scope: it
-// is served by L2, where every SM sees the latest value, and costs no fence.
-__device__ __forceinline__ unsigned long long load_state(const unsigned long long* state) {
-  unsigned long long word;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(word) : "l"(state) : "memory");
-  return word;
-}
-
-__device__ __forceinline__ void store_state(unsigned long long* state, unsigned long long word) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" : : "l"(state), "l"(word) : "memory");
-}
-
 template <class T>
 __device__ __forceinline__ void publish(unsigned long long* states, unsigned tile, unsigned long long flag, T v) {
-  store_state(&states[tile], (flag << 32) | ScanTypes<T>::bits(v));
+  const unsigned long long word = (flag << 32) | ScanTypes<T>::bits(v);
+  *reinterpret_cast<volatile unsigned long long*>(&states[tile]) = word;
 }
 
 // Sum over the warp, the result in every lane (butterfly).
@@ -127,20 +90,16 @@ __device__ __forceinline__ T warp_inclusive_scan(T v, int lane) {
 }
 
 // Run by all 32 lanes of one warp: the sum of every tile before `tile`.
-template <class T, int BACKOFF_NS>
+template <class T>
 __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
   T exclusive = T(0);
   long long last = static_cast<long long>(tile) - 1;  // the nearest tile of the window
   for (;;) {
     const long long mine = last - lane;  // lane 0 looks at the nearest tile
     unsigned long long word;
-    for (;;) {
-      word = mine >= 0 ? load_state(&states[mine]) : (FLAG_PREFIX << 32);
-      // Every tile of the window has started: each will publish. Until then,
-      // back off briefly rather than hammer the same L2 lines.
-      if (!__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE)) break;
-      if (BACKOFF_NS > 0) __nanosleep(BACKOFF_NS);
-    }
+    do {
+      word = mine >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&states[mine]) : (FLAG_PREFIX << 32);
+    } while (__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE));  // every tile here has started: it will publish
     T v = ScanTypes<T>::value(static_cast<unsigned>(word));
     const unsigned prefixes = __ballot_sync(FULL_MASK, (word >> 32) == FLAG_PREFIX);
     if (prefixes) {
@@ -154,14 +113,13 @@ __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
   }
 }
 
-template <class S, class T, bool EXCLUSIVE>
-__global__ void __launch_bounds__(S::THREADS) single_pass_scan(const T* __restrict__ in, T* __restrict__ out, int n,
-                                                               bool vector_ok, unsigned long long* states,
-                                                               unsigned* counter) {
+template <class T, bool EXCLUSIVE>
+__global__ void __launch_bounds__(SCAN_THREADS) single_pass_scan(const T* __restrict__ in, T* __restrict__ out,
+                                                                 int n, bool vector_ok,
+                                                                 unsigned long long* states, unsigned* counter) {
   using V = typename ScanTypes<T>::vec;
-  __shared__ __align__(16) T buffer[S::WARPS][S::WARP_SLOTS * 4];
   __shared__ unsigned tile_s;
-  __shared__ T warp_sums[S::WARPS];
+  __shared__ T warp_sums[SCAN_WARPS];
   __shared__ T tile_prefix_s;
   const int t = threadIdx.x, lane = t % 32, warp = t / 32;
 
@@ -170,106 +128,92 @@ __global__ void __launch_bounds__(S::THREADS) single_pass_scan(const T* __restri
   __syncthreads();
   const unsigned tile = tile_s;
 
-  // 2. The warp's stretch into shared memory: in round r, lane l copies the
-  //    warp's 16-byte group r * 32 + l (coalesced).
-  const long long warp_base = static_cast<long long>(tile) * S::TILE + static_cast<long long>(warp) * S::WARP_ELEMS;
-  const bool full = warp_base + S::WARP_ELEMS <= n;
-  T* buf = buffer[warp];
-  if (full && vector_ok) {
+  // 2. Each warp owns WARP_ELEMS consecutive elements of the tile, read as
+  //    GROUPS rounds of one 16-byte vector per lane: in round j lane l holds the
+  //    4 consecutive elements starting at j * 128 + l * 4 of the warp's stretch,
+  //    so every load and store instruction of the warp touches 512 contiguous
+  //    bytes (fully coalesced).
+  constexpr int GROUPS = SCAN_ITEMS / 4;
+  constexpr int WARP_ELEMS = 32 * SCAN_ITEMS;
+  const long long warp_base = static_cast<long long>(tile) * SCAN_TILE + static_cast<long long>(warp) * WARP_ELEMS;
+  const bool full = static_cast<long long>(tile + 1) * SCAN_TILE <= n;
+  T x[GROUPS][4];
 #pragma unroll
-    for (int r = 0; r < S::VECS; ++r) {
-      const int g = r * 32 + lane;
-      __pipeline_memcpy_async(buf + 4 * slot_of(g), in + warp_base + 4 * g, 16);
-    }
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-  } else {
-    // The last, partial stretch (or unaligned arrays): element by element,
-    // zeros past the end (they add nothing to the sums before them).
+  for (int j = 0; j < GROUPS; ++j) {
+    const long long first = warp_base + j * 128 + lane * 4;
+    if (full && vector_ok) {
+      const V v = *reinterpret_cast<const V*>(in + first);
+      x[j][0] = v.x;
+      x[j][1] = v.y;
+      x[j][2] = v.z;
+      x[j][3] = v.w;
+    } else {
 #pragma unroll
-    for (int r = 0; r < S::VECS; ++r) {
-      const int g = r * 32 + lane;
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const long long i = warp_base + 4 * g + e;
-        buf[4 * slot_of(g) + e] = i < n ? in[i] : T(0);
-      }
+      for (int e = 0; e < 4; ++e) x[j][e] = first + e < n ? in[first + e] : T(0);
     }
   }
-  __syncwarp();
 
-  // 3. This lane's ITEMS consecutive elements (groups lane * VECS ..), scanned
-  //    in registers.
-  T x[S::ITEMS];
+  // Scan within the warp: each lane scans its 4 elements of a round, a warp
+  // scan of the lanes' round totals gives each lane the sum of the earlier
+  // lanes, and the rounds are chained by the warp's total of each round.
+  T before_in_warp[GROUPS];  // the warp's elements before this lane's 4 of round j
+  T warp_total = T(0);
 #pragma unroll
-  for (int v = 0; v < S::VECS; ++v) {
-    const V q = *reinterpret_cast<const V*>(buf + 4 * slot_of(lane * S::VECS + v));
-    x[4 * v] = q.x, x[4 * v + 1] = q.y, x[4 * v + 2] = q.z, x[4 * v + 3] = q.w;
+  for (int j = 0; j < GROUPS; ++j) {
+#pragma unroll
+    for (int e = 1; e < 4; ++e) x[j][e] += x[j][e - 1];
+    const T incl = warp_inclusive_scan(x[j][3], lane);
+    T excl = __shfl_up_sync(FULL_MASK, incl, 1);
+    if (lane == 0) excl = T(0);
+    before_in_warp[j] = warp_total + excl;
+    warp_total += __shfl_sync(FULL_MASK, incl, 31);
   }
-#pragma unroll
-  for (int i = 1; i < S::ITEMS; ++i) x[i] += x[i - 1];
-  // The lanes' totals scanned across the warp: what comes before this lane.
-  const T lane_incl = warp_inclusive_scan(x[S::ITEMS - 1], lane);
-  const T warp_sum = __shfl_sync(FULL_MASK, lane_incl, 31);
-  const T before_lane = lane_incl - x[S::ITEMS - 1];
 
-  // Block-wide: an inclusive scan of the warp totals.
-  if (lane == 0) warp_sums[warp] = warp_sum;
+  // Block-wide: an exclusive scan of the warp totals.
+  if (lane == 0) warp_sums[warp] = warp_total;
   __syncthreads();
   if (warp == 0) {
-    T s = lane < S::WARPS ? warp_sums[lane] : T(0);
+    T s = lane < SCAN_WARPS ? warp_sums[lane] : T(0);
     s = warp_inclusive_scan(s, lane);
-    if (lane < S::WARPS) warp_sums[lane] = s;
-    // 4. Decoupled look-back, done by this warp.
-    const T aggregate = __shfl_sync(FULL_MASK, s, S::WARPS - 1);
+    if (lane < SCAN_WARPS) warp_sums[lane] = s;  // inclusive over the warps
+    // 3. Decoupled look-back, done by this warp.
+    const T aggregate = __shfl_sync(FULL_MASK, s, SCAN_WARPS - 1);
     T prefix = T(0);
     if (tile == 0) {
       if (lane == 0) publish(states, 0, FLAG_PREFIX, aggregate);
     } else {
       if (lane == 0) publish(states, tile, FLAG_AGGREGATE, aggregate);
-      prefix = look_back<T, S::BACKOFF_NS>(states, tile, lane);
+      prefix = look_back<T>(states, tile, lane);
       if (lane == 0) publish(states, tile, FLAG_PREFIX, prefix + aggregate);
     }
     if (lane == 0) tile_prefix_s = prefix;
   }
   __syncthreads();
 
-  // 5. Everything before this lane's first element, added to each of them;
-  //    written back in the blocked order, stored in the striped one.
-  const T before = tile_prefix_s + (warp > 0 ? warp_sums[warp - 1] : T(0)) + before_lane;
+  // 4. Add everything before each element and store.
+  const T warp_prefix = tile_prefix_s + (warp > 0 ? warp_sums[warp - 1] : T(0));
 #pragma unroll
-  for (int v = 0; v < S::VECS; ++v) {
+  for (int j = 0; j < GROUPS; ++j) {
+    const T before = warp_prefix + before_in_warp[j];
     T y[4];
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      const int i = 4 * v + e;
-      if (EXCLUSIVE) y[e] = i == 0 ? before : before + x[i - 1];
-      else y[e] = before + x[i];
+      if (EXCLUSIVE) y[e] = e == 0 ? before : before + x[j][e - 1];
+      else y[e] = before + x[j][e];
     }
-    *reinterpret_cast<V*>(buf + 4 * slot_of(lane * S::VECS + v)) = V{y[0], y[1], y[2], y[3]};
-  }
-  __syncwarp();
-  if (full && vector_ok) {
+    const long long first = warp_base + j * 128 + lane * 4;
+    if (full && vector_ok) {
+      *reinterpret_cast<V*>(out + first) = V{y[0], y[1], y[2], y[3]};
+    } else {
 #pragma unroll
-    for (int r = 0; r < S::VECS; ++r) {
-      const int g = r * 32 + lane;
-      *reinterpret_cast<V*>(out + warp_base + 4 * g) = *reinterpret_cast<const V*>(buf + 4 * slot_of(g));
-    }
-  } else {
-#pragma unroll
-    for (int r = 0; r < S::VECS; ++r) {
-      const int g = r * 32 + lane;
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const long long i = warp_base + 4 * g + e;
-        if (i < n) out[i] = buf[4 * slot_of(g) + e];
-      }
+      for (int e = 0; e < 4; ++e)
+        if (first + e < n) out[first + e] = y[e];
     }
   }
 }
 
 // The tile states and the tile counter, kept between calls (grown when needed).
-unsigned long long* scan_state(int tiles) {
+static unsigned long long* scan_state(int tiles) {
   static unsigned long long* buffer = nullptr;
   static int capacity = 0;
   if (tiles > capacity) {
@@ -284,22 +228,20 @@ unsigned long long* scan_state(int tiles) {
   return buffer;
 }
 
-template <class S, class T, bool EXCLUSIVE>
-void scan_device(const T* in, T* out, int n) {
+template <class T, bool EXCLUSIVE>
+static void scan_device(const T* in, T* out, int n) {
   if (n <= 0) return;
-  const int tiles = (n - 1) / S::TILE + 1;
+  const int tiles = (n - 1) / SCAN_TILE + 1;
   unsigned long long* state = scan_state(tiles);
   if (!state) return;  // cudaMalloc failed: its error is what the caller sees
   // state[0] holds the tile counter, state[1..tiles] the tile states: all zero.
   cudaMemsetAsync(state, 0, (static_cast<size_t>(tiles) + 1) * sizeof(unsigned long long));
-  // 16-byte copies need 16-byte aligned arrays.
+  // 16-byte vector accesses need 16-byte aligned rows of the tile.
   const bool vector_ok = (reinterpret_cast<uintptr_t>(in) % 16 == 0) && (reinterpret_cast<uintptr_t>(out) % 16 == 0);
-  single_pass_scan<S, T, EXCLUSIVE><<<tiles, S::THREADS>>>(in, out, n, vector_ok, state + 1,
-                                                           reinterpret_cast<unsigned*>(state));
+  single_pass_scan<T, EXCLUSIVE><<<tiles, SCAN_THREADS>>>(in, out, n, vector_ok, state + 1,
+                                                          reinterpret_cast<unsigned*>(state));
 }
 
-}  // namespace
+void inclusive_scan(const float* in, float* out, int n) { scan_device<float, false>(in, out, n); }
 
-void inclusive_scan(const float* in, float* out, int n) { scan_device<Shape, float, false>(in, out, n); }
-
-void exclusive_scan(const int* in, int* out, int n) { scan_device<Shape, int, true>(in, out, n); }
+void exclusive_scan(const int* in, int* out, int n) { scan_device<int, true>(in, out, n); }
