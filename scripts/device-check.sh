@@ -6,9 +6,11 @@
 # Prepare here with `bash scripts/device-check.sh --prepare` (copies a stripped
 # gpulab and the libraries it needs to .devbuild/), then on the GPU machine run
 # `bash scripts/device-check.sh` from the repository root (results go to $OUT).
-# DEVICE_STEPS picks steps (default all: "labs probes speed sanitizer"; also
+# DEVICE_STEPS picks steps (default all: "labs probes speed ownkernel sanitizer"; also
 # "speedtable", "memory", "hosted", "counters", "gradetimes" and "emutests", below), so the work can be split
 # over calls shorter than the device's per-call limit.
+# ownkernel: every lab's answer computed on the CPU, the data brought to the host by each route, and
+# the legitimate idioms (tests/own_kernel/own_kernel_exploits.sh, cuda backend), in $OUT/own-kernel.txt.
 # emutests: the emulator's plain-CUDA tests (tests/emu/, built here by --prepare-emu-tests) run on
 # the GPU, output in $OUT/emu-tests.txt.
 # gradetimes: every lab's reference graded with the cuda backend on one CPU, speed included, every
@@ -81,7 +83,7 @@ gpulab=$PWD/.devbuild/gpulab
 if ! command -v bwrap >/dev/null && [ -x .devbuild/bwrap/bwrap ]; then export GPULAB_BWRAP=$PWD/.devbuild/bwrap/bwrap; fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/device.txt"
 echo "bwrap: $(command -v bwrap || echo "${GPULAB_BWRAP:-none}"), prlimit: $(command -v prlimit || echo none)" | tee -a "$out/device.txt"
-steps=${DEVICE_STEPS:-"labs probes speed sanitizer"}
+steps=${DEVICE_STEPS:-"labs probes speed ownkernel sanitizer"}
 step() { [[ " $steps " == *" $1 "* ]]; }
 status=0
 if step labs; then
@@ -177,6 +179,20 @@ fi
 grep -h '^== \|FAILED' "$out/speed.txt" "$out/tamper.txt"
 for f in /tmp/speed-scoring/*.json /tmp/speed-exploits/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/speed.txt"; done
 for f in /tmp/tamper-exploits/*.json /tmp/tamper-exploits/*.log; do { echo "=== $f"; cat "$f"; } >>"$out/tamper.txt"; done
+fi
+if step ownkernel; then
+# Results computed on the CPU earn nothing, by any route, in every lab; the idioms keep their points.
+started=$SECONDS
+if JOBS=${OWN_KERNEL_JOBS:-12} bash tests/own_kernel/own_kernel_exploits.sh "$gpulab" cuda /tmp/own-kernel \
+  >"$out/own-kernel.txt" 2>&1; then
+  echo "own kernel: every route earns nothing, every idiom keeps its points ($((SECONDS - started)) s)"
+else
+  echo "own kernel: FAILED ($((SECONDS - started)) s; see own-kernel.txt)"
+  grep '^FAILED' "$out/own-kernel.txt" | head -20
+  status=1
+fi
+# Each results file's feedback, for the record (few files come back).
+for f in /tmp/own-kernel/*.json; do { echo "=== $f"; cat "$f"; } >>"$out/own-kernel.txt"; done
 fi
 if step emutests; then
 # The emulator's plain-CUDA conformance tests, built by --prepare-emu-tests, run on the GPU: what

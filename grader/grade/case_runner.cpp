@@ -290,7 +290,7 @@ FailureKind harness_failure_kind(HarnessStatus status) {
 }
 
 std::vector<Problem> harness_findings(const CallInspection& call, long long kernel_launches,
-                                      const HostWorkPolicy& policy) {
+                                      const HostWorkPolicy& policy, const InputVolume& inputs) {
   std::vector<Problem> problems;
   if (kernel_launches == 0) {
     problems.push_back({FailureKind::no_kernel,
@@ -298,22 +298,7 @@ std::vector<Problem> harness_findings(const CallInspection& call, long long kern
     return problems;
   }
   if (call.transfers) {
-    for (const BufferTransfer& t : call.transfers->outputs_from_host) {
-      if (policy.outputs_from_host) break;
-      problems.push_back(
-          {FailureKind::host_computed,
-           fmt::format("{} was copied from host memory: {}[{}] (and {:.0f}% of {}) holds the value your host "
-                       "function copied there from the host; the result must be computed by a kernel, not on the CPU",
-                       t.buffer, t.buffer, t.first_element, t.fraction * 100, t.buffer)});
-    }
-    for (const BufferTransfer& t : call.transfers->inputs_to_host) {
-      if (t.fraction <= policy.input_fraction_to_host || t.elements <= policy.input_elements_to_host) continue;
-      problems.push_back(
-          {FailureKind::host_computed,
-           fmt::format("{:.0f}% of input '{}' was copied to host memory: the result must be computed by a kernel on "
-                       "the GPU, not on the CPU from a copy of the input",
-                       t.fraction * 100, t.buffer)});
-    }
+    if (std::optional<Problem> p = host_work_problem(*call.transfers, policy, inputs)) problems.push_back(*p);
   }
   for (const std::string& name : call.inputs_modified) {
     problems.push_back({FailureKind::input_modified, "input '" + name + "' was modified: inputs are read-only"});

@@ -11,6 +11,7 @@
 
 #include "grade/failure_kind.hpp"
 #include "grade/harness_report.hpp"
+#include "grade/host_work.hpp"
 #include "grade/stop_reason.hpp"
 #include "process/run.hpp"
 #include "data/dataset.hpp"
@@ -65,9 +66,10 @@ std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& 
                                           const std::filesystem::path& dir, const std::string& prefix);
 
 // The harness's own findings after a call: no kernel launched (`kernel_launches` 0), modified inputs,
-// guard overruns, and against `policy` (lab.json's "host_work") a result that came from the host.
+// guard overruns, and against `policy` (lab.json's "host_work") a result that came from the host
+// (more bytes reached host memory than the policy allows for `inputs`: host_work.hpp).
 std::vector<Problem> harness_findings(const CallInspection& call, long long kernel_launches,
-                                      const HostWorkPolicy& policy);
+                                      const HostWorkPolicy& policy, const InputVolume& inputs);
 // The kind of failure a harness status other than ok says (missing_function, cuda_error, ...).
 FailureKind harness_failure_kind(HarnessStatus status);
 

@@ -84,10 +84,12 @@ struct PerformanceResult {
   int calls = 0;              // timed calls made, warm-up included, each on inputs no earlier call saw
   double l2_flush_bytes = 0;  // written before every call to flush L2 (0: not flushed)
   bool l2_persisting_reset = false;  // persisting L2 lines reset and their set-aside set to 0 before every call
-  // The grader's own clock (timing_bound.hpp): per timed call, the wall time between the harness's
-  // marks, the harness's own work (from a trusted program), what neither accounts for, and the
-  // margin; all 0 when it could not be measured.
-  double wall_per_call_s = 0, harness_per_call_s = 0, unexplained_per_call_s = 0, bound_margin_s = 0;
+  // The grader's own clock (timing_bound.hpp): per timed call, the wall time of the timed phase, the
+  // harness's own work between calls and what the marks and events add to each call's window (both
+  // from a trusted program), what none of them accounts for, and the margin; all 0 when it could
+  // not be measured.
+  double wall_per_call_s = 0, harness_per_call_s = 0, overhead_per_call_s = 0, unexplained_per_call_s = 0,
+         bound_margin_s = 0;
   std::string review;    // status "implausible": why, for the instructor
   std::string feedback;  // what was measured and how it was scored, or why not
 

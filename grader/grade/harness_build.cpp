@@ -6,9 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <string_view>
 
 #include "harness/binding_generator.hpp"
 #include "harness/checker_generator.hpp"
+#include "harness/copy_entry_points.hpp"
 #include "toolchain/content_hash.hpp"
 
 namespace gpulab::grade {
@@ -83,43 +86,19 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
        {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp", "harness/timed_case.cpp",
         "harness/checker_registry.cpp", "harness/device_checks.cu", "harness/fresh_entropy.cpp",
         "harness/launch_counter_cuda.cpp", "harness/transfer_log.cpp", "harness/transfer_hooks_cuda.cpp",
+        "harness/graph_copies_cuda.cpp",
         "harness/process_hardening.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
-  // Every CUDA launch entry point goes through launch_counter_cuda.cpp first.
-  for (const char* entry :
-       {"__cudaLaunchKernel", "__cudaLaunchKernel_ptsz", "cudaLaunchKernel", "cudaLaunchKernel_ptsz",
-        "cudaLaunchKernelExC", "cudaLaunchKernelExC_ptsz", "cudaLaunchCooperativeKernel",
-        "cudaLaunchCooperativeKernel_ptsz", "cudaGraphLaunch", "cudaGraphLaunch_ptsz"}) {
-    b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
-  }
-  // And every copy entry point through transfer_hooks_cuda.cpp (a result copied in from the host).
-  for (const char* entry : {"cudaMemcpy",
-                            "cudaMemcpy_ptds",
-                            "cudaMemcpyAsync",
-                            "cudaMemcpyAsync_ptsz",
-                            "cudaMemcpy2D",
-                            "cudaMemcpy2D_ptds",
-                            "cudaMemcpy2DAsync",
-                            "cudaMemcpy2DAsync_ptsz",
-                            "cudaMemcpy3D",
-                            "cudaMemcpy3D_ptds",
-                            "cudaMemcpy3DAsync",
-                            "cudaMemcpy3DAsync_ptsz",
-                            "cudaMemcpyPeer",
-                            "cudaMemcpyPeerAsync",
-                            "cudaMemcpyToSymbol",
-                            "cudaMemcpyToSymbol_ptds",
-                            "cudaMemcpyToSymbolAsync",
-                            "cudaMemcpyToSymbolAsync_ptsz",
-                            "cudaMemcpyFromSymbol",
-                            "cudaMemcpyFromSymbol_ptds",
-                            "cudaMemcpyFromSymbolAsync",
-                            "cudaMemcpyFromSymbolAsync_ptsz",
-                            "cudaMemcpyBatchAsync",
-                            "cudaMemcpyBatchAsync_ptsz"}) {
-    b.link_flags.insert(b.link_flags.end(), {"-Xlinker", std::string("--wrap=") + entry});
-  }
+  // Every launch, copy, allocation and graph entry point goes through the harness first
+  // (harness/copy_entry_points.hpp: the one list of them).
+  const auto wrap = [&b](const auto& names) {
+    for (std::string_view entry : names) b.link_flags.insert(b.link_flags.end(), {"-Xlinker", "--wrap=" + std::string(entry)});
+  };
+  wrap(harness::kLaunchEntryPoints);
+  wrap(harness::kCopyEntryPoints);
+  wrap(harness::kAllocationEntryPoints);
+  wrap(harness::kGraphEntryPoints);
   return b;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/transfer_routes.hpp"
+
 namespace gpulab::grade {
 using nlohmann::json;
 
@@ -34,25 +36,32 @@ std::vector<std::string> name_list(const JsonReader& r, const std::vector<std::s
   return out;
 }
 
-std::vector<BufferTransfer> transfer_list(const JsonReader& r, const std::vector<std::string>& allowed,
-                                          bool with_element) {
-  std::vector<BufferTransfer> out;
-  std::set<std::string> seen;
-  for (const JsonReader& e : r.elements("buffers", 0, allowed.size())) {
-    e.expect_object(with_element ? std::vector<std::string>{"buffer", "elements", "fraction", "first_element"}
-                                 : std::vector<std::string>{"buffer", "elements", "fraction"},
-                    "a buffer's transfer");
-    BufferTransfer t;
-    t.buffer = e.one_of("buffer", allowed);
-    if (!seen.insert(t.buffer).second) e.fail("names '" + t.buffer + "' twice");
-    t.elements = e.at("elements", "a number of elements").whole(NumberRange::between(0, 1e15));
-    t.fraction = e.number("fraction", NumberRange::between(0, 1));
-    if (with_element) t.first_element = e.at("first_element", "an element index").whole(NumberRange::at_least(0));
-    out.push_back(t);
+// The "transfers" object: bytes per route, each route known and named once.
+TransferReport read_transfers(const JsonReader& r) {
+  r.expect_object({"routes"}, "the bytes that reached host memory");
+  std::vector<std::string> ids;
+  for (const harness::TransferRoute& route : harness::kTransferRoutes) ids.emplace_back(route.id);
+  TransferReport t;
+  for (const JsonReader& e : r.at("routes", "a list").elements("routes", 0, ids.size())) {
+    e.expect_object({"route", "bytes"}, "a route's bytes");
+    RouteBytes b;
+    b.route = e.one_of("route", ids);
+    for (const RouteBytes& seen : t.routes)
+      if (seen.route == b.route) e.fail("names route '" + b.route + "' twice");
+    b.bytes = static_cast<unsigned long long>(e.at("bytes", "a number of bytes").whole(NumberRange::between(0, kMaxBytes)));
+    t.routes.push_back(b);
   }
-  return out;
+  return t;
+}
+}  // namespace
+
+unsigned long long TransferReport::total_bytes() const {
+  unsigned long long total = 0;
+  for (const RouteBytes& r : routes) total += r.bytes;
+  return total;
 }
 
+namespace {
 CallInspection read_inspection(const JsonReader& r, const PartSpec* part) {
   CallInspection c;
   const std::vector<std::string> inputs = buffer_names(part, true, false);
@@ -68,13 +77,7 @@ CallInspection read_inspection(const JsonReader& r, const PartSpec* part) {
       c.guard_overruns.push_back(o);
     }
   }
-  if (auto t = r.find("transfers")) {
-    t->expect_object({"inputs_to_host", "outputs_from_host"}, "the host function's transfers");
-    TransferReport tr;
-    tr.inputs_to_host = transfer_list(t->at("inputs_to_host", "a list"), inputs, false);
-    tr.outputs_from_host = transfer_list(t->at("outputs_from_host", "a list"), buffer_names(part, false, true), true);
-    c.transfers = tr;
-  }
+  if (auto t = r.find("transfers")) c.transfers = read_transfers(*t);
   return c;
 }
 

@@ -26,17 +26,16 @@ struct GuardOverrun {
   long long offset = 0;
 };
 
-// How the submission's host function moved data between host and device during a call
-// (harness/transfer_log.hpp): what decides whether its result came from the GPU.
-struct BufferTransfer {
-  std::string buffer;
-  long long elements = 0;        // an input's elements copied to the host, an output's copied from it
-  double fraction = 0;           // the same as a share of the buffer's elements
-  long long first_element = -1;  // outputs: the first element whose value is the one copied from the host
+// How many bytes reached host memory while the submission's host function ran, per route
+// (harness/transfer_log.hpp, harness/transfer_routes.hpp): what decides whether its result came
+// from the GPU.
+struct RouteBytes {
+  std::string route;  // an id of harness::kTransferRoutes
+  unsigned long long bytes = 0;
 };
 struct TransferReport {
-  std::vector<BufferTransfer> inputs_to_host;
-  std::vector<BufferTransfer> outputs_from_host;
+  std::vector<RouteBytes> routes;
+  unsigned long long total_bytes() const;
 };
 
 // What the harness checked after one call of the host function.

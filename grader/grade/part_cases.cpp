@@ -116,7 +116,8 @@ void add_profile(const CaseRun& run, const fs::path& program, const std::string&
 
 // What is wrong with a run that finished: the harness's findings, the outputs, a data race.
 std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c, const CaseRun& run) {
-  std::vector<Problem> problems = harness_findings(run.report->call, run.report->kernel_launches, part.host_work);
+  std::vector<Problem> problems = harness_findings(run.report->call, run.report->kernel_launches, part.host_work,
+                                                   input_volume(part, c));
   if (problems.empty() || problems.front().kind != FailureKind::no_kernel) {
     for (Problem& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }
@@ -197,6 +198,26 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
   // A race decides wherever it is listed: the wrong answers are its symptom.
   out.failure = run.race.empty() ? problems.front().kind : FailureKind::data_race;
 }
+// A host function that computed on the CPU in one case computes on the CPU in all of them: the
+// small cases, whose few bytes the policy lets through (host_work.hpp), earn nothing either.
+// Returns how many passing cases it failed.
+size_t fail_host_computed_part(PartResult& pr) {
+  const auto shown = std::find_if(pr.cases.begin(), pr.cases.end(),
+                                  [](const CaseResult& c) { return c.failure == FailureKind::host_computed; });
+  if (shown == pr.cases.end()) return 0;
+  size_t failed = 0;
+  for (CaseResult& c : pr.cases) {
+    if (!c.passed) continue;
+    c.passed = false;
+    c.score = 0;
+    c.failure = FailureKind::host_computed;
+    c.feedback = "your outputs match the expected ones, but " + shown->label +
+                 " showed that this host function computes its result on the CPU (see there): no case of the "
+                 "part earns points for it";
+    ++failed;
+  }
+  return failed;
+}
 }  // namespace
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
@@ -235,6 +256,7 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
     passed += cr.passed;
     pr.cases.push_back(std::move(cr));
   }
+  passed -= fail_host_computed_part(pr);
   if (!profiles.empty()) pr.profile = profile::merge_profiles(profiles);
   // Counted, not summed: a part whose every case passed has exactly its points (no 34.999...).
   pr.score = passed == pr.cases.size() ? part.correctness_points() : each * static_cast<double>(passed);

@@ -177,18 +177,19 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   }
   if (!t.run.failure.empty()) return t;
   const HarnessReport& report = *t.run.report;
-  if (const std::optional<double> wall = phase_wall(t.run.child); wall && report.timing && report.timing->runs > 0) {
+  if (report.timing && report.timing->runs > 0) {
     double sum = 0;
     for (double x : report.timing->samples_s) sum += x;
-    t.phase = PhaseTiming{*wall, report.timing->runs, sum / static_cast<double>(report.timing->runs)};
+    t.phase = phase_timing(t.run.child, report.timing->runs, sum / static_cast<double>(report.timing->runs));
   }
-  for (const Problem& w : harness_findings(report.call, report.kernel_launches, part.host_work))
+  for (const Problem& w : harness_findings(report.call, report.kernel_launches, part.host_work, input_volume(part, timed)))
     t.wrong.push_back(w.text);
   for (const Problem& w : compare_case_outputs(part, manifest(), timed, t.run.dir, "output_")) {
     t.wrong.push_back("the " + timed.label() + ": " + w.text);
   }
   if (!recheck) return t;
-  for (const Problem& w : harness_findings(report.recheck.value_or(CallInspection{}), -1, part.host_work)) {
+  for (const Problem& w : harness_findings(report.recheck.value_or(CallInspection{}), -1, part.host_work,
+                                           input_volume(part, second))) {
     t.wrong.push_back("when called again after the timed runs: " + w.text);
   }
   std::vector<std::string> stale;
@@ -386,6 +387,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
           check_timing_bound(*t.phase, *calibration.phase, options_.backend == toolchain::Backend::emu);
       r.wall_per_call_s = t.phase->wall_s / static_cast<double>(t.phase->runs);
       r.harness_per_call_s = v.harness_s;
+      r.overhead_per_call_s = v.overhead_s;
       r.unexplained_per_call_s = v.unexplained_s;
       r.bound_margin_s = v.margin_s;
       if (!v.consistent) review = v.reason;

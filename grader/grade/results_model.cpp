@@ -100,6 +100,7 @@ json performance_json(const PerformanceResult& r) {
   if (r.wall_per_call_s > 0) {
     j["wall_clock"] = {{"wall_per_call_s", r.wall_per_call_s},
                        {"harness_per_call_s", r.harness_per_call_s},
+                       {"overhead_per_call_s", r.overhead_per_call_s},
                        {"unexplained_per_call_s", r.unexplained_per_call_s},
                        {"margin_s", r.bound_margin_s}};
   }
@@ -135,6 +136,7 @@ PerformanceResult performance_from(const Field& f) {
     const Field c = f.at("wall_clock");
     r.wall_per_call_s = c.at("wall_per_call_s").number();
     r.harness_per_call_s = c.at("harness_per_call_s").number();
+    if (c.has("overhead_per_call_s")) r.overhead_per_call_s = c.at("overhead_per_call_s").number();
     r.unexplained_per_call_s = c.at("unexplained_per_call_s").number();
     r.bound_margin_s = c.at("margin_s").number();
   }

@@ -1,17 +1,18 @@
 // The grader's own bound on a timed run (docs/security.md, "The speed
 // score"): the harness that times a submission runs in the submission's
 // process, so the time it reports could be forged there. The parent therefore
-// also times the timed calls on its own clock: the harness marks the start
-// and the end of its timed calls on its output, and the parent timestamps the
-// marks as they arrive (process/run.hpp), so a program can widen that window
-// but not shrink it. The same timed case is run by a trusted program (the
-// reference, or the lab's checker) in the same grading, which gives what the
-// harness itself spends per call outside the measurement (the new inputs, the
-// L2 flush, the check of each output). A submission's calls must then account
-// for its wall time: per call, wall / runs - the harness's own work must be
-// about the mean time it reports. A report that the parent's clock cannot
-// account for, in either direction, beyond the margin (measured, see
-// docs/performance.md), earns no speed points and is marked for review.
+// also times each timed call on its own clock: the harness marks the start and
+// the end of every timed call on its output (just before the call's start
+// event, just after its stop event completed), and the parent timestamps the
+// marks as they arrive (process/run.hpp). The same timed case is run by a
+// trusted program (the reference, or the lab's checker) in the same grading,
+// which gives what the marks and events themselves add to each call's window.
+// A submission's calls must then account for their windows: per call, the
+// window minus that overhead must be about the time it reports. A report that
+// the parent's clock cannot account for, in either direction, beyond the
+// margin (measured, see docs/performance.md), or a number of marked calls
+// other than the number it reports, earns no speed points and is marked for
+// review.
 #pragma once
 #include <optional>
 #include <string>
@@ -25,28 +26,31 @@ struct PhaseTiming {
   double wall_s = 0;          // the first start mark to the last end mark, on the parent's clock
   long long runs = 0;         // timed calls the harness reports
   double claimed_mean_s = 0;  // the mean of the times it reports for them
+  long long call_windows = 0;  // timed calls whose begin and end marks arrived, in order
+  double in_calls_s = 0;       // the sum of those calls' windows, on the parent's clock
 };
 
-// The wall time between the harness's marks of its timed calls; nullopt when the start or the
-// end mark is missing or out of order.
-std::optional<double> phase_wall(const process::ProcessResult& child);
+// The timed run's marks on the parent's clock, with what the harness reported; nullopt when the
+// start or the end mark is missing or out of order.
+std::optional<PhaseTiming> phase_timing(const process::ProcessResult& child, long long runs, double claimed_mean_s);
 
 struct BoundVerdict {
   bool consistent = true;
   std::string reason;        // when not: what the parent's clock says, for the instructor and the student
-  double harness_s = 0;      // the harness's own work per call, from the trusted run
-  double unexplained_s = 0;  // per call: the submission's wall time not accounted for by its report and the harness
+  double harness_s = 0;      // the harness's own work between calls, per call, from the trusted run
+  double overhead_s = 0;     // what the marks and events add to each call's window, from the trusted run
+  double unexplained_s = 0;  // per call: the submission's window not accounted for by its report and the overhead
   double margin_s = 0;       // how much of that is noise
 };
 
-// Margins (per call): `relative` x the submission's reported mean + `of_harness` x the harness's
-// own work + `absolute`. Wider on the emulator, whose CPU time is shared with the grader.
+// Margins (per call): `relative` x the submission's reported mean + `absolute`. Wider on the
+// emulator, whose CPU time is shared with the grader.
 struct BoundMargins {
-  double relative, of_harness, absolute;
+  double relative, absolute;
 };
 BoundMargins bound_margins(bool emulator);
 
-// Whether the submission's reported time is what its wall time allows, next to the trusted run's.
+// Whether the submission's reported time is what its calls' windows allow, next to the trusted run's.
 BoundVerdict check_timing_bound(const PhaseTiming& submission, const PhaseTiming& trusted, bool emulator);
 
 }  // namespace gpulab::grade

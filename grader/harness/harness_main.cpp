@@ -159,14 +159,14 @@ int main(int argc, char** argv) {
   }
   cudaDeviceSynchronize();
 
-  // The checked call, its copies between host and device recorded (transfer_log.hpp).
+  // The checked call, the bytes that reach host memory during it counted (transfer_log.hpp).
   gpulab::harness::install_transfer_hooks();
   const long long launches_before = gpulab::harness::kernel_launches_so_far();
   gpulab::harness::write_phase_marker("call");
   const auto start = std::chrono::steady_clock::now();
   std::string error;
   {
-    const gpulab::harness::TransferRecording recording(buffers);
+    const gpulab::harness::TransferRecording recording;
     error = call_and_wait(*binding, call);
   }
   gpulab::harness::write_phase_marker("returned");
@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
     return fail(result, result_path, "cuda_error", "CUDA reported " + error + " after your host function returned");
   }
   gpulab::harness::inspect_after_call(buffers, result);
-  result["transfers"] = gpulab::harness::transfer_report(buffers);
+  result["transfers"] = gpulab::harness::transfer_report();
   write_outputs(buffers, output_dir, "output_");
 
   // The performance case: timed runs on inputs that change from call to call, each call checked.
@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
     gpulab::harness::reset_persisting_l2();  // as before every timed call: nothing kept in L2 on purpose
     cudaDeviceSynchronize();
     {
-      const gpulab::harness::TransferRecording recording(buffers);
+      const gpulab::harness::TransferRecording recording;
       error = call_and_wait(*binding, call);
     }
     if (!error.empty()) {
@@ -220,7 +220,7 @@ int main(int argc, char** argv) {
     }
     json recheck_result;
     gpulab::harness::inspect_after_call(buffers, recheck_result);
-    recheck_result["transfers"] = gpulab::harness::transfer_report(buffers);
+    recheck_result["transfers"] = gpulab::harness::transfer_report();
     result["recheck"] = recheck_result;
     write_outputs(buffers, output_dir, "recheck_");
   }

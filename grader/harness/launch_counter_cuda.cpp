@@ -3,12 +3,13 @@
 // adds the flags when it links this file), so every launch the submission
 // makes, `<<<...>>>` (which nvcc lowers to __cudaLaunchKernel) or an explicit
 // cudaLaunchKernel / cudaLaunchKernelExC / cudaLaunchCooperativeKernel /
-// cudaGraphLaunch, passes through here first.
+// cudaGraphLaunch, passes through here first (the names: copy_entry_points.hpp).
 #include <cuda_runtime.h>
 
 #include <atomic>
 
 #include "harness/launch_counter.hpp"
+#include "harness/transfer_hooks.hpp"
 
 namespace {
 std::atomic<long long> launches{0};
@@ -49,7 +50,17 @@ GPULAB_COUNTED(cudaLaunchCooperativeKernel, (const void* f, dim3 g, dim3 b, void
                (f, g, b, a, s, st))
 GPULAB_COUNTED(cudaLaunchCooperativeKernel_ptsz, (const void* f, dim3 g, dim3 b, void** a, size_t s, cudaStream_t st),
                (f, g, b, a, s, st))
-GPULAB_COUNTED(cudaGraphLaunch, (cudaGraphExec_t e, cudaStream_t st), (e, st))
-GPULAB_COUNTED(cudaGraphLaunch_ptsz, (cudaGraphExec_t e, cudaStream_t st), (e, st))
 #undef GPULAB_COUNTED
+
+// A graph's launch also runs its memcpy nodes (graph_copies_cuda.cpp counts what they move).
+#define GPULAB_GRAPH_LAUNCH(name)                                         \
+  cudaError_t __wrap_##name(cudaGraphExec_t e, cudaStream_t st) {        \
+    launches.fetch_add(1);                                               \
+    const cudaError_t r = __real_##name(e, st);                          \
+    if (r == cudaSuccess) gpulab::harness::note_graph_launch(e);         \
+    return r;                                                            \
+  }
+GPULAB_GRAPH_LAUNCH(cudaGraphLaunch)
+GPULAB_GRAPH_LAUNCH(cudaGraphLaunch_ptsz)
+#undef GPULAB_GRAPH_LAUNCH
 }

@@ -123,11 +123,14 @@ TimingResult time_runs(const std::function<void()>& call, const CallHooks& hooks
     if (o.flush_l2) persisting.reset();
     flusher.flush();
     cudaError_t e = cudaDeviceSynchronize();
+    const bool marked = timed && o.phase_markers;
+    if (marked) write_marker("call_begin");
     if (e == cudaSuccess) e = cudaEventRecord(start, 0);
     call();
     if (e == cudaSuccess) e = cudaDeviceSynchronize();  // work on every stream is done
     if (e == cudaSuccess) e = cudaEventRecord(stop, 0);
     if (e == cudaSuccess) e = cudaEventSynchronize(stop);
+    if (marked) write_marker("call_end");
     if (e == cudaSuccess) e = cudaGetLastError();
     if (e != cudaSuccess) {
       r.error = describe(e);

@@ -16,8 +16,10 @@
 //     seconds), or until `max_seconds` of wall time have passed since the
 //     first timed run; the median is reported with the spread;
 //   - with `phase_markers`, a marker on stderr just before the first timed
-//     run and just after the last (process/run.hpp: the grader timestamps them
-//     on its own clock, which bounds what the timed runs can have taken).
+//     run and just after the last, and around each timed call (just before its
+//     start event, just after its stop event completed): process/run.hpp, the
+//     grader timestamps them on its own clock, which bounds what each timed
+//     call can have taken (grade/timing_bound.hpp).
 #pragma once
 #include <cstddef>
 #include <functional>

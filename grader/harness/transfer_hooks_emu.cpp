@@ -1,17 +1,14 @@
-// transfer_hooks.hpp on the emulator: its runtime reports every copy.
+// transfer_hooks.hpp on the emulator: its runtime reports every copy as it is
+// made (cudaMemcpy and its forms, graph memcpy nodes as their graph runs), with
+// the direction the pointers give; a copy into host memory counts its bytes.
 #include "gpulab/emu/copy_observer.hpp"
 #include "harness/transfer_hooks.hpp"
 #include "harness/transfer_log.hpp"
 
 namespace gpulab::harness {
 namespace {
-void on_copy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
-  switch (kind) {
-    case cudaMemcpyHostToDevice: note_copy(dst, src, bytes, CopyDirection::host_to_device); break;
-    case cudaMemcpyDeviceToHost: note_copy(dst, src, bytes, CopyDirection::device_to_host); break;
-    case cudaMemcpyDeviceToDevice: note_copy(dst, src, bytes, CopyDirection::device_to_device); break;
-    default: break;
-  }
+void on_copy(void*, const void*, size_t bytes, cudaMemcpyKind kind) {
+  if (kind == cudaMemcpyDeviceToHost) note_bytes_to_host("copy", bytes);
 }
 }  // namespace
 

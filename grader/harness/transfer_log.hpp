@@ -1,46 +1,48 @@
-// What the submission's host function copies between host and device memory
-// while it runs, so that the grader can tell a GPU result from a CPU one
-// (DESIGN.md: "a result must be computed by device code"). The copies come in
-// from the CUDA runtime's copy entry points (transfer_hooks_cuda.cpp wraps
-// them at link time on a GPU; on the emulator its runtime reports every copy,
-// transfer_hooks_emu.cpp), only while the harness records (during the
-// submission's calls, not the harness's own copies). Afterwards:
-//   - an input "copied to the host": the share of its elements that reached host
-//     memory, directly (device to host) or through device memory the input was
-//     copied into first (device to device, a symbol);
-//   - an output "copied from the host": elements whose final value is the one a
-//     host-to-device copy put there, directly or through device memory it was
-//     copied into first. A copy of zero bytes only (a memset by another name,
-//     before a kernel accumulates) never counts.
-// Memsets and kernel launches are not copies; what a kernel moves is the GPU's work.
+// How many bytes reach host memory while the submission's host function runs,
+// so that the grader can tell a GPU result from a CPU one (DESIGN.md: "a
+// result must be computed by device code"). Volume, not provenance: the host
+// cannot compute the answer without the data in host memory, and whatever
+// buffer the bytes came from (an input, a scratch copy of it a kernel made,
+// an output), every byte that reaches host memory during the call counts.
+// Two kinds of route (transfer_routes.hpp):
+//   - copies into host memory, counted as they execute: every copy entry
+//     point of the runtime and every graph memcpy node as its graph runs, the
+//     direction taken from where the pointers point, never from the declared
+//     kind (transfer_hooks_cuda.cpp and graph_copies_cuda.cpp on a GPU; on the
+//     emulator its runtime reports each copy, transfer_hooks_emu.cpp);
+//   - host-visible memory (managed, page-locked or mapped, registered, a host
+//     memory pool): a kernel writes it and the host reads it with no copy at
+//     all, so all of it that exists during the call counts, at its full size.
+// Only the submission's calls are recorded, not the harness's own copies.
 #pragma once
 #include <cstddef>
 #include <nlohmann/json.hpp>
-#include <vector>
-
-#include "harness/device_buffers.hpp"
+#include <string_view>
 
 namespace gpulab::harness {
-
-enum class CopyDirection { host_to_device, device_to_host, device_to_device, host_to_host };
 
 // Records while alive (the harness wraps each call of the submission's function in one).
 class TransferRecording {
  public:
-  explicit TransferRecording(const std::vector<DeviceBuffer>& buffers);
+  TransferRecording();
   ~TransferRecording();
   TransferRecording(const TransferRecording&) = delete;
   TransferRecording& operator=(const TransferRecording&) = delete;
 };
 
-// Whether a copy now is the submission's (a recording is on and this thread is not the harness's own).
+// Whether a copy now is the submission's (a recording is on).
 bool recording_transfers();
-// A copy of `bytes` from `src` to `dst` in `direction`, called before it is made (so that a host
-// source's bytes are read as the copy reads them). Thread-safe; does nothing unless recording.
-void note_copy(void* dst, const void* src, size_t bytes, CopyDirection direction);
+// `bytes` reached host memory by a copy route of transfer_routes.hpp. Thread-safe; does nothing
+// unless recording.
+void note_bytes_to_host(std::string_view route, unsigned long long bytes);
 
-// After the call (outputs already read back into each buffer's `host`): the "transfers" object
-// of result.json, {"inputs_to_host": [...], "outputs_from_host": [...]}.
-nlohmann::json transfer_report(const std::vector<DeviceBuffer>& buffers);
+// Host-visible memory of a route of transfer_routes.hpp came into being (at any time: memory
+// that exists when a call begins counts for that call too), or went away.
+void note_host_visible_added(const void* address, unsigned long long bytes, std::string_view route);
+void note_host_visible_removed(const void* address);
+
+// After the call: the "transfers" object of result.json, {"routes": [{"route": id, "bytes": n}, ...]}
+// with one entry per route that carried bytes.
+nlohmann::json transfer_report();
 
 }  // namespace gpulab::harness

@@ -160,13 +160,13 @@ PartSpec parse_part(const JsonReader& part, const sandbox::ResourceLimits& lab_l
 
 // "host_work": what a solution may do on the host; `base` holds the defaults (the lab's, for a part).
 HostWorkPolicy parse_host_work(const JsonReader& r, const HostWorkPolicy& base) {
-  r.expect_object({"input_fraction_to_host", "input_elements_to_host", "outputs_from_host"},
-                  "an object such as {\"input_fraction_to_host\": 0.5, \"outputs_from_host\": false}");
+  r.expect_object({"input_fraction_to_host", "input_elements_to_host", "host_visible_memory"},
+                  "an object such as {\"input_fraction_to_host\": 0.5, \"host_visible_memory\": false}");
   HostWorkPolicy h = base;
   h.input_fraction_to_host =
       r.number_or("input_fraction_to_host", h.input_fraction_to_host, NumberRange::between(0, 1));
   if (auto e = r.find("input_elements_to_host")) h.input_elements_to_host = e->whole(NumberRange::at_least(0));
-  h.outputs_from_host = r.boolean_or("outputs_from_host", h.outputs_from_host);
+  h.host_visible_memory = r.boolean_or("host_visible_memory", h.host_visible_memory);
   return h;
 }
 

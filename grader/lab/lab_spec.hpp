@@ -76,17 +76,21 @@ struct PerformanceSpec {
 };
 
 // What a legitimate solution may do on the host with a part's data (lab.json's "host_work",
-// docs/lab-format.md): the result must be computed by device code, so by default an output may
-// not hold values copied from host memory, and no input may be copied to the host in bulk.
+// docs/lab-format.md): the result must be computed by device code, so only a small volume of bytes
+// may reach host memory while the host function runs (by any route: copies, graph memcpy nodes,
+// host-visible memory), and host-visible memory is not for graded functions unless the lab says so.
 struct HostWorkPolicy {
-  // The largest share of an input's elements the host function may copy to host memory (debugging
-  // peeks at a few elements stay below it); more counts as computing on the host.
+  // The most bytes that may reach host memory during one call, as a share of the bytes of the
+  // call's inputs (a host-side sum of per-block partials stays far below it); more counts as
+  // computing on the host.
   double input_fraction_to_host = 0.5;
-  // Copies of at most this many elements of an input never count (printing the first few).
+  // This many elements of the inputs (the widest element type) may always reach the host, whatever
+  // their share (printing the first few while debugging).
   long long input_elements_to_host = 16;
-  // Whether an output may end up holding values copied from host memory (e.g. a final sum of
-  // per-block results computed on the host, where a lab allows it).
-  bool outputs_from_host = false;
+  // Whether managed, page-locked (mapped) and registered host memory may be used: memory that a
+  // kernel writes and the host reads with no copy. Where allowed, all of it that exists during a
+  // call counts towards the bytes reaching the host, at its full size.
+  bool host_visible_memory = false;
 };
 
 struct PartSpec {

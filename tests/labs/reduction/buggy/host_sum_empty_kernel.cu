@@ -1,8 +1,8 @@
 // BUGGY submission (must lose points). Bug: the host functions compute on the
 // CPU: they copy the input to the host, sum it there, launch an empty kernel
 // (so that "a kernel was launched" holds) and copy the sum into `out`. The
-// sums are right, but the GPU did none of the work: the grader sees the input
-// copied to the host and the output copied from it.
+// sums are right, but the GPU did none of the work: the grader sees the input's
+// bytes reach host memory (tests/own_kernel has the same on every route and lab).
 #include <vector>
 
 __global__ void nothing() {}
