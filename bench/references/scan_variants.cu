@@ -1,6 +1,7 @@
 // Reference tuning for the scan lab: CUB's DeviceScan (the bench's baseline),
-// the previous reference and the current one (the CUB-like small-tile
-// candidates measured on 2026-11-29 lost and were removed: docs/performance.md),
+// the previous reference, the current one and other shapes of its kernel (the
+// CUB-like small-tile candidates measured on 2026-11-29 lost and were removed:
+// docs/performance.md),
 // at the bench's size and a ragged one; outputs compared with CUB's (ints exactly, floats
 // within 1e-5 of the largest value). Built by bench/references/build.sh.
 #include <cub/device/device_scan.cuh>
@@ -63,10 +64,19 @@ int main(int argc, char** argv) {
       size_t b = temp_bytes;
       cub::DeviceScan::ExclusiveSum(temp, b, iin, iref, n);
     };
+    using namespace after;
+    // Shapes of the reference's striped kernel, for the next run.
+#define SHAPES(X) X(256, 32, 32) X(256, 32, 100) X(256, 48, 0) X(256, 64, 0) X(512, 16, 0) X(128, 64, 0) X(512, 32, 0)
+#define INCL(T, I, B) \
+  {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, float, false>(fin, fout, n); }},
+#define EXCL(T, I, B) \
+  {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, int, true>(iin, iout, n); }},
     std::vector<Impl> incl = {{"reference (before)", [=] { before::inclusive_scan(fin, fout, n); }},
-                              {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }}};
+                              {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }},
+                              SHAPES(INCL)};
     std::vector<Impl> excl = {{"reference (before)", [=] { before::exclusive_scan(iin, iout, n); }},
-                              {"reference (after)", [=] { after::exclusive_scan(iin, iout, n); }}};
+                              {"reference (after)", [=] { after::exclusive_scan(iin, iout, n); }},
+                              SHAPES(EXCL)};
     cub_incl();
     cub_excl();
     CHECK_CUDA(cudaDeviceSynchronize());

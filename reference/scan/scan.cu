@@ -11,8 +11,8 @@
 //   1. Each block takes the next tile number from a global counter (atomicAdd),
 //      so tiles start in order whatever order the GPU schedules blocks in: a
 //      block only ever waits for tiles that started before it (no deadlock).
-//   2. It loads its tile of SCAN_THREADS x SCAN_ITEMS elements with coalesced
-//      16-byte vector loads: each warp owns a stretch of 32 x SCAN_ITEMS
+//   2. It loads its tile of THREADS x ITEMS elements with coalesced
+//      16-byte vector loads: each warp owns a stretch of 32 x ITEMS
 //      consecutive elements and reads it in rounds of 512 contiguous bytes, a
 //      lane taking 4 consecutive elements per round. Each lane scans its 4
 //      elements in registers (thread coarsening), a Kogge-Stone warp scan with
@@ -39,14 +39,22 @@
 
 #include <cstdint>
 
-// Threads per block and elements per thread: one tile is 8192 elements (measured
-// on an H200: 4096-element tiles reached 0.82-0.88x of CUB, 8192 0.91-0.99x;
-// CUB's own arrangement -- 2048 to 8192-element tiles of 64 to 256 threads,
-// blocked through shared memory -- reached only 0.69-0.85x: docs/performance.md).
-constexpr int SCAN_THREADS = 256;
-constexpr int SCAN_ITEMS = 32;
-constexpr int SCAN_TILE = SCAN_THREADS * SCAN_ITEMS;
-constexpr int SCAN_WARPS = SCAN_THREADS / 32;
+// THREADS per block and ITEMS elements per thread (THREADS x ITEMS per tile);
+// BACKOFF_NS: how long the look-back sleeps before polling again a tile that
+// has not published yet (0: at once).
+template <int THREADS_, int ITEMS_, int BACKOFF_NS_>
+struct ScanShape {
+  static constexpr int THREADS = THREADS_, ITEMS = ITEMS_, BACKOFF_NS = BACKOFF_NS_;
+  static constexpr int TILE = THREADS * ITEMS;
+  static constexpr int WARPS = THREADS / 32;
+  static_assert(ITEMS % 4 == 0, "whole 16-byte vectors per lane and round");
+};
+// One tile is 8192 elements (measured on an H200: 4096-element tiles reached
+// 0.82-0.88x of CUB, 8192 0.91-0.99x; CUB's own arrangement -- 2048 to
+// 8192-element tiles of 64 to 256 threads, blocked through shared memory --
+// reached only 0.69-0.85x: docs/performance.md).
+using Shape = ScanShape<256, 32, 0>;
+
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
 // Tile states: the flag in the high 32 bits, the value's bits in the low 32.
@@ -90,16 +98,18 @@ __device__ __forceinline__ T warp_inclusive_scan(T v, int lane) {
 }
 
 // Run by all 32 lanes of one warp: the sum of every tile before `tile`.
-template <class T>
+template <class T, int BACKOFF_NS>
 __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
   T exclusive = T(0);
   long long last = static_cast<long long>(tile) - 1;  // the nearest tile of the window
   for (;;) {
     const long long mine = last - lane;  // lane 0 looks at the nearest tile
     unsigned long long word;
-    do {
+    for (;;) {
       word = mine >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&states[mine]) : (FLAG_PREFIX << 32);
-    } while (__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE));  // every tile here has started: it will publish
+      if (!__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE)) break;  // every tile here has started: it will publish
+      if (BACKOFF_NS > 0) __nanosleep(BACKOFF_NS);
+    }
     T v = ScanTypes<T>::value(static_cast<unsigned>(word));
     const unsigned prefixes = __ballot_sync(FULL_MASK, (word >> 32) == FLAG_PREFIX);
     if (prefixes) {
@@ -113,13 +123,13 @@ __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
   }
 }
 
-template <class T, bool EXCLUSIVE>
-__global__ void __launch_bounds__(SCAN_THREADS) single_pass_scan(const T* __restrict__ in, T* __restrict__ out,
+template <class S, class T, bool EXCLUSIVE>
+__global__ void __launch_bounds__(S::THREADS) single_pass_scan(const T* __restrict__ in, T* __restrict__ out,
                                                                  int n, bool vector_ok,
                                                                  unsigned long long* states, unsigned* counter) {
   using V = typename ScanTypes<T>::vec;
   __shared__ unsigned tile_s;
-  __shared__ T warp_sums[SCAN_WARPS];
+  __shared__ T warp_sums[S::WARPS];
   __shared__ T tile_prefix_s;
   const int t = threadIdx.x, lane = t % 32, warp = t / 32;
 
@@ -133,10 +143,10 @@ __global__ void __launch_bounds__(SCAN_THREADS) single_pass_scan(const T* __rest
   //    4 consecutive elements starting at j * 128 + l * 4 of the warp's stretch,
   //    so every load and store instruction of the warp touches 512 contiguous
   //    bytes (fully coalesced).
-  constexpr int GROUPS = SCAN_ITEMS / 4;
-  constexpr int WARP_ELEMS = 32 * SCAN_ITEMS;
-  const long long warp_base = static_cast<long long>(tile) * SCAN_TILE + static_cast<long long>(warp) * WARP_ELEMS;
-  const bool full = static_cast<long long>(tile + 1) * SCAN_TILE <= n;
+  constexpr int GROUPS = S::ITEMS / 4;
+  constexpr int WARP_ELEMS = 32 * S::ITEMS;
+  const long long warp_base = static_cast<long long>(tile) * S::TILE + static_cast<long long>(warp) * WARP_ELEMS;
+  const bool full = static_cast<long long>(tile + 1) * S::TILE <= n;
   T x[GROUPS][4];
 #pragma unroll
   for (int j = 0; j < GROUPS; ++j) {
@@ -173,17 +183,17 @@ __global__ void __launch_bounds__(SCAN_THREADS) single_pass_scan(const T* __rest
   if (lane == 0) warp_sums[warp] = warp_total;
   __syncthreads();
   if (warp == 0) {
-    T s = lane < SCAN_WARPS ? warp_sums[lane] : T(0);
+    T s = lane < S::WARPS ? warp_sums[lane] : T(0);
     s = warp_inclusive_scan(s, lane);
-    if (lane < SCAN_WARPS) warp_sums[lane] = s;  // inclusive over the warps
+    if (lane < S::WARPS) warp_sums[lane] = s;  // inclusive over the warps
     // 3. Decoupled look-back, done by this warp.
-    const T aggregate = __shfl_sync(FULL_MASK, s, SCAN_WARPS - 1);
+    const T aggregate = __shfl_sync(FULL_MASK, s, S::WARPS - 1);
     T prefix = T(0);
     if (tile == 0) {
       if (lane == 0) publish(states, 0, FLAG_PREFIX, aggregate);
     } else {
       if (lane == 0) publish(states, tile, FLAG_AGGREGATE, aggregate);
-      prefix = look_back<T>(states, tile, lane);
+      prefix = look_back<T, S::BACKOFF_NS>(states, tile, lane);
       if (lane == 0) publish(states, tile, FLAG_PREFIX, prefix + aggregate);
     }
     if (lane == 0) tile_prefix_s = prefix;
@@ -228,20 +238,20 @@ static unsigned long long* scan_state(int tiles) {
   return buffer;
 }
 
-template <class T, bool EXCLUSIVE>
+template <class S, class T, bool EXCLUSIVE>
 static void scan_device(const T* in, T* out, int n) {
   if (n <= 0) return;
-  const int tiles = (n - 1) / SCAN_TILE + 1;
+  const int tiles = (n - 1) / S::TILE + 1;
   unsigned long long* state = scan_state(tiles);
   if (!state) return;  // cudaMalloc failed: its error is what the caller sees
   // state[0] holds the tile counter, state[1..tiles] the tile states: all zero.
   cudaMemsetAsync(state, 0, (static_cast<size_t>(tiles) + 1) * sizeof(unsigned long long));
   // 16-byte vector accesses need 16-byte aligned rows of the tile.
   const bool vector_ok = (reinterpret_cast<uintptr_t>(in) % 16 == 0) && (reinterpret_cast<uintptr_t>(out) % 16 == 0);
-  single_pass_scan<T, EXCLUSIVE><<<tiles, SCAN_THREADS>>>(in, out, n, vector_ok, state + 1,
+  single_pass_scan<S, T, EXCLUSIVE><<<tiles, S::THREADS>>>(in, out, n, vector_ok, state + 1,
                                                           reinterpret_cast<unsigned*>(state));
 }
 
-void inclusive_scan(const float* in, float* out, int n) { scan_device<float, false>(in, out, n); }
+void inclusive_scan(const float* in, float* out, int n) { scan_device<Shape, float, false>(in, out, n); }
 
-void exclusive_scan(const int* in, int* out, int n) { scan_device<int, true>(in, out, n); }
+void exclusive_scan(const int* in, int* out, int n) { scan_device<Shape, int, true>(in, out, n); }
