@@ -33,14 +33,14 @@ extern char** environ;
 namespace gpulab::emu {
 namespace {
 
-std::string base_name(const std::string& path) {
+[[maybe_unused]] std::string base_name(const std::string& path) {
   const size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // What the symbolizer prints for one address, or "" (not found, or it could not run: a graded
 // program's system-call filter refuses the executable mappings a new program needs).
-std::string run_symbolizer(const std::string& object, uintptr_t file_address) {
+[[maybe_unused]] std::string run_symbolizer(const std::string& object, uintptr_t file_address) {
   std::string tried;
   std::vector<std::string> args = platform::symbolizer_command(object, tried);
   if (args.empty()) return {};
@@ -86,7 +86,7 @@ std::string run_symbolizer(const std::string& object, uintptr_t file_address) {
 
 // The student's line among the symbolizer's (function, file:line) pairs, innermost first: the first
 // outside the system's and the emulator's headers (std::copy's lines are not the student's).
-std::string pick_line(const std::string& text) {
+[[maybe_unused]] std::string pick_line(const std::string& text) {
   std::istringstream in(text);
   std::string line, first;
   std::vector<std::string> locations;
