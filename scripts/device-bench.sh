@@ -10,7 +10,10 @@
 # machine's CPUs, all workers and one, three runs each).
 # Environment: BENCH_LABS (default: all five; empty: none), BENCH_ARGS (default --variants),
 # BENCH_EXTRA_DIR (files <lab>_*.cu there are timed too), BENCH_GRADE=0 skips grading,
-# BENCH_EMULATOR=0 skips the emulator's benchmark.
+# BENCH_EMULATOR=0 skips the emulator's benchmark, BENCH_REFERENCES=1 also runs the reference
+# tuning programs (bench/references: every candidate shape, the previous references and Nsight
+# Compute on each reference kernel; about 2 minutes) into $OUT/refs (tables.md, ncu.txt, log.txt);
+# `--prepare` builds them when BENCH_REFERENCES=1 is set there too (a few minutes of nvcc).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--prepare" ]; then
@@ -20,6 +23,7 @@ if [ "${1:-}" = "--prepare" ]; then
   # The emulator's benchmark, built here (the GPU machine has no emulator toolchain to build it).
   cp "$(build/grader/cli/gpulab run --build-only --no-cache bench/emulator/barrier_free_bench.cu | tail -1)" \
     .devbuild/barrier_free_bench
+  if [ "${BENCH_REFERENCES:-0}" = 1 ]; then bash bench/references/build.sh .devbuild/refbench >/dev/null || exit 1; fi
   echo "prepared .devbuild ($(du -sh .devbuild | cut -f1)); carry it to the device"
   exit 0
 fi
@@ -65,6 +69,9 @@ if [ "${BENCH_GRADE:-1}" != 0 ]; then
     { echo "=== $lab"; cat "$report"; } >>"$out/grade.txt"
     rm -f "$report"
   done
+fi
+if [ "${BENCH_REFERENCES:-0}" = 1 ]; then
+  OUT="$out/refs" bash bench/references/run.sh .devbuild/refbench || status=1
 fi
 if [ "${BENCH_EMULATOR:-1}" != 0 ] && [ -x .devbuild/barrier_free_bench ]; then
   {

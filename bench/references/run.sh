@@ -3,14 +3,14 @@
 # sizes (--quick), the full tables, then Nsight Compute on the previous and the
 # new reference kernels (SpeedOfLight, MemoryWorkloadAnalysis and the
 # shared-memory bank conflicts, one launch each). Results in $OUT (default
-# /tmp/refbench): device.txt, tables.md, ncu.txt, log.txt.
+# /tmp/refbench): tables.md, ncu.txt, log.txt (the device, the quick checks).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-build-refs/refbench}
 out=${OUT:-/tmp/refbench}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader; date -u; git log -1 --format=%h 2>/dev/null; } >"$out/device.txt" 2>&1
+{ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader; date -u; git log -1 --format=%h 2>/dev/null; } >>"$out/log.txt" 2>&1
 for lab in matmul scan histogram convolution; do
   echo "== $lab --quick" >>"$out/log.txt"
   timeout 60 "$bin/${lab}_variants" --quick --runs 3 >>"$out/log.txt" 2>&1 || echo "$lab --quick: exit $?" >>"$out/log.txt"
