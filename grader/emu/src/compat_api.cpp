@@ -1,7 +1,8 @@
 // Runtime API: the versions a program can ask for. The emulator stands for the CUDA 13.0
 // toolkit (cudaRuntimeGetVersion) running on a driver of the same version
 // (cudaDriverGetVersion), the pair the course's GPU machines have. Also peer access,
-// which a single device never has, and copies between peers (device 0 and device 0).
+// which a single device never has, and copies between peers (device 0 and device 0), in one
+// dimension or three.
 #include "diagnostics.hpp"
 #include "gpulab/emu/cuda_version.hpp"
 #include "gpulab/emu/runtime_api.hpp"
@@ -51,4 +52,33 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
                                 cudaStream_t stream) {
   if (dst_device != 0 || src_device != 0) return set_last_error(cudaErrorInvalidDevice);
   return cudaMemcpyAsync(dst, src, count, cudaMemcpyDeviceToDevice, stream);
+}
+
+namespace {
+cudaMemcpy3DParms without_devices(const cudaMemcpy3DPeerParms& p) {
+  cudaMemcpy3DParms q{};
+  q.srcArray = p.srcArray;
+  q.srcPos = p.srcPos;
+  q.srcPtr = p.srcPtr;
+  q.dstArray = p.dstArray;
+  q.dstPos = p.dstPos;
+  q.dstPtr = p.dstPtr;
+  q.extent = p.extent;
+  q.kind = cudaMemcpyDefault;  // the pointers say which side is which
+  return q;
+}
+}  // namespace
+
+cudaError_t cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
+  if (!p) return set_last_error(cudaErrorInvalidValue);
+  if (p->srcDevice != 0 || p->dstDevice != 0) return set_last_error(cudaErrorInvalidDevice);
+  const cudaMemcpy3DParms q = without_devices(*p);
+  return cudaMemcpy3D(&q);
+}
+
+cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
+  if (!p) return set_last_error(cudaErrorInvalidValue);
+  if (p->srcDevice != 0 || p->dstDevice != 0) return set_last_error(cudaErrorInvalidDevice);
+  const cudaMemcpy3DParms q = without_devices(*p);
+  return cudaMemcpy3DAsync(&q, stream);
 }

@@ -6,6 +6,7 @@
 
 #include "device_access.hpp"
 #include "fault_handler.hpp"
+#include "host_visible_registry.hpp"
 
 #include "platform/page_size.hpp"
 
@@ -73,6 +74,7 @@ void* device_allocate(size_t size, const char* api, const char* file, int line) 
   if (m.host_protected) protect_device_range(data_begin, data_bytes);
   registry()[begin] = m;
   note_memory_written();
+  if (!m.host_protected) note_host_visible(reinterpret_cast<void*>(begin), size, HostVisibleKind::managed);
   return reinterpret_cast<void*>(begin);
 }
 
@@ -107,6 +109,7 @@ bool device_free(void* ptr) {
     registry().erase(it);
   }
   note_memory_written();
+  if (!m.host_protected) note_host_visible_gone(ptr);
   munmap(m.map_base, m.map_bytes);
   return true;
 }
@@ -117,7 +120,10 @@ void free_all_device_memory() {
     std::lock_guard<std::mutex> lock(registry_mutex);
     all.swap(registry());
   }
-  for (auto& [begin, m] : all) munmap(m.map_base, m.map_bytes);
+  for (auto& [begin, m] : all) {
+    if (!m.host_protected) note_host_visible_gone(reinterpret_cast<void*>(begin));
+    munmap(m.map_base, m.map_bytes);
+  }
 }
 
 std::optional<Allocation> find_allocation(const void* ptr) {

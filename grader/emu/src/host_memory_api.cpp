@@ -18,6 +18,7 @@
 #include "gpulab/emu/runtime_api.hpp"
 #include "page_locked.hpp"
 #include "platform/page_size.hpp"
+#include "host_visible_registry.hpp"
 #include "stream_queue.hpp"
 
 namespace gpulab::emu {
@@ -97,6 +98,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
     std::lock_guard<std::mutex> lock(pinned_mutex);
     pinned()[reinterpret_cast<uintptr_t>(p)] = PinnedRange{size, flags, false};
   }
+  note_host_visible(p, size, HostVisibleKind::page_locked);
   *ptr = p;
   return cudaSuccess;
 }
@@ -113,6 +115,7 @@ cudaError_t cudaFreeHost(void* ptr) {
     auto it = pinned().find(reinterpret_cast<uintptr_t>(ptr));
     if (it != pinned().end() && !it->second.registered) {
       pinned().erase(it);
+      note_host_visible_gone(ptr);
       std::free(ptr);
       return cudaSuccess;
     }
@@ -138,6 +141,7 @@ cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
                        "part of the " + std::to_string(size) + "-byte range is already page-locked");
   }
   pinned()[reinterpret_cast<uintptr_t>(ptr)] = PinnedRange{size, flags, true};
+  note_host_visible(ptr, size, HostVisibleKind::registered);
   return cudaSuccess;
 }
 
@@ -150,6 +154,7 @@ cudaError_t cudaHostUnregister(void* ptr) {
                        "the pointer is not the start of a range registered with cudaHostRegister");
   }
   pinned().erase(it);
+  note_host_visible_gone(ptr);
   return cudaSuccess;
 }
 

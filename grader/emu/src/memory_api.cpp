@@ -294,6 +294,27 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
   return cudaSuccess;
 }
 
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrs_indices, size_t num_attrs,
+                                 cudaStream_t stream) {
+  if (count == 0 || !dsts || !srcs || !sizes || num_attrs == 0 || num_attrs > count || !attrs || !attrs_indices ||
+      attrs_indices[0] != 0) {
+    return refuse_call("cudaMemcpyBatchAsync", cudaErrorInvalidValue,
+                       "a batch needs its copies, at least one attribute, and the first attribute for copy 0");
+  }
+  for (size_t i = 0; i < num_attrs; ++i) {
+    if (attrs[i].srcAccessOrder == cudaMemcpySrcAccessOrderInvalid ||
+        attrs[i].srcAccessOrder > cudaMemcpySrcAccessOrderAny) {
+      return refuse_call("cudaMemcpyBatchAsync", cudaErrorInvalidValue, "an attribute's srcAccessOrder is not one");
+    }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const cudaError_t e = cudaMemcpyAsync(dsts[i], srcs[i], sizes[i], cudaMemcpyDefault, stream);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   wait_for_all();
   if (sticky_error() != cudaSuccess) return sticky_error();

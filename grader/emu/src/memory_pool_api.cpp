@@ -3,7 +3,9 @@
 // made at once (the memory exists before the stream reaches the call, which no
 // correct program can tell apart); a free is queued, so work queued before it
 // may still use the memory. Pools keep their attributes and count their bytes
-// in use; the emulator never holds freed memory back for reuse.
+// in use; the emulator never holds freed memory back for reuse. A pool located
+// in host memory hands out page-locked host memory, a pool of managed memory
+// managed memory, as on a GPU; any pool is reached by the one device.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -32,6 +34,17 @@ CUmemPoolHandle_st default_pool;
 cudaMemPool_t current_pool = &default_pool;
 std::map<void*, std::pair<cudaMemPool_t, size_t>> pool_allocations;  // pointer -> (pool, bytes)
 
+bool in_host_memory(cudaMemLocationType type) {
+  return type == cudaMemLocationTypeHost || type == cudaMemLocationTypeHostNuma ||
+         type == cudaMemLocationTypeHostNumaCurrent;
+}
+
+// The pool a live allocation came from, or null. Call with pools_mutex held.
+cudaMemPool_t pool_of(void* p) {
+  const auto it = pool_allocations.find(p);
+  return it == pool_allocations.end() ? nullptr : it->second.first;
+}
+
 cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_t pool, const char* file, int line) {
   if (sticky_error() != cudaSuccess) return sticky_error();
   if (!ptr || !pool)
@@ -40,7 +53,13 @@ cudaError_t allocate_from(const char* api, void** ptr, size_t size, cudaMemPool_
     *ptr = nullptr;
     return cudaSuccess;
   }
-  void* p = device_allocate(size, api, file, line);
+  void* p = nullptr;
+  if (in_host_memory(pool->props.location.type)) {
+    if (cudaHostAlloc(&p, size, cudaHostAllocDefault) != cudaSuccess) p = nullptr;
+  } else {
+    p = device_allocate(size, pool->props.allocType == cudaMemAllocationTypeManaged ? "cudaMallocManaged" : api, file,
+                        line);
+  }
   if (!p) return refuse_call(api, cudaErrorMemoryAllocation, "cannot allocate " + std::to_string(size) + " bytes");
   std::lock_guard lock(pools_mutex);
   pool_allocations[p] = {pool, size};
@@ -82,14 +101,20 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
         stream, [ptr] { mark_graph_memory(ptr, false); }, "free");
     return cudaSuccess;
   }
+  bool host_pool = false;
+  {
+    std::lock_guard lock(pools_mutex);
+    const cudaMemPool_t pool = pool_of(ptr);
+    host_pool = pool && in_host_memory(pool->props.location.type);
+  }
   const auto a = find_allocation(ptr);
-  if (!a || a->begin != reinterpret_cast<std::uintptr_t>(ptr)) {
+  if (!host_pool && (!a || a->begin != reinterpret_cast<std::uintptr_t>(ptr))) {
     return refuse_call("cudaFreeAsync", cudaErrorInvalidValue,
                        "the pointer is not the start of a live device allocation (freed twice?)");
   }
   submit(
       stream,
-      [ptr] {
+      [ptr, host_pool] {
         {
           std::lock_guard lock(pools_mutex);
           const auto it = pool_allocations.find(ptr);
@@ -98,7 +123,8 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream) {
             pool_allocations.erase(it);
           }
         }
-        device_free(ptr);
+        if (host_pool) cudaFreeHost(ptr);
+        else device_free(ptr);
       },
       "free");
   return cudaSuccess;
@@ -135,6 +161,26 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props
   auto* p = new CUmemPoolHandle_st;
   p->props = *props;
   *pool = p;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descs, size_t count) {
+  if (!pool || (count && !descs)) return set_last_error(cudaErrorInvalidValue);
+  for (size_t i = 0; i < count; ++i) {
+    if (descs[i].location.type != cudaMemLocationTypeDevice) return set_last_error(cudaErrorInvalidValue);
+    if (descs[i].location.id != 0) return set_last_error(cudaErrorInvalidDevice);
+    if (descs[i].flags != cudaMemAccessFlagsProtNone && descs[i].flags != cudaMemAccessFlagsProtRead &&
+        descs[i].flags != cudaMemAccessFlagsProtReadWrite) {
+      return set_last_error(cudaErrorInvalidValue);
+    }
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool, cudaMemLocation* location) {
+  if (!flags || !pool || !location || location->type != cudaMemLocationTypeDevice) {
+    return set_last_error(cudaErrorInvalidValue);
+  }
+  if (location->id != 0) return set_last_error(cudaErrorInvalidDevice);
+  *flags = cudaMemAccessFlagsProtReadWrite;
   return cudaSuccess;
 }
 cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool) {

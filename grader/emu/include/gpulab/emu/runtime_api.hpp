@@ -31,6 +31,9 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
                          cudaMemcpyKind kind);
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
+// Between devices: the emulator has device 0 only (another is cudaErrorInvalidDevice).
+cudaError_t cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p);
+cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms* p, cudaStream_t stream = 0);
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);

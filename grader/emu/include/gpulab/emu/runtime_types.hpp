@@ -96,6 +96,27 @@ struct cudaMemcpy3DParms {
   struct cudaExtent extent;
   enum cudaMemcpyKind kind;
 };
+// cudaMemcpy3DPeer's description: cudaMemcpy3DParms with a device on each side (the emulator has one).
+struct cudaMemcpy3DPeerParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  int srcDevice;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  int dstDevice;
+  struct cudaExtent extent;
+};
+// cudaMemcpyBatchAsync's attributes (CUDA 12.8), with CUDA 13's fields.
+enum cudaMemcpySrcAccessOrder {
+  cudaMemcpySrcAccessOrderInvalid = 0x0,
+  cudaMemcpySrcAccessOrderStream = 0x1,
+  cudaMemcpySrcAccessOrderDuringApiCall = 0x2,
+  cudaMemcpySrcAccessOrderAny = 0x3,
+  cudaMemcpySrcAccessOrderMax = 0x7FFFFFFF
+};
+enum cudaMemcpyFlags { cudaMemcpyFlagDefault = 0x0, cudaMemcpyFlagPreferOverlapWithCompute = 0x1 };
 inline cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) { return {d, p, xsz, ysz}; }
 inline cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return {x, y, z}; }
 inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return {w, h, d}; }

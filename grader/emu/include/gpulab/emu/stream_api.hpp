@@ -98,7 +98,15 @@ cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device);
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device);
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+// Copies of a batch, in order, on a stream (CUDA 12.8's cudaMemcpyBatchAsync): each as a
+// cudaMemcpyAsync whose direction the pointers give; attributes are checked, not used.
+cudaError_t cudaMemcpyBatchAsync(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count,
+                                 cudaMemcpyAttributes* attrs, size_t* attrs_indices, size_t num_attrs,
+                                 cudaStream_t stream);
 cudaError_t cudaMemPoolCreate(cudaMemPool_t* pool, const cudaMemPoolProps* props);
+// Which devices may reach a pool's memory: the one device, read-write.
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const cudaMemAccessDesc* descs, size_t count);
+cudaError_t cudaMemPoolGetAccess(cudaMemAccessFlags* flags, cudaMemPool_t pool, cudaMemLocation* location);
 cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool);
 cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value);
 cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value);

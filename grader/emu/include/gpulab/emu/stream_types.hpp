@@ -66,6 +66,13 @@ struct cudaMemLocation {
   cudaMemLocationType type;
   int id;
 };
+// Attributes of the copies of a cudaMemcpyBatchAsync (CUDA 12.8), with CUDA 13's fields.
+struct cudaMemcpyAttributes {
+  enum cudaMemcpySrcAccessOrder srcAccessOrder;
+  struct cudaMemLocation srcLocHint;
+  struct cudaMemLocation dstLocHint;
+  unsigned int flags;
+};
 enum cudaMemoryAdvise {
   cudaMemAdviseSetReadMostly = 1,
   cudaMemAdviseUnsetReadMostly = 2,
