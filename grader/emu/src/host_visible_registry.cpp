@@ -39,10 +39,9 @@ void harness_observe_host_visible(HostVisibleObserver o) {
   std::lock_guard<std::mutex> lock(registry_mutex);
   observer = o;
   if (!observer) return;
-  if (__start_gpulab_managed && __stop_gpulab_managed > __start_gpulab_managed) {
-    observer(__start_gpulab_managed, static_cast<size_t>(__stop_gpulab_managed - __start_gpulab_managed),
-             HostVisibleKind::managed, true);
-  }
+  const char* begin = __start_gpulab_managed;
+  const char* end = __stop_gpulab_managed;
+  if (begin && end > begin) observer(begin, static_cast<size_t>(end - begin), HostVisibleKind::managed, true);
   for (const auto& [address, piece] : pieces()) observer(address, piece.first, piece.second, true);
 }
 
