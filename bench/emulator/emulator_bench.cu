@@ -1,8 +1,12 @@
-// Emulator speed benchmark: the course's three shapes of kernel, each timed on
-// the emulator and compared with the same computation as a plain serial C++
-// loop, plus the cost of one fiber switch. Run with
+// Emulator speed benchmark: the course's kernels with barriers (a shared-memory
+// tree reduction, Kogge-Stone and Brent-Kung block scans, tiled matrix multiply
+// and tiled 2-D convolution), each timed on the emulator and compared with the
+// same computation as a plain serial C++ loop on one core, plus the cost of one
+// barrier round per thread. Run with
 //   gpulab run bench/emulator/emulator_bench.cu
-// Prints a Markdown table (median of 3 runs after a warm-up).
+// (GPULAB_EMU_WORKERS=1 for one worker; GPULAB_EMU_REGIONS=0 for one fiber per
+// thread instead of regions between barriers). Prints a Markdown table: the
+// median of 3 runs after a warm-up, and the worker count.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +16,9 @@
 
 constexpr int kBlock = 256;
 constexpr int kTile = 16;
+constexpr int kMask = 5;                          // convolution mask width
+constexpr int kConvOut = 16;                      // output tile side of the convolution
+constexpr int kConvIn = kConvOut + kMask - 1;     // input tile side (with the halo): the block's side
 
 __global__ void tree_reduce(const float* in, float* out, int n) {
   __shared__ float partial[kBlock];
@@ -41,6 +48,28 @@ __global__ void kogge_stone_scan(const float* in, float* out, int n) {
   if (i < n) out[i] = buffer[src][t];
 }
 
+// Brent-Kung inclusive scan of each block's section of 2 * blockDim.x elements.
+__global__ void brent_kung_scan(const float* in, float* out, int n) {
+  __shared__ float xy[2 * kBlock];
+  const int t = threadIdx.x;
+  const int base = 2 * blockIdx.x * blockDim.x;
+  xy[t] = base + t < n ? in[base + t] : 0.0f;
+  xy[t + kBlock] = base + t + kBlock < n ? in[base + t + kBlock] : 0.0f;
+  for (int stride = 1; stride <= kBlock; stride *= 2) {
+    __syncthreads();
+    const int index = (t + 1) * 2 * stride - 1;
+    if (index < 2 * kBlock) xy[index] += xy[index - stride];
+  }
+  for (int stride = kBlock / 2; stride > 0; stride /= 2) {
+    __syncthreads();
+    const int index = (t + 1) * 2 * stride - 1;
+    if (index + stride < 2 * kBlock) xy[index + stride] += xy[index];
+  }
+  __syncthreads();
+  if (base + t < n) out[base + t] = xy[t];
+  if (base + t + kBlock < n) out[base + t + kBlock] = xy[t + kBlock];
+}
+
 __global__ void tiled_matmul(const float* a, const float* b, float* c, int m, int n, int k) {
   __shared__ float ta[kTile][kTile];
   __shared__ float tb[kTile][kTile];
@@ -56,6 +85,23 @@ __global__ void tiled_matmul(const float* a, const float* b, float* c, int m, in
     __syncthreads();
   }
   if (row < m && col < n) c[row * n + col] = acc;
+}
+
+// Tiled 2-D convolution: each block loads its input tile with the halo (one cell per thread,
+// ghost cells 0), then its inner threads compute one output each.
+__global__ void tiled_convolution(const float* in, const float* mask, float* out, int height, int width) {
+  __shared__ float tile[kConvIn][kConvIn];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * kConvOut + ty - kMask / 2;
+  const int col = blockIdx.x * kConvOut + tx - kMask / 2;
+  tile[ty][tx] = row >= 0 && row < height && col >= 0 && col < width ? in[row * width + col] : 0.0f;
+  __syncthreads();
+  if (tx < kConvOut && ty < kConvOut && row + kMask / 2 < height && col + kMask / 2 < width) {
+    float sum = 0.0f;
+    for (int i = 0; i < kMask; ++i)
+      for (int j = 0; j < kMask; ++j) sum += tile[ty + i][tx + j] * mask[i * kMask + j];
+    out[(row + kMask / 2) * width + col + kMask / 2] = sum;
+  }
 }
 
 __global__ void barrier_storm(int rounds, int* out) {
@@ -76,8 +122,12 @@ static double median_seconds(const std::function<void()>& f) {
   return t[1];
 }
 
-static void row(const char* what, const char* size, double emu, double serial, const char* limit) {
-  std::printf("| %-40s | %-14s | %8.3f s | %9.4f s | %7.0fx | %s |\n", what, size, emu, serial, emu / serial, limit);
+static void row(const char* what, const char* size, double emu, double serial) {
+  std::printf("| %-40s | %-14s | %8.4f s | %9.4f s | %7.1fx |\n", what, size, emu, serial, emu / serial);
+}
+
+static void check(const char* what, bool ok) {
+  if (!ok) std::printf("WRONG RESULT: %s\n", what);
 }
 
 int main() {
@@ -86,14 +136,16 @@ int main() {
   setenv("GPULAB_EMU_REPLAY", "0", 1);
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-  std::printf("device: %s, %d worker threads\n\n", prop.name, prop.multiProcessorCount);
-  std::printf("| %-40s | %-14s | %10s | %11s | %8s | %s |\n", "kernel", "size", "emulator", "serial C++", "ratio",
-              "target");
-  std::printf("|---|---|---|---|---|---|\n");
+  const char* workers = std::getenv("GPULAB_EMU_WORKERS");
+  const char* regions = std::getenv("GPULAB_EMU_REGIONS");
+  std::printf("device: %s, %d SMs, GPULAB_EMU_WORKERS=%s, GPULAB_EMU_REGIONS=%s\n\n", prop.name,
+              prop.multiProcessorCount, workers ? workers : "(all)", regions ? regions : "(default)");
+  std::printf("| %-40s | %-14s | %10s | %11s | %8s |\n", "kernel", "size", "emulator", "serial C++", "ratio");
+  std::printf("|---|---|---|---|---|\n");
 
   {  // reduction, 2^24 elements
     const int n = 1 << 24, blocks = n / kBlock;
-    std::vector<float> h(n);
+    std::vector<float> h(n), sums(blocks);
     for (int i = 0; i < n; ++i) h[i] = static_cast<float>(i % 7);
     float *d, *o;
     cudaMalloc(&d, n * sizeof(float));
@@ -103,40 +155,58 @@ int main() {
       tree_reduce<<<blocks, kBlock>>>(d, o, n);
       cudaDeviceSynchronize();
     });
+    cudaMemcpy(sums.data(), o, blocks * sizeof(float), cudaMemcpyDeviceToHost);
+    double total = 0;
+    for (float s : sums) total += s;
     volatile float sink = 0;
     const double serial = median_seconds([&] {
       float s = 0;
       for (int i = 0; i < n; ++i) s += h[i];
       sink = s;
     });
-    row("shared-memory tree reduction, 256/block", "2^24", emu, serial, "< 1 s");
+    double expected = 0;
+    for (int i = 0; i < n; ++i) expected += h[i];
+    check("tree reduction", total == expected);
+    row("shared-memory tree reduction, 256/block", "2^24", emu, serial);
     cudaFree(d);
     cudaFree(o);
   }
-  {  // Kogge-Stone scan, 2^22 elements
-    const int n = 1 << 22, blocks = n / kBlock;
-    std::vector<float> h(n, 1.0f), r(n);
+  {  // Kogge-Stone and Brent-Kung scans, 2^22 elements
+    const int n = 1 << 22;
+    std::vector<float> h(n), r(n), g(n);
+    for (int i = 0; i < n; ++i) h[i] = static_cast<float>(i % 3);
     float *d, *o;
     cudaMalloc(&d, n * sizeof(float));
     cudaMalloc(&o, n * sizeof(float));
     cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    const double emu = median_seconds([&] {
-      kogge_stone_scan<<<blocks, kBlock>>>(d, o, n);
-      cudaDeviceSynchronize();
-    });
-    const double serial = median_seconds([&] {
-      for (int b = 0; b < blocks; ++b) {
-        float s = 0;
-        for (int t = 0; t < kBlock; ++t) r[b * kBlock + t] = s += h[b * kBlock + t];
-      }
-    });
-    row("Kogge-Stone block scan, 256/block", "2^22", emu, serial, "< 2 s");
+    for (const int section : {kBlock, 2 * kBlock}) {
+      const bool kogge = section == kBlock;
+      const double emu = median_seconds([&] {
+        if (kogge) {
+          kogge_stone_scan<<<n / section, kBlock>>>(d, o, n);
+        } else {
+          brent_kung_scan<<<n / section, kBlock>>>(d, o, n);
+        }
+        cudaDeviceSynchronize();
+      });
+      const double serial = median_seconds([&] {
+        for (int b = 0; b < n / section; ++b) {
+          float s = 0;
+          for (int t = 0; t < section; ++t) r[b * section + t] = s += h[b * section + t];
+        }
+      });
+      cudaMemcpy(g.data(), o, n * sizeof(float), cudaMemcpyDeviceToHost);
+      check(kogge ? "Kogge-Stone scan" : "Brent-Kung scan", g == r);
+      row(kogge ? "Kogge-Stone block scan, 256/block" : "Brent-Kung block scan, 512/block", "2^22", emu, serial);
+    }
     cudaFree(d);
     cudaFree(o);
   }
   {  // tiled matmul 512^3
     const int m = 512, n = 512, k = 512;
-    std::vector<float> a(m * k, 1.0f), b(k * n, 2.0f), c(m * n);
+    std::vector<float> a(m * k), b(k * n), c(m * n), g(m * n);
+    for (int i = 0; i < m * k; ++i) a[i] = static_cast<float>(i % 5);
+    for (int i = 0; i < k * n; ++i) b[i] = static_cast<float>(i % 3);
     float *da, *db, *dc;
     cudaMalloc(&da, a.size() * sizeof(float));
     cudaMalloc(&db, b.size() * sizeof(float));
@@ -156,12 +226,49 @@ int main() {
           c[i * n + j] = acc;
         }
     });
-    row("tiled matmul, 16x16 tiles", "512^3", emu, serial, "< 5 s");
+    cudaMemcpy(g.data(), dc, g.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    check("tiled matmul", g == c);
+    row("tiled matmul, 16x16 tiles", "512^3", emu, serial);
     cudaFree(da);
     cudaFree(db);
     cudaFree(dc);
   }
-  {  // fiber switch cost: one barrier round = one switch per thread
+  {  // tiled 2-D convolution, 2048^2 with a 5x5 mask
+    const int height = 2048, width = 2048;
+    std::vector<float> in(height * width), mask(kMask * kMask), out(height * width), g(height * width);
+    for (int i = 0; i < height * width; ++i) in[i] = static_cast<float>(i % 11);
+    for (int i = 0; i < kMask * kMask; ++i) mask[i] = static_cast<float>(i % 4);
+    float *din, *dmask, *dout;
+    cudaMalloc(&din, in.size() * sizeof(float));
+    cudaMalloc(&dmask, mask.size() * sizeof(float));
+    cudaMalloc(&dout, out.size() * sizeof(float));
+    cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dmask, mask.data(), mask.size() * sizeof(float), cudaMemcpyHostToDevice);
+    const dim3 grid((width + kConvOut - 1) / kConvOut, (height + kConvOut - 1) / kConvOut), block(kConvIn, kConvIn);
+    const double emu = median_seconds([&] {
+      tiled_convolution<<<grid, block>>>(din, dmask, dout, height, width);
+      cudaDeviceSynchronize();
+    });
+    const double serial = median_seconds([&] {
+      for (int r = 0; r < height; ++r)
+        for (int c = 0; c < width; ++c) {
+          float sum = 0.0f;
+          for (int i = 0; i < kMask; ++i)
+            for (int j = 0; j < kMask; ++j) {
+              const int y = r + i - kMask / 2, x = c + j - kMask / 2;
+              sum += (y >= 0 && y < height && x >= 0 && x < width ? in[y * width + x] : 0.0f) * mask[i * kMask + j];
+            }
+          out[r * width + c] = sum;
+        }
+    });
+    cudaMemcpy(g.data(), dout, g.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    check("tiled convolution", g == out);
+    row("tiled 2-D convolution, 5x5 mask", "2048^2", emu, serial);
+    cudaFree(din);
+    cudaFree(dmask);
+    cudaFree(dout);
+  }
+  {  // barrier cost: one barrier round per thread
     const int blocks = 64, rounds = 2000;
     int* o;
     cudaMalloc(&o, blocks * sizeof(int));
@@ -169,10 +276,10 @@ int main() {
       barrier_storm<<<blocks, kBlock>>>(rounds, o);
       cudaDeviceSynchronize();
     });
-    const double switches = 1.0 * blocks * kBlock * rounds;
-    std::printf("\nfiber switch (one __syncthreads() round per thread, %d x %d threads x %d rounds): %.1f ns per "
-                "switch per worker\n",
-                blocks, kBlock, rounds, emu * 1e9 * prop.multiProcessorCount / switches);
+    const double rounds_per_thread = 1.0 * blocks * kBlock * rounds;
+    std::printf("\nbarrier round (one __syncthreads() per thread, %d x %d threads x %d rounds): %.2f ns per thread "
+                "per round, wall clock\n",
+                blocks, kBlock, rounds, emu * 1e9 / rounds_per_thread);
     cudaFree(o);
   }
   return 0;

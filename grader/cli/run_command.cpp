@@ -143,6 +143,9 @@ int run(RunOptions o, CLI::App* cmd) {
   if (o.profile) return run_profiled(o, r);
   std::vector<std::string> argv{r.executable.string()};
   argv.insert(argv.end(), o.args.begin(), o.args.end());
+  // The emulator then says, for each kernel, how its blocks run (one fiber per thread, or regions
+  // between barriers as loops over the threads) and why.
+  if (o.verbose && b.backend == toolchain::Backend::emu) setenv("GPULAB_EMU_VERBOSE", "1", 1);
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
@@ -181,7 +184,9 @@ void add_run_command(CLI::App& app, Action& action) {
                 "divergence, occupancy) and print the worst lines");
   cmd->add_option("--profile-json", opts->profile_json, "with --profile: also write the numbers to this JSON file");
   cmd->add_flag("--no-cache", opts->no_cache, "rebuild even if an identical build is cached");
-  cmd->add_flag("-v,--verbose", opts->verbose, "print the compile command");
+  cmd->add_flag("-v,--verbose", opts->verbose,
+                "print the compile command and, on the emulator, how each kernel's blocks run (regions between "
+                "barriers, or one fiber per thread) and why");
   cmd->add_flag("--build-only", opts->build_only, "only compile; print the path of the program");
   // The sources and the program's arguments are read by split_run_arguments, in their order with `--`
   // and the options gpulab does not know: this positional, which never takes a word (its check

@@ -11,6 +11,7 @@
 #include "rewriter/kernel_address_rewrite.hpp"
 #include "rewriter/kernel_registration_rewrite.hpp"
 #include "rewriter/launch_rewrite.hpp"
+#include "rewriter/region_rewrite.hpp"
 #include "rewriter/scope_tracker.hpp"
 #include "rewriter/shared_rewrite.hpp"
 #include "rewriter/source_edit.hpp"
@@ -31,8 +32,10 @@ RewriteError::RewriteError(std::string_view file, int line_, int column_, const 
 
 namespace {
 
-// The launch, __shared__, inline-asm, registration and kernel-address edits of one text.
-std::string rewrite_constructs(std::string_view source, std::string_view file_name, const RewriteOptions& options) {
+// The launch, __shared__, inline-asm, registration, kernel-address and region edits of one text.
+// `line_map`: the student's line of each line of `source`.
+std::string rewrite_constructs(std::string_view source, std::string_view file_name, const RewriteOptions& options,
+                               const std::vector<int>& line_map) {
   const CodeTokens tokens(source, file_name);
   std::vector<SourceEdit> edits;
   collect_kernel_launches(tokens, edits);
@@ -44,6 +47,15 @@ std::string rewrite_constructs(std::string_view source, std::string_view file_na
   std::set<std::string> kernels = options.kernel_names;
   kernels.merge(kernel_names_of(tokens));
   collect_kernel_addresses(tokens, kernels, edits);
+  RegionPassOptions regions;
+  regions.region_forms = options.region_forms;
+  regions.file_literal = escape_string_literal(file_name);
+  regions.line_of = [&](std::size_t token) {
+    const int line = tokens[token].line;
+    return line >= 1 && static_cast<std::size_t>(line) <= line_map.size() ? line_map[static_cast<std::size_t>(line) - 1]
+                                                                            : line;
+  };
+  collect_region_forms(tokens, scope, regions, edits);
   return apply_edits(source, std::move(edits));
 }
 
@@ -58,7 +70,7 @@ std::string rewrite_cuda_source(std::string_view source, std::string_view file_n
   const ArchRewrite views = rewrite_arch_views(source, file_name, ArchContext{options.cuda_arch, &macros});
   std::string out = "#line 1 \"" + escape_string_literal(file_name) + "\"\n";
   try {
-    out += rewrite_constructs(views.text, file_name, options);
+    out += rewrite_constructs(views.text, file_name, options, views.line_map);
   } catch (const RewriteError& e) {
     // A line of the rewritten text that repeats the source: its message names the source's line.
     if (e.line < 1 || static_cast<std::size_t>(e.line) > views.line_map.size()) throw;

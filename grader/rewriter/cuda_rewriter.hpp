@@ -32,6 +32,10 @@ struct RewriteOptions {
   std::set<std::string> arch_macros;
   // Kernels (`__global__` functions) declared in the program's files (program_kernel_names).
   std::set<std::string> kernel_names;
+  // Give each kernel whose barriers allow it a region form: its blocks run each stretch between
+  // barriers as one loop over their threads (region_rewrite.hpp). The checking build, which follows
+  // each thread's accesses on fibers, does without.
+  bool region_forms = true;
 };
 
 // Returns the rewritten source. Its first line is `#line 1 "<file_name>"` (file_name escaped for a C

@@ -4,6 +4,12 @@
 // wrapper so that the kernel's arguments are type-checked too.
 #pragma once
 
+#include <new>
+#include <type_traits>
+
+struct uint3 {
+  unsigned x, y, z;
+};
 struct dim3 {
   unsigned x = 1, y = 1, z = 1;
   dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
@@ -34,7 +40,40 @@ struct kernel_registration {
 template <class T> struct dynamic_shared_array {
   operator T*() const { return nullptr; }
 };
+// The region form's runtime (gpulab/emu/thread_regions.hpp).
+struct BlockContext {
+  uint3 block_idx;
+};
+struct RegionBlock {
+  dim3 dim;
+  bool begin() { return false; }
+  unsigned threads() const { return 0; }
+  void at(unsigned) const {}
+  void at(unsigned, unsigned, unsigned, unsigned) const {}
+  void barrier() {}
+  int count(const int*) const { return 0; }
+  int all(const int*) const { return 0; }
+  int any(const int*) const { return 0; }
+  template <class T> T* storage() { return nullptr; }
+};
+struct RegionScope {
+  explicit RegionScope(RegionBlock&) {}
+  ~RegionScope() {}
+};
+inline void* region_slot(const volatile void* p) { return const_cast<void*>(p); }
+template <class T> using region_value_t = std::remove_cv_t<std::remove_reference_t<T>>;
+struct region_note {
+  region_note(const char*, const char*, int, int, const char*) {}
+};
 }  // namespace gpulab::emu
+extern gpulab::emu::BlockContext* gpulab_emu_block;
+#define GPULAB_EMU_EACH_THREAD_AT(rb, ...)                                                       \
+  for (unsigned gpulab_z = 0, gpulab_r = 0; gpulab_z < (rb).dim.z; ++gpulab_z)                   \
+    for (unsigned gpulab_y = 0; gpulab_y < (rb).dim.y; ++gpulab_y)                               \
+      for (unsigned gpulab_x = 0; gpulab_x < (rb).dim.x; ++gpulab_x, ++gpulab_r)                 \
+        if ([[maybe_unused]] const ::uint3 gpulab_tid{gpulab_x, gpulab_y, gpulab_z}; (rb).at(__VA_ARGS__), true)
+#define GPULAB_EMU_EACH_THREAD(rb) GPULAB_EMU_EACH_THREAD_AT(rb, gpulab_r)
+#define GPULAB_EMU_EACH_THREAD_WITH_CONTEXT(rb) GPULAB_EMU_EACH_THREAD_AT(rb, gpulab_r, gpulab_x, gpulab_y, gpulab_z)
 
 #define __global__
 #define __device__

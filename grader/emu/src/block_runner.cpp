@@ -1,16 +1,19 @@
-// Fiber scheduling of one block: barriers, warp collectives, shared memory,
-// and the diagnostics for blocks that cannot make progress.
+// Runs one block on one worker: its threads as plain calls of the sweep until one must wait, then as
+// fibers switching at barriers and warp collectives (grader/emu/src/README.md). The rest of the
+// runner: block_stalls.cpp (a block whose threads all wait), warp_lanes.cpp (completing a warp
+// collective), block_shared_memory.cpp (__shared__ variables), region_runner.cpp (a block run as
+// regions between barriers).
 #include "block_runner.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <map>
-#include <tuple>
 
 #include "checker_hooks.hpp"
-#include "gpulab/emu/shared_memory.hpp"
 #include "diagnostics.hpp"
 #include "launch_dims.hpp"
+#include "namespace_shared.hpp"
+#include "thread_ranks.hpp"
+#include "wait_names.hpp"
 #include "watchdog.hpp"
 
 __thread gpulab::emu::ThreadContext* gpulab_emu_thread = nullptr;
@@ -18,77 +21,19 @@ __thread gpulab::emu::BlockContext* gpulab_emu_block = nullptr;
 __thread const gpulab::emu::LaunchContext* gpulab_emu_launch = nullptr;
 
 namespace gpulab::emu {
+bool regions_enabled();  // region_runner.cpp
 namespace {
 constexpr size_t kStackBytes = 64 * 1024;
-constexpr unsigned char kPoison = 0xFF;
 
 __thread BlockRunner* tl_runner = nullptr;
 __thread BlockRunner* tl_running = nullptr;
 __thread unsigned long long tl_generation = 0;  // of the last block started on this worker
 
-const char* barrier_name(BarrierKind k) {
-  switch (k) {
-    case BarrierKind::count: return "__syncthreads_count()";
-    case BarrierKind::all: return "__syncthreads_and()";
-    case BarrierKind::any: return "__syncthreads_or()";
-    case BarrierKind::grid: return "grid.sync()";
-    default: return "__syncthreads()";
-  }
-}
-const char* warp_op_name(WarpOp op) {
-  switch (op) {
-    case WarpOp::shfl_idx: return "__shfl_sync";
-    case WarpOp::shfl_up: return "__shfl_up_sync";
-    case WarpOp::shfl_down: return "__shfl_down_sync";
-    case WarpOp::shfl_xor: return "__shfl_xor_sync";
-    case WarpOp::ballot: return "__ballot_sync";
-    case WarpOp::any: return "__any_sync";
-    case WarpOp::all: return "__all_sync";
-    case WarpOp::match_any: return "__match_any_sync";
-    default: return "__syncwarp";
-  }
-}
-// The indices of the thread of rank `i` in a block of shape `b`.
-ThreadContext context_of_rank(unsigned i, dim3 b) {
-  return ThreadContext{uint3{i % b.x, i / b.x % b.y, i / b.x / b.y}, i};
-}
-// On to the next thread of a block of shape `b` (as the sweep's loop counts).
-void step_context(ThreadContext& c, dim3 b) {
-  ++c.linear;
-  if (++c.thread_idx.x < b.x) return;
-  c.thread_idx.x = 0;
-  if (++c.thread_idx.y < b.y) return;
-  c.thread_idx.y = 0;
-  ++c.thread_idx.z;
-}
-std::string hex(unsigned v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%08x", v);
-  return buf;
-}
 }  // namespace
 
 std::string LaunchState::where() const {
   return "kernel '" + std::string(request.kernel_name) + "' launched at " + request.file + ":" +
          std::to_string(request.line);
-}
-
-namespace {
-struct NamespaceShared {
-  void* (*address)();
-  size_t bytes;
-  const char* file;
-  int line;
-};
-std::vector<NamespaceShared>& namespace_shared() {
-  static std::vector<NamespaceShared> list;
-  return list;
-}
-}  // namespace
-
-namespace_shared_registration::namespace_shared_registration(void* (*address)(), size_t bytes, const char* file,
-                                                             int line) {
-  namespace_shared().push_back(NamespaceShared{address, bytes, file, line});
 }
 
 BlockRunner& this_worker_runner() {
@@ -151,7 +96,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   static_shared_.clear();
   block_.dynamic_shared = shared_arena_.get();
   block_.shared_bytes = shared_capacity_;
-  std::memset(shared_arena_.get(), kPoison, launch.request.dynamic_shared_bytes);
+  std::memset(shared_arena_.get(), kSharedPoison, launch.request.dynamic_shared_bytes);
   printf_buffer_.clear();
 
   thread_count_ = launch.threads_per_block;
@@ -167,6 +112,8 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   std::fill(warp_arrived_.begin(), warp_arrived_.end(), 0u);
   aborted_ = false;
   grid_parked_ = false;
+  region_gate_ = regions_enabled() && !hooks_ && !launch.context.cooperative;
+  in_regions_ = regions_done_ = false;
 
   enter_block();
   current_ = &threads_[0];
@@ -174,7 +121,7 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   if (hooks_) hooks_->block_begin(*this, shared_arena_.get(), launch.request.dynamic_shared_bytes);
   for (const NamespaceShared& v : namespace_shared()) {
     void* p = v.address();
-    std::memset(p, kPoison, v.bytes);
+    std::memset(p, kSharedPoison, v.bytes);
     static_shared_used_ += (v.bytes + 15) / 16 * 16;  // counts towards the block's shared memory limit
     if (hooks_) hooks_->shared_allocated(*this, p, v.bytes, v.file, v.line);
   }
@@ -220,6 +167,7 @@ BlockRunner::Status BlockRunner::resume() {
 }
 
 void BlockRunner::leave_block() {
+  in_regions_ = false;
   active_sweep_ = nullptr;
   gpulab_emu_thread = nullptr;
   gpulab_emu_block = nullptr;
@@ -282,6 +230,14 @@ void BlockRunner::sweep() {
   active_sweep_ = &s;
   unaccounted_ = next_unstarted_;
   const unsigned i = body.sweep(body.closure, s);
+  if (regions_done_) {
+    // The first thread ran the whole block as regions (region_runner.cpp): every thread has ended.
+    active_sweep_ = nullptr;
+    in_regions_ = false;
+    account_plain_exits(0, thread_count_, false);
+    next_unstarted_ = thread_count_;
+    switch_away_for_good(thread_count_ - 1, my_stack);
+  }
   if (s.waited) {
     // Thread i waited on the way: this stack is its own, and the sweep went on elsewhere.
     EmuThread* t = &threads_[i];
@@ -412,124 +368,6 @@ void BlockRunner::abort_block() {
   __builtin_unreachable();
 }
 
-EmuThread* BlockRunner::resolve_stall() {
-  // Reached only when nothing is runnable, so every thread has started (an
-  // unstarted one counts as runnable) and no record below is stale.
-  if (EmuThread* t = release_coalesced()) return t;
-  // Every live thread waits. If all of them wait at the same barrier, release it.
-  EmuThread* first = nullptr;
-  bool same = live_ == thread_count_ && next_unstarted_ == thread_count_;
-  for (unsigned i = 0; i < thread_count_ && same; ++i) {
-    EmuThread& t = threads_[i];
-    if (t.state != EmuThread::State::at_barrier) {
-      same = false;
-    } else if (!first) {
-      first = &t;
-    } else if (t.wait_line != first->wait_line || t.barrier_kind != first->barrier_kind ||
-               (t.wait_file != first->wait_file && std::strcmp(t.wait_file, first->wait_file) != 0)) {
-      same = false;
-    }
-  }
-  if (!same || !first) {
-    report_stall();
-    launch_->aborted.store(true);
-    return nullptr;
-  }
-  if (first->barrier_kind == BarrierKind::grid) {
-    grid_parked_ = true;  // the whole block is at the grid barrier: the launch releases it with the others
-    return nullptr;
-  }
-  int result = 0;
-  for (unsigned i = 0; i < thread_count_; ++i) {
-    const int p = threads_[i].predicate != 0;
-    switch (first->barrier_kind) {
-      case BarrierKind::count: result += p; break;
-      case BarrierKind::all: result = (i == 0 ? p : (result && p)); break;
-      case BarrierKind::any: result = result || p; break;
-      default: break;
-    }
-  }
-  for (unsigned i = 0; i < thread_count_; ++i) {
-    threads_[i].state = EmuThread::State::runnable;
-    threads_[i].barrier_result = result;
-  }
-  runnable_ = thread_count_;
-  ++barrier_epoch_;
-  bump_progress();
-  if (hooks_) hooks_->barrier_released(*this);
-  return &threads_[0];
-}
-
-void BlockRunner::report_stall() {
-  // Group the threads by what they are doing, to say who diverged where.
-  std::map<std::tuple<std::string, int, std::string>, std::vector<unsigned>> groups;
-  std::vector<unsigned> exited;
-  for (unsigned i = 0; i < next_unstarted_; ++i) {  // records from next_unstarted_ on are stale
-    const EmuThread& t = threads_[i];
-    if (t.state == EmuThread::State::exited) {
-      exited.push_back(i);
-    } else if (t.state == EmuThread::State::at_barrier) {
-      groups[{t.wait_file, t.wait_line, barrier_name(t.barrier_kind)}].push_back(i);
-    } else if (t.state == EmuThread::State::at_warp) {
-      groups[{t.wait_file, t.wait_line, warp_op_name(warp_of(t).op)}].push_back(i);
-    } else if (t.state == EmuThread::State::parked) {
-      groups[{t.wait_file, t.wait_line, parked_on_[i].what}].push_back(i);
-    }
-  }
-  bool any_warp = false;
-  bool any_parked = false;
-  for (unsigned i = 0; i < next_unstarted_; ++i) {
-    any_warp |= threads_[i].state == EmuThread::State::at_warp;
-    any_parked |= threads_[i].state == EmuThread::State::parked;
-  }
-
-  Diagnostic d;
-  d.severity = "error";
-  d.kernel = launch_->request.kernel_name;
-  d.block = block_label();
-  std::string parts;
-  int first_line = 0;
-  std::string first_file;
-  for (const auto& [key, ranks] : groups) {
-    if (!parts.empty()) parts += "; ";
-    parts += (ranks.size() == 1 ? "thread " + format_ranks(ranks) + " waits at "
-                                : "threads " + format_ranks(ranks) + " wait at ") +
-             std::get<2>(key) + " on line " + std::to_string(std::get<1>(key));
-    if (!first_line) {
-      first_line = std::get<1>(key);
-      first_file = std::get<0>(key);
-    }
-  }
-  if (exited.size() == 1) parts += "; thread " + format_ranks(exited) + " has already exited";
-  if (exited.size() > 1) parts += "; threads " + format_ranks(exited) + " have already exited";
-  d.file = first_file;
-  d.line = first_line;
-  if (any_parked && !any_warp) {
-    d.kind = "barrier-deadlock";
-    d.message = "a barrier can never complete in " + launch_->where() + ", block " + block_label() + ": " + parts +
-                ". A cuda::barrier phase (or a pipeline stage, or the sync of a tile larger than a warp) "
-                "completes only when every thread it expects has arrived: check the count given to init() "
-                "and that no expected thread exits, returns early or waits elsewhere first. On a GPU this hangs.";
-  } else if (any_warp) {
-    d.kind = "warp-deadlock";
-    d.message = "warp collective cannot complete in " + launch_->where() + ", block " + block_label() + ": " + parts +
-                ". Every lane named in a *_sync mask must reach the same call; use __activemask() or a mask "
-                "of the lanes that really take this branch.";
-  } else {
-    d.kind = "barrier-divergence";
-    d.message = "barrier divergence in " + launch_->where() + ", block " + block_label() + ": " + parts +
-                ". Every thread of a block must reach the same __syncthreads(); keep barriers out of "
-                "conditions that differ between threads (guard the work, not the barrier, and do not "
-                "return early before a barrier). On a GPU this hangs or silently gives wrong results.";
-  }
-  d.threads = format_ranks([&] {
-    std::vector<unsigned> all;
-    for (unsigned i = 0; i < thread_count_; ++i) all.push_back(i);
-    return all;
-  }());
-  report(std::move(d), cudaErrorLaunchFailure);
-}
-
 int BlockRunner::barrier(BarrierKind kind, int predicate, const char* file, int line) {
   settle();
   EmuThread* self = current_;
@@ -540,105 +378,6 @@ int BlockRunner::barrier(BarrierKind kind, int predicate, const char* file, int 
   self->wait_line = line;
   wait_and_switch(self);
   return self->barrier_result;
-}
-
-unsigned BlockRunner::existing_lanes(unsigned warp) const {
-  const unsigned first = warp * 32;
-  const unsigned n = std::min(32u, thread_count_ - first);
-  return n == 32 ? 0xffffffffu : ((1u << n) - 1u);
-}
-
-unsigned BlockRunner::active_mask() {
-  settle();
-  const EmuThread* self = current_;
-  const unsigned warp = self->context.warp();
-  unsigned m = 0;
-  for (unsigned l = 0; l < 32 && warp * 32 + l < thread_count_; ++l) {
-    const unsigned i = warp * 32 + l;
-    if (i >= next_unstarted_ || threads_[i].state != EmuThread::State::exited) m |= 1u << l;
-  }
-  return m;
-}
-
-void BlockRunner::report_warp_problem(const EmuThread& t, const std::string& what) {
-  Diagnostic d;
-  d.kind = "warp-misuse";
-  d.severity = "error";
-  d.kernel = launch_->request.kernel_name;
-  d.file = t.wait_file;
-  d.line = t.wait_line;
-  d.block = block_label();
-  d.threads = thread_label(t);
-  d.message = std::string(warp_op_name(warp_of(t).op)) + " on line " + std::to_string(t.wait_line) + " in " +
-              launch_->where() + ", block " + block_label() + ", thread " + thread_label(t) + ": " + what;
-  report(std::move(d), cudaErrorLaunchFailure);
-}
-
-bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
-  const unsigned warp = self->context.warp(), base = warp * 32;
-  // The lanes waiting at a collective, by bit: the arrivals before the last one read no other
-  // thread's record (each a cache line of its own; reading them made the scan the most of a
-  // shuffle-heavy kernel's time).
-  if ((warp_arrived_[warp] & effective) != effective) return false;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(effective >> l & 1u)) continue;
-    const WarpSlot& slot = warp_slots_[base + l];
-    if (slot.op != warp_of(*self).op || slot.mask != warp_of(*self).mask) return false;
-  }
-  warp_arrived_[warp] &= ~effective;
-  // Everyone is here: compute each lane's result.
-  const int width = warp_of(*self).width;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(effective >> l & 1u)) continue;
-    EmuThread& t = threads_[base + l];
-    unsigned long long r = 0;
-    const int lane = static_cast<int>(l);
-    const int seg = lane / width * width;
-    int src = -1;
-    switch (warp_of(t).op) {
-      case WarpOp::shfl_idx: src = seg + ((warp_of(t).arg % width) + width) % width; break;
-      case WarpOp::shfl_up: src = lane - warp_of(t).arg >= seg ? lane - warp_of(t).arg : lane; break;
-      case WarpOp::shfl_down: src = lane + warp_of(t).arg < seg + width ? lane + warp_of(t).arg : lane; break;
-      case WarpOp::shfl_xor: src = (lane ^ warp_of(t).arg) < seg + width ? (lane ^ warp_of(t).arg) : lane; break;
-      case WarpOp::ballot:
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && warp_slots_[base + k].value) r |= 1ull << k;
-        break;
-      case WarpOp::any:
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && warp_slots_[base + k].value) r = 1;
-        break;
-      case WarpOp::all:
-        r = 1;
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && !warp_slots_[base + k].value) r = 0;
-        break;
-      case WarpOp::match_any:
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && warp_slots_[base + k].value == warp_of(t).value) r |= 1ull << k;
-        break;
-      case WarpOp::sync: break;
-    }
-    if (src >= 0) {
-      if (effective >> src & 1u) {
-        r = warp_slots_[base + src].value;
-      } else {
-        report_warp_problem(t, "lane " + std::to_string(lane) + " reads lane " + std::to_string(src) +
-                                   ", which is not in the mask " + hex(warp_of(t).mask) +
-                                   " (or does not exist); the value it gets on a GPU is undefined.");
-        abort_block();
-      }
-    }
-    warp_of(t).warp_result = r;
-    if (&t != self) {
-      t.state = EmuThread::State::runnable;
-      ++runnable_;
-    }
-  }
-  self->state = EmuThread::State::runnable;
-  bump_progress();
-  if (hooks_) hooks_->warp_synchronised(*this, self->context.warp(), effective);
-  return true;
 }
 
 unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsigned long long value, int arg, int width,
@@ -653,7 +392,7 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   self->wait_file = file;
   self->wait_line = line;
   if (!(mask >> self->context.lane() & 1u)) {
-    report_warp_problem(*self, "the mask " + hex(mask) + " does not include the calling lane " +
+    report_warp_problem(*self, "the mask " + hex_mask(mask) + " does not include the calling lane " +
                                    std::to_string(self->context.lane()) +
                                    "; a thread must name itself in the mask it passes.");
     abort_block();
@@ -667,37 +406,6 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   const unsigned effective = mask & existing_lanes(self->context.warp());
   if (!try_complete_warp(self, effective)) wait_and_switch(self);
   return warp_of(*self).warp_result;
-}
-
-void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const char* file, int line, const void* key) {
-  // A declaration already allocated in this block (its cache was overwritten by
-  // another block that ran on this worker in between, in a cooperative launch).
-  for (const StaticShared& s : static_shared_) {
-    if (s.key == key && key) return s.p;
-  }
-  alignment = std::max<size_t>(alignment, 16);
-  const size_t offset = (static_shared_used_ + alignment - 1) / alignment * alignment;
-  if (offset + bytes > launch_->shared_limit) {
-    Diagnostic d;
-    d.kind = "shared-memory-limit";
-    d.severity = "error";
-    d.kernel = launch_->request.kernel_name;
-    d.file = launch_->request.file;
-    d.line = launch_->request.line;
-    d.block = block_label();
-    d.message = launch_->where() + " needs " + std::to_string(offset + bytes) +
-                " bytes of shared memory per block (dynamic " + std::to_string(launch_->request.dynamic_shared_bytes) +
-                " + __shared__ variables), more than the " + std::to_string(launch_->shared_limit) +
-                " bytes a block may use; use smaller tiles or fewer shared arrays.";
-    report(std::move(d), cudaErrorLaunchOutOfResources);
-    abort_block();
-  }
-  static_shared_used_ = offset + bytes;
-  unsigned char* p = shared_arena_.get() + offset;
-  std::memset(p, kPoison, bytes);
-  if (hooks_) hooks_->shared_allocated(*this, p, bytes, file, line);
-  if (key) static_shared_.push_back(StaticShared{key, p});
-  return p;
 }
 
 void BlockRunner::reset_after_fault() {

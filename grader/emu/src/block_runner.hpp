@@ -102,6 +102,7 @@ class BlockRunner {
   // The running GPU thread's indices; null between blocks. Read from another OS thread (the
   // watchdog) it is a best guess, good for a report.
   const ThreadContext* running_context() const {
+    if (in_regions_) return region_report_context();
     if (active_sweep_) return &sweep_context_;
     return current_ ? &current_->context : nullptr;
   }
@@ -125,13 +126,27 @@ class BlockRunner {
 
   static void sweeper_entry(fiber::transfer transfer);
 
+  // The region form (region_runner.cpp, gpulab/emu/thread_regions.hpp): the block's first thread,
+  // started by the block's first sweep, may run the whole block as regions between barriers
+  // unless the checking build follows the block, the launch is cooperative, or GPULAB_EMU_REGIONS=0.
+  bool may_run_regions() const {
+    return region_gate_ && active_sweep_ && sweep_context_.linear == 0 && next_unstarted_ == 0;
+  }
+  void begin_regions();
+  void end_regions();     // every thread of the block has run: the sweep ends
+  void region_barrier();  // the threads passed a barrier
+  ThreadContext* region_context() { return &sweep_context_; }
+
  private:
   [[noreturn]] void sweep();  // runs the unstarted threads in order as plain calls
   // Gives the thread running as a plain call (if any) its record, and counts the plain calls the
   // sweep finished before it as exited: every entry from device code calls it first.
   void settle() {
+    if (in_regions_) regions_misused();
     if (active_sweep_ && sweep_context_.linear >= next_unstarted_) settle_plain_call();
   }
+  [[noreturn]] void regions_misused();
+  const ThreadContext* region_report_context() const;
   void settle_plain_call();
   void account_plain_exits(unsigned from, unsigned to, bool write_records);
   __attribute__((always_inline)) EmuThread* next_runnable_after(unsigned position);
@@ -171,6 +186,10 @@ class BlockRunner {
   unsigned unaccounted_ = 0;
   unsigned sweeper_stack_ = 0;  // the stack of the sweeper made last
   bool grid_parked_ = false;
+  bool region_gate_ = false;   // this block may run as regions (decided when it starts)
+  bool in_regions_ = false;    // it does: the sweep's context follows the regions' loops
+  bool regions_done_ = false;  // and all its threads have run
+  mutable ThreadContext region_report_context_{};
   struct StaticShared {
     const void* key;
     void* p;

@@ -16,6 +16,7 @@
 #include "gpulab/emu/execution_context.hpp"
 #include "gpulab/emu/shared_memory.hpp"
 #include "gpulab/emu/synchronization.hpp"
+#include "gpulab/emu/thread_regions.hpp"
 #include "gpulab/emu/warp_functions.hpp"
 #include "gpulab/emu/atomics.hpp"
 #include "gpulab/emu/device_math.hpp"

@@ -1,0 +1,258 @@
+// Collects a file's functions, macros, constants, types and writable variables (program_symbols.hpp)
+// from its tokens and scopes, then which functions and macros synchronise threads.
+#include "rewriter/program_symbols.hpp"
+
+#include <initializer_list>
+
+#include "rewriter/declaration_parse.hpp"
+#include "rewriter/scope_tracker.hpp"
+#include "rewriter/statement_tree.hpp"
+
+namespace gpulab::rewriter {
+namespace {
+
+bool one_of(std::string_view w, std::initializer_list<std::string_view> words) {
+  for (std::string_view x : words)
+    if (w == x) return true;
+  return false;
+}
+
+class SymbolCollector {
+ public:
+  explicit SymbolCollector(const CodeTokens& t) : t_(t), scopes_(scope_info(t)) {}
+
+  ProgramSymbols collect() {
+    for (std::size_t i = 0; i < t_.size(); ++i) {
+      if (t_.directive(i) != 0) {
+        i = macro(i);
+        continue;
+      }
+      if (scopes_.scope[i] == TokenScope::Function) continue;
+      const std::string_view w = t_.is_identifier(i) ? t_.text(i) : std::string_view();
+      if (one_of(w, {"struct", "class", "union", "enum"}) && t_.is_name(i + 1)) out_.types.insert(std::string(t_.text(i + 1)));
+      if (w == "enum") enumerators(i);
+      if (w == "using" && t_.is_name(i + 1) && t_.is_punct(i + 2, '=')) out_.types.insert(std::string(t_.text(i + 1)));
+      if (w == "typedef") typedef_name(i);
+      if (t_.is_punct(i, '{') && scopes_.brace[i] == BraceKind::Function) function(i);
+      if (t_.is_punct(i, ';')) variables(i);
+    }
+    synchronising();
+    return std::move(out_);
+  }
+
+ private:
+  // `#define NAME body` / `#define NAME(params) body`: returns the directive's last token.
+  std::size_t macro(std::size_t i) {
+    const int d = t_.directive(i);
+    std::size_t end = i;
+    while (end + 1 < t_.size() && t_.directive(end + 1) == d) ++end;
+    if (t_.directive_name(i) == "define" && i + 2 <= end && t_.is_identifier(i + 2)) {
+      std::size_t body = i + 3;
+      MacroSymbol& m = out_.macros[std::string(t_.text(i + 2))];
+      m = MacroSymbol{};
+      if (t_.is_punct(body, '(') && t_.adjacent(i + 2, body)) {
+        while (body <= end && !t_.is_punct(body, ')')) {
+          if (t_.is_identifier(body)) m.parameters.push_back(std::string(t_.text(body)));
+          ++body;
+        }
+        ++body;
+      }
+      for (std::size_t j = body; j <= end; ++j) m.body.push_back(j);
+    }
+    return end;
+  }
+
+  void enumerators(std::size_t i) {
+    std::size_t j = i + 1;
+    while (j < t_.size() && !t_.is_punct(j, '{') && !t_.is_punct(j, ';')) ++j;
+    if (!t_.is_punct(j, '{')) return;
+    const std::optional<std::size_t> close = closing_bracket(t_, j);
+    if (!close) return;
+    bool expect_name = true;
+    for (std::size_t k = j + 1; k < *close; ++k) {
+      if (expect_name && t_.is_name(k)) out_.constants.insert(std::string(t_.text(k)));
+      expect_name = false;
+      if (t_.is_punct(k, '(') || t_.is_punct(k, '[') || t_.is_punct(k, '{')) {
+        k = closing_bracket(t_, k).value_or(k);
+      } else if (t_.is_punct(k, ',')) {
+        expect_name = true;
+      }
+    }
+  }
+
+  void typedef_name(std::size_t i) {
+    const std::optional<std::size_t> end = statement_end(t_, i, t_.size());
+    if (!end) return;
+    for (std::size_t j = *end; j-- > i;) {
+      if (t_.is_name(j)) {
+        out_.types.insert(std::string(t_.text(j)));
+        return;
+      }
+      if (!t_.is_punct(j, ']') && !t_.is_punct(j, ')')) return;
+      j = t_.match_backward(j).value_or(j);
+    }
+  }
+
+  // The function whose body opens at `open`: its name is the token before the '(' of its parameters.
+  void function(std::size_t open) {
+    std::size_t j = open;
+    while (j > 0) {  // back over const, noexcept(...), -> type, attributes
+      --j;
+      if (t_.is_punct(j, ')')) {
+        const std::optional<std::size_t> paren = t_.match_backward(j);
+        if (!paren || *paren == 0) return;
+        if (t_.is_identifier(*paren - 1) && one_of(t_.text(*paren - 1), {"noexcept", "__attribute__", "decltype",
+                                                                            "__launch_bounds__", "throw"})) {
+          j = *paren - 1;
+          continue;
+        }
+        if (!t_.is_name(*paren - 1)) return;
+        FunctionSymbol f;
+        f.body_open = open;
+        f.body_close = closing_bracket(t_, open).value_or(open);
+        f.reference_parameter = has_reference_parameter(*paren, j);
+        out_.functions[std::string(t_.text(*paren - 1))].push_back(f);
+        return;
+      }
+      if (t_.is_punct(j, ';') || t_.is_punct(j, '{') || t_.is_punct(j, '}') || t_.is_punct(j, '=')) return;
+    }
+  }
+
+  bool has_reference_parameter(std::size_t open, std::size_t close) const {
+    bool reference = false, constant = false;
+    for (std::size_t k = open + 1; k <= close; ++k) {
+      if (t_.is_punct(k, '(') || t_.is_punct(k, '[') || t_.is_punct(k, '{') || t_.is_punct(k, '<')) {
+        if (!t_.is_punct(k, '<')) k = closing_bracket(t_, k).value_or(k);
+        continue;
+      }
+      if (t_.is_identifier(k, "const")) constant = true;
+      if (t_.is_punct(k, '&')) reference = true;
+      if (t_.is_punct(k, ',') || k == close) {
+        if (reference && !constant) return true;
+        reference = constant = false;
+      }
+    }
+    return false;
+  }
+
+  // A namespace- or class-scope statement ending at `semi`: the variables it declares.
+  void variables(std::size_t semi) {
+    std::size_t first = semi;
+    while (first > 0 && t_.directive(first - 1) == 0 && scopes_.scope[first - 1] != TokenScope::Function &&
+           !t_.is_punct(first - 1, ';') && !t_.is_punct(first - 1, '{') && !t_.is_punct(first - 1, '}') &&
+           !(t_.is_punct(first - 1, ':') && !t_.is_scope_op(first - 2) && !t_.is_scope_op(first - 1))) {
+      --first;
+    }
+    if (t_.is_identifier(first, "template")) return;
+    if (t_.is_identifier(first, "extern") && first + 1 < semi && t_[first + 1].kind == TokenKind::String) first += 2;
+    const std::optional<Declaration> d = parse_declaration(t_, first, semi - 1);
+    if (!d) return;
+    bool device_constant = d->is_constexpr;
+    for (std::size_t k = d->specifiers.first; k <= d->specifiers.last; ++k)
+      device_constant |= t_.is_identifier(k, "__constant__");
+    for (const Declarator& dr : d->declarators) {
+      // `const T* p` is a variable (its pointee is const); `T* const p` and `const T x` are not.
+      bool constant = device_constant || d->is_const;
+      for (std::size_t k = dr.tokens.first; k < dr.name; ++k) {
+        if (t_.is_punct(k, '*')) constant = device_constant;
+        if (t_.is_identifier(k, "const")) constant = true;
+      }
+      (constant ? out_.constants : out_.mutable_variables).insert(std::string(t_.text(dr.name)));
+    }
+  }
+
+  bool body_synchronises(std::size_t first, std::size_t last) const {
+    for (std::size_t k = first; k <= last && k < t_.size(); ++k) {
+      if (t_[k].kind == TokenKind::String) {
+        const std::string_view s = t_.text(k);
+        for (std::string_view ptx : {"bar.", "barrier", "shfl", "vote", "activemask", "match."})
+          if (s.find(ptx) != std::string_view::npos) return true;
+      }
+      if (!t_.is_identifier(k)) continue;
+      const std::string_view w = t_.text(k);
+      if (is_sync_builtin(w) || is_group_wait_name(w) || out_.synchronising.count(w)) return true;
+      if (is_group_wait_member(w) && k > 0 && t_.is_punct(k + 1, '(') &&
+          (t_.is_punct(k - 1, '.') || t_.is_arrow_head(k - 1) || t_.is_punct(k - 1, ':')))
+        return true;
+    }
+    return false;
+  }
+
+  void synchronising() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& [name, definitions] : out_.functions) {
+        if (out_.synchronising.count(name)) continue;
+        for (const FunctionSymbol& f : definitions) {
+          if (body_synchronises(f.body_open, f.body_close)) {
+            out_.synchronising.insert(name);
+            changed = true;
+            break;
+          }
+        }
+      }
+      for (const auto& [name, macro] : out_.macros) {
+        if (out_.synchronising.count(name) || macro.body.empty()) continue;
+        if (body_synchronises(macro.body.front(), macro.body.back())) {
+          out_.synchronising.insert(name);
+          changed = true;
+        }
+      }
+    }
+  }
+
+  const CodeTokens& t_;
+  ScopeInfo scopes_;
+  ProgramSymbols out_;
+};
+
+}  // namespace
+
+ProgramSymbols program_symbols(const CodeTokens& t) { return SymbolCollector(t).collect(); }
+
+bool is_block_barrier(std::string_view name) {
+  return one_of(name, {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"});
+}
+
+bool is_sync_builtin(std::string_view name) {
+  if (is_block_barrier(name)) return true;
+  return one_of(name, {"__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl",
+                       "__shfl_up", "__shfl_down", "__shfl_xor", "__ballot_sync", "__ballot", "__any_sync", "__all_sync",
+                       "__any", "__all", "__uni_sync", "__match_any_sync", "__match_all_sync", "__activemask",
+                       "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+                       "__reduce_or_sync", "__reduce_xor_sync", "__barrier_sync"});
+}
+
+bool is_group_wait_name(std::string_view name) {
+  return one_of(name, {"cooperative_groups", "this_thread_block", "this_grid", "this_multi_grid", "tiled_partition",
+                       "coalesced_threads", "thread_block", "thread_block_tile", "grid_group", "coalesced_group",
+                       "barrier_arrive", "barrier_wait", "arrive_and_wait", "arrive_and_drop", "memcpy_async",
+                       "pipeline", "make_pipeline", "pipeline_shared_state", "producer_acquire", "consumer_wait",
+                       "barrier", "cuda", "labeled_partition", "binary_partition", "invoke_one"});
+}
+
+bool is_group_wait_member(std::string_view name) {
+  return one_of(name, {"sync", "arrive", "wait", "wait_parity", "try_wait", "try_wait_parity", "producer_commit",
+                       "consumer_release", "quit", "shfl", "shfl_up", "shfl_down", "shfl_xor", "ballot", "any", "all",
+                       "match_any", "match_all", "reduce", "inclusive_scan", "exclusive_scan", "thread_rank",
+                       "meta_group_rank", "num_threads", "size"});
+}
+
+bool is_pure_builtin(std::string_view name) {
+  return one_of(name, {"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax", "abs", "labs", "llabs",
+                       "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf", "ceil", "ceilf", "floor", "floorf", "sqrt",
+                       "sqrtf", "rsqrtf", "log2", "log2f", "exp2f", "__popc", "__popcll", "__clz", "__clzll", "__ffs",
+                       "__ffsll", "__brev", "__brevll", "__mul24", "__umul24", "__mulhi", "__umulhi", "__float_as_uint",
+                       "__uint_as_float", "__float_as_int", "__int_as_float", "__double_as_longlong",
+                       "__longlong_as_double", "make_int2", "make_int3", "make_int4", "make_uint2", "make_uint3",
+                       "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "dim3"});
+}
+
+bool is_builtin_type_name(std::string_view name) {
+  return one_of(name, {"size_t", "ptrdiff_t", "uintptr_t", "intptr_t", "int8_t", "int16_t", "int32_t", "int64_t",
+                       "uint8_t", "uint16_t", "uint32_t", "uint64_t", "float2", "float3", "float4", "int2", "int3",
+                       "int4", "uint2", "uint3", "uint4", "double2", "dim3", "half", "__half", "__half2",
+                       "longlong2", "ulonglong2", "char4", "uchar4", "short2", "ushort2"});
+}
+
+}  // namespace gpulab::rewriter

@@ -1,0 +1,107 @@
+// The analysis behind analyse_kernel (region_analysis.hpp), shared by its three parts:
+// region_analysis.cpp (the checks on the whole kernel, and the split into block-level statements
+// and regions), region_names.cpp (the variables and what each statement reads and writes of them)
+// and region_uniformity.cpp (which values every thread agrees on, what moves to block level, and
+// how each other variable reaches the regions that read it).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rewriter/expression_scan.hpp"
+#include "rewriter/region_analysis.hpp"
+
+namespace gpulab::rewriter {
+
+// What one piece of the kernel (a plain statement, a condition) does with the kernel's variables.
+struct Facts {
+  std::set<int> mentions;  // variables it names, also through a lambda it calls or a macro it uses
+  std::set<int> writes;    // variables it may change (assigned, incremented, address taken, ...)
+  std::set<std::string, std::less<>> names;  // every name it uses, whatever it refers to
+  bool calls_out = false;  // calls code that may read the thread's indices from the runtime
+};
+
+class RegionAnalysis {
+ public:
+  RegionAnalysis(const CodeTokens& t, const ProgramSymbols& symbols, const KernelSource& kernel, FunctionBody& body,
+                 RegionPlan& plan)
+      : t_(t), sym_(symbols), k_(kernel), body_(body), plan_(plan) {}
+
+  // Returns "" when the plan is complete, else why the kernel keeps one fiber per thread.
+  std::string run();
+
+  // --- region_analysis.cpp: the kernel's structure ---
+  std::string check_kernel_text();
+  bool contains_barrier(const Stmt& s) const;
+  bool build_sequence(const Stmt& key, const std::vector<const Stmt*>& children, bool barrier_after);
+  bool block_level_statement(const Stmt& s, bool barrier_after);
+  bool escapes(const Stmt& s, bool barrier_after) const;
+  void collect_thread_returns(const Stmt& s);
+  bool valued_barrier(const Stmt& s, int& region);
+  int region_for(int& current);
+
+  // --- region_names.cpp: variables and facts ---
+  void collect_variables();
+  void add_declaration_vars(const Stmt& s, int region, TokenRange scope);
+  int resolve(std::size_t token) const { return resolve_name(t_.text(token), token); }
+  int resolve_name(std::string_view name, std::size_t at) const;
+  Facts facts_of(TokenRange r) const;
+  void compute_statement_facts();
+  bool is_pointer(const RegionVar& v) const;
+  bool call_may_modify(std::size_t call_open) const;
+
+  // --- region_uniformity.cpp: values every thread agrees on, values a thread can compute again ---
+  // A value every thread computes alike (for_var < 0), or one a thread can compute again in a later
+  // region with the same result, for the initializer of variable `for_var`: its indices, uniform
+  // values that do not change while `for_var` lives, other such variables.
+  bool pure_value(TokenRange r, int for_var, std::string* why) const;
+  bool pure_tokens(const std::vector<std::size_t>& tokens, std::size_t at, int for_var, std::string* why,
+                   int depth) const;
+  bool written_anywhere(int v, const Stmt* except_for) const;
+  bool stable_for(int u, int v) const;
+  bool recomputable_var(int v) const;
+
+  // --- region_placement.cpp: what moves to block level, where each variable lives ---
+  std::string settle_uniform_variables();
+  void hoist_region(Region& region, int index);
+  bool uniform_assignment(TokenRange r, int* target) const;
+  std::string check_conditions() const;
+  std::string place_thread_variables();
+  bool unknown_bound(const Declarator& d) const;
+
+  std::string where(std::size_t token) const;  // "line N"
+  bool fail(std::string why) {
+    if (failure_.empty()) failure_ = std::move(why);
+    return false;
+  }
+  bool any_barrier() const { return contains_barrier(body_.body); }
+  const Facts& lambda_facts(int v) const;
+
+  const CodeTokens& t_;
+  const ProgramSymbols& sym_;
+  const KernelSource& k_;
+  FunctionBody& body_;
+  RegionPlan& plan_;
+
+  std::map<const Stmt*, Facts> statement_facts_;  // plain statements and block-level pieces
+  std::map<int, Facts> predicate_facts_;          // by region: the valued barrier's predicate
+  std::map<std::string, std::vector<int>, std::less<>> vars_by_name_;
+  std::map<int, TokenRange> var_scope_;           // where each variable is visible
+  std::set<int> uniform_;                         // the variables every thread agrees on
+  std::map<int, std::set<int>> loop_variable_of_;  // a block-level for's variables -> its body's vars
+  std::vector<const Stmt*> block_fors_;
+  std::vector<const Stmt*> block_conditions_;     // if/while/do/for statements at block level
+  std::map<int, const Stmt*> region_sequence_;     // each region's block-level sequence
+  std::map<const Stmt*, Facts> inc_facts_;         // block-level for loops' increments
+  mutable std::map<int, Facts> lambda_facts_;      // a lambda variable's body
+  mutable std::set<int> lambda_in_progress_;
+  mutable std::map<int, bool> recomputable_;
+  const Stmt* sequence_key_ = nullptr;             // the sequence build_sequence is in
+  std::string failure_;
+  bool has_captureless_lambda_ = false;
+};
+
+}  // namespace gpulab::rewriter
