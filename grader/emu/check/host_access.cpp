@@ -4,10 +4,14 @@
 #include "host_access.hpp"
 
 #include <cstdlib>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
 #include "findings.hpp"
 #include "gpulab/emu/execution_context.hpp"
 #include "block_runner.hpp"
+#include "code_location.hpp"
 #include "launch_state.hpp"
 #include "messages.hpp"
 
@@ -17,6 +21,27 @@ bool within(uintptr_t a, uintptr_t begin, uintptr_t end) { return a >= begin && 
 template <class T> bool inside(uintptr_t a, const T* object) {
   const auto p = reinterpret_cast<uintptr_t>(object);
   return object && a >= p && a < p + sizeof(T);
+}
+// Whether the access is made by the C++ library's or the emulator's own inline code compiled into the
+// program's file with its kernels (say, a per-thread table of asynchronous copies growing on the
+// heap of the thread that runs the blocks), not by the program's: by where the code is, remembered
+// per call site (finding it can take a symbolizer's run).
+bool library_code(uintptr_t pc) {
+  static std::mutex known_mutex;
+  static std::unordered_map<uintptr_t, bool> known;
+  {
+    std::lock_guard<std::mutex> lock(known_mutex);
+    if (const auto it = known.find(pc); it != known.end()) return it->second;
+  }
+  const std::string where = code_location(pc);
+  const auto starts = [&](const char* p) { return where.rfind(p, 0) == 0; };
+  const bool library = starts("in std::") || starts("in __gnu_cxx::") || starts("in gpulab::emu::") ||
+                       starts("in __pipeline_") ||
+                       where.find("/include/c++/") != std::string::npos ||
+                       where.find("/gpulab/emu/") != std::string::npos;
+  std::lock_guard<std::mutex> lock(known_mutex);
+  known[pc] = library;
+  return library;
 }
 }  // namespace
 
@@ -61,6 +86,7 @@ void check_host_access(Session& s, uintptr_t a, size_t size, bool write, uint16_
     return;
   }
   if (gpu_reachable(reinterpret_cast<const void*>(a))) return;  // page-locked, registered, the device heap
+  if (in_runtime_thread_heap(a) || library_code(pc - 1)) return;
   if (!s.findings.admit(FindingKind::host_memory, code_offset(pc))) return;
   report_host_access(s, a, size, write, region, thread, pc - 1);
 }

@@ -70,6 +70,13 @@ std::vector<std::pair<uintptr_t, size_t>> page_locked_ranges() {
   for (const auto& [begin, r] : pinned()) out.emplace_back(begin, r.size);
   return out;
 }
+std::vector<uintptr_t> allocated_page_locked() {
+  std::lock_guard<std::mutex> lock(pinned_mutex);
+  std::vector<uintptr_t> out;
+  for (const auto& [begin, r] : pinned())
+    if (!r.registered) out.push_back(begin);
+  return out;
+}
 }  // namespace gpulab::emu
 
 using namespace gpulab::emu;

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <iterator>
+#include <mutex>
+#include <vector>
 
 #include "device_heap_state.hpp"
 #include "memory_kinds.hpp"
@@ -137,6 +140,35 @@ HostRegion unreachable_host_region(const void* p, HostMemoryMap& map, bool& map_
     map_read = true;
   }
   return map.region_of(a);
+}
+
+
+namespace {
+std::mutex heaps_mutex;
+std::vector<uintptr_t>& runtime_heaps() {  // each an arena heap's start, 64 MiB aligned
+  static auto* v = new std::vector<uintptr_t>();
+  return *v;
+}
+constexpr uintptr_t kArenaHeapBytes = uintptr_t{64} << 20;  // glibc's HEAP_MAX_SIZE on 64-bit
+}  // namespace
+
+void note_runtime_thread_heap() {
+  void* probe = std::malloc(1);
+  if (!probe) return;
+  const auto p = reinterpret_cast<uintptr_t>(probe);
+  std::free(probe);
+  HostMemoryMap map;
+  map.read();
+  if (map.region_of(p) != HostRegion::anonymous) return;  // the main arena: the program's heap
+  std::lock_guard<std::mutex> lock(heaps_mutex);
+  runtime_heaps().push_back(p & ~(kArenaHeapBytes - 1));
+}
+
+bool in_runtime_thread_heap(uintptr_t a) {
+  std::lock_guard<std::mutex> lock(heaps_mutex);
+  for (uintptr_t begin : runtime_heaps())
+    if (a >= begin && a < begin + kArenaHeapBytes) return true;
+  return false;
 }
 
 }  // namespace gpulab::emu

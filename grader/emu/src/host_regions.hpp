@@ -14,6 +14,13 @@ namespace gpulab::emu {
 
 enum class HostRegion { none, heap, anonymous, stack, variable, mapped_file };
 
+// The emulator's own threads (the device thread that runs streams, the workers that run blocks) make
+// its per-thread objects (the tables of asynchronous copies, barriers' state) on the malloc heap of
+// their own arena, which glibc gives each thread apart from the program's (the main thread's
+// [heap]). Each such thread notes its arena when it starts; what lies there is the emulator's.
+void note_runtime_thread_heap();
+bool in_runtime_thread_heap(uintptr_t a);
+
 // "memory from malloc or new", ...: what the student reads.
 const char* host_region_words(HostRegion region);
 

@@ -11,4 +11,6 @@ namespace gpulab::emu {
 bool is_page_locked(const void* ptr, size_t size);  // the whole range lies in one page-locked range
 // Every page-locked range (begin, bytes), in address order: kernels may read and write them.
 std::vector<std::pair<uintptr_t, size_t>> page_locked_ranges();
+// The starts of the page-locked memory cudaMallocHost and cudaHostAlloc made (not registered ranges).
+std::vector<uintptr_t> allocated_page_locked();
 }  // namespace gpulab::emu

@@ -1,6 +1,8 @@
 // The device thread and its FIFO (see stream_queue.hpp).
 #include "stream_queue.hpp"
 
+#include "host_regions.hpp"
+
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
@@ -56,6 +58,7 @@ class Queue {
     started_ = true;
     std::thread device([this] {
       is_device_thread = true;
+      note_runtime_thread_heap();  // what it allocates is the emulator's (host_regions.hpp)
       run();
     });
     device.detach();  // lives as long as the process; exit waits for the queue to drain (below)

@@ -2,6 +2,7 @@
 #include "worker_pool.hpp"
 
 #include "device_access.hpp"
+#include "host_regions.hpp"
 #include "platform/cpu_count.hpp"
 
 #include <condition_variable>
@@ -28,6 +29,7 @@ struct Pool {
   }
   void loop(unsigned index) {
     allow_device_access_on_this_thread();  // these threads only ever run kernels and replays
+    note_runtime_thread_heap();            // what they allocate is the emulator's (host_regions.hpp)
     unsigned long long seen = 0;
     for (;;) {
       const std::function<void(unsigned)>* w;
