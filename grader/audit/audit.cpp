@@ -66,17 +66,20 @@ std::vector<Finding> without_repeats(std::vector<PlacedFinding>& placed) {
 }  // namespace
 
 AuditResult audit_object(const fs::path& object, toolchain::Backend backend, const fs::path& source,
-                         const toolchain::CompileRunner& run_compiler, const std::string& cuda_arch) {
+                         const toolchain::CompileRunner& run_compiler, const std::string& cuda_arch,
+                         const LibraryRules& library) {
   const auto start = std::chrono::steady_clock::now();
   const ElfObject elf = read_elf_object(object);
   const std::shared_ptr<const ProtectedSymbols> symbols = protected_symbols(backend);
   const AllowedCalls& calls = allowed_calls();
-  const ObjectUnderAudit o{elf, object, backend, *symbols, calls};
+  const std::string listing = disassemble(object);
+  const ObjectUnderAudit o{elf, object, backend, *symbols, calls, library, listing};
   std::vector<PlacedFinding> placed;
   check_definitions(o, placed);
   check_references(o, placed);
   check_startup(o, placed);
   check_instructions(o, placed);
+  check_library_algorithms(o, placed);
   locate(elf, object, placed);
   AuditResult result;
   result.findings = without_repeats(placed);

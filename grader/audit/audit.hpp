@@ -3,12 +3,15 @@
 // it refers to that a graded function has no use for (grader/audit/allowed_calls.json, one
 // reviewed list); host-side inline assembly and system-call instructions; code that runs before
 // or after main; an executable stack. The harness runs in the submission's process, so each of
-// these could change what the harness measures or reports.
+// these could change what the harness measures or reports. And the library calls that compute the
+// lab's answer (cub::DeviceReduce::Sum in the reduction lab), which earn no points the lab gives
+// for writing the kernel.
 #pragma once
 #include <filesystem>
 #include <vector>
 
 #include "audit/finding.hpp"
+#include "audit/library_algorithms.hpp"
 #include "toolchain/toolchain.hpp"
 
 namespace gpulab::audit {
@@ -26,10 +29,12 @@ struct AuditResult {
 // `run_compiler`: cuda only, and only when the source holds an asm statement: runs nvcc -cuda to
 // tell host asm from device asm (a sandbox, as for the submission's own compile); unset, directly.
 // `cuda_arch`: the architecture the object was built for (device code may need it to compile).
+// `library`: the lab's library algorithms (lab.json's "library_algorithms"): each one the object
+// holds is a finding of kind library_algorithm; none given, none is looked for.
 // Throws files::GraderError when the audit itself cannot run (binutils missing, a protected
 // library unreadable, a malformed allowed_calls.json).
 AuditResult audit_object(const std::filesystem::path& object, toolchain::Backend backend,
                          const std::filesystem::path& source, const toolchain::CompileRunner& run_compiler = {},
-                         const std::string& cuda_arch = "sm_90");
+                         const std::string& cuda_arch = "sm_90", const LibraryRules& library = {});
 
 }  // namespace gpulab::audit

@@ -9,6 +9,7 @@
 #include "audit/allowed_calls.hpp"
 #include "audit/elf_object.hpp"
 #include "audit/finding.hpp"
+#include "audit/library_algorithms.hpp"
 #include "audit/protected_symbols.hpp"
 #include "toolchain/toolchain.hpp"
 
@@ -30,6 +31,8 @@ struct ObjectUnderAudit {
   toolchain::Backend backend;
   const ProtectedSymbols& protected_symbols;
   const AllowedCalls& calls;
+  const LibraryRules& library;  // the lab's library algorithms (none: not checked)
+  const std::string& listing;   // the object's code, disassembled (disassemble below)
 };
 
 // symbol_checks.cpp: definitions that replace a protected library's (interposition), and
@@ -39,6 +42,12 @@ void check_references(const ObjectUnderAudit& object, std::vector<PlacedFinding>
 // startup_checks.cpp: constructors and destructors other than the compiler's own, start-up
 // sections, IFUNC symbols, an executable stack, writable code.
 void check_startup(const ObjectUnderAudit& object, std::vector<PlacedFinding>& out);
+// library_check.cpp: the lab's library algorithms, one finding per algorithm the object holds.
+// check_references leaves a reference to one of them to this check.
+void check_library_algorithms(const ObjectUnderAudit& object, std::vector<PlacedFinding>& out);
+// instruction_check.cpp: the object's executable sections disassembled by binutils' objdump (AT&T
+// syntax, one instruction a line); throws files::GraderError when objdump cannot run.
+std::string disassemble(const std::filesystem::path& object);
 // instruction_check.cpp: system-call, interrupt, far-transfer and protection-key instructions
 // in the object's code (binutils' objdump).
 void check_instructions(const ObjectUnderAudit& object, std::vector<PlacedFinding>& out);

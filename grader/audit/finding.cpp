@@ -7,7 +7,7 @@
 namespace gpulab::audit {
 
 namespace {
-constexpr std::array<std::pair<FindingKind, const char*>, 8> kNames = {{
+constexpr std::array<std::pair<FindingKind, const char*>, 9> kNames = {{
     {FindingKind::interposition, "interposition"},
     {FindingKind::forbidden_call, "forbidden_call"},
     {FindingKind::harness_reference, "harness_reference"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<FindingKind, const char*>, 8> kNames = {{
     {FindingKind::inline_assembly, "inline_assembly"},
     {FindingKind::early_constructor, "early_constructor"},
     {FindingKind::executable_stack, "executable_stack"},
+    {FindingKind::library_algorithm, "library_algorithm"},
     {FindingKind::other, "other"},
 }};
 }  // namespace

@@ -15,6 +15,7 @@ enum class FindingKind {
   inline_assembly,    // host-side inline assembly
   early_constructor,  // code that runs before or after main: constructors, init sections, IFUNC
   executable_stack,   // asks for an executable stack
+  library_algorithm,  // a library call that computes the lab's answer (lab.json's "library_algorithms")
   other,              // anything else that makes the object unsafe to link (writable code)
 };
 

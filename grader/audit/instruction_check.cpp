@@ -67,24 +67,27 @@ std::string mnemonic(const std::string& instruction) {
 }
 }  // namespace
 
-void check_instructions(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out) {
+std::string disassemble(const std::filesystem::path& object) {
   process::ProcessOptions options;
   options.search_path = true;
   options.time_limit_s = 120;
-  const process::ProcessResult p =
-      process::run({"objdump", "-d", "-w", "--no-show-raw-insn", o.path.string()}, options);
+  const process::ProcessResult p = process::run({"objdump", "-d", "-w", "--no-show-raw-insn", object.string()}, options);
   if (!p.started() || p.status() != 0) {
-    throw files::GraderError("the audit cannot disassemble " + o.path.string() +
+    throw files::GraderError("the audit cannot disassemble " + object.string() +
                              " with objdump: " + (p.started() ? p.output.substr(0, 500) : p.spawn_error) +
                              "; install binutils (it provides objdump, nm and addr2line)");
   }
+  return p.output;
+}
+
+void check_instructions(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out) {
   const auto& forbidden = o.elf.machine == EM_AARCH64 ? forbidden_aarch64() : forbidden_x86();
   std::map<std::string, uint32_t> section_index;
   for (uint32_t i = 0; i < o.elf.sections.size(); ++i) section_index.emplace(o.elf.sections[i].name, i);
   // Lines are "Disassembly of section NAME:", "0000000000000000 <function>:" and, for each
   // instruction, "  OFFSET:<tab>MNEMONIC OPERANDS" (parsed by hand: an object's listing is long).
   const std::string heading = "Disassembly of section ";
-  std::istringstream lines(p.output);
+  std::istringstream lines(o.listing);
   uint32_t section = 0;
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(heading, 0) == 0 && line.size() > heading.size() && line.back() == ':') {

@@ -18,6 +18,7 @@ const ClassInfo kClasses[] = {
     {FailureKind::no_submission, "no file to grade"},
     {FailureKind::grader_error, "could not be graded (grader problem)"},
     {FailureKind::tampering, "its own report could not be trusted (for review)"},
+    {FailureKind::library_algorithm, "a library computed the answer (for review)"},
     {FailureKind::missing_function, "host function missing"},
     {FailureKind::timeout, "timed out"},
     {FailureKind::resource_limit, "stopped by a limit (output, file size, memory)"},

@@ -19,6 +19,8 @@ enum class FailureKind {
   grader_error,      // the submission: the grader failed
   tampering,         // what the program reported of itself could not be trusted (a malformed report,
                      // a refused system call, checks withheld after the audit of its object)
+  library_algorithm,  // the audit found a library call that computes the lab's answer (cub::DeviceReduce):
+                      // right outputs held for the instructor's review
   missing_function,  // the harness found no such host function
   timeout,           // the time limit, the CPU time limit, or the emulator's watchdog
   resource_limit,    // the output, file size or memory limit
@@ -42,6 +44,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(FailureKind, {
                                               {FailureKind::no_submission, "no_submission"},
                                               {FailureKind::grader_error, "grader_error"},
                                               {FailureKind::tampering, "tampering"},
+                                              {FailureKind::library_algorithm, "library_algorithm"},
                                               {FailureKind::missing_function, "missing_function"},
                                               {FailureKind::timeout, "timeout"},
                                               {FailureKind::resource_limit, "resource_limit"},

@@ -192,8 +192,17 @@ void add_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o) {
 }
 
 // Step 5: the build's outcome; a main() of the submission's own gets a hint before the compiler's words.
-void record_build(GradeResult& g, const SubmissionBuild& built) {
+void record_build(GradeResult& g, const SubmissionBuild& built, const LabSpec& lab) {
   g.compile_output = built.program.compiler_output;
+  // The emulator lacks a library the file includes (CUB, Thrust, cuBLAS: toolchain/missing_cuda_features):
+  // where the lab names library algorithms, a GPU is no way round them either.
+  if (!built.program.ok && !lab.library_algorithms.algorithms.empty() &&
+      built.program.compiler_output.find("is the CUDA toolkit's header for") != std::string::npos) {
+    g.compile_output += "gpulab: on a GPU too, this lab asks you to " + lab.library_algorithms.task +
+                        ": a library call that computes the lab's answer (its README lists them) holds your points "
+                        "for the instructor's review; " +
+                        lab.library_algorithms.allowed + " on a GPU\n";
+  }
   if (!built.program.ok && (built.program.compiler_output.find("multiple definition of `main'") != std::string::npos ||
                             built.program.compiler_output.find("redefinition of 'int main(") != std::string::npos)) {
     g.compile_output =
@@ -247,31 +256,58 @@ void record_audit(GradeResult& g, const SubmissionBuild& built) {
   for (const AuditNote& n : g.audit) {
     g.review.push_back(
         {"", "the audit of the submission's object: " + n.sentence + (n.where.empty() ? "" : " (" + n.where + ")")});
+    // A library the harness is not linked with (cuBLAS, cuDNN, NPP, cuFFT): the link's "undefined
+    // reference" is followed by why the call would earn nothing anyway.
+    const bool unlinked = !g.compiled && n.kind == audit::kind_name(audit::FindingKind::library_algorithm) &&
+                          g.compile_output.find("undefined reference to `" + n.symbol + "'") != std::string::npos;
+    if (unlinked) {
+      g.compile_output += "gpulab: " + n.symbol +
+                          " is in a library the grader does not link (only the CUDA runtime is), and the audit of "
+                          "your file found that it " + n.sentence + "\n";
+    }
   }
 }
 
-// Why a submission with audit findings gets no points for what it reports of itself: for its cases.
-std::string withheld_reason(const GradeResult& g) {
-  if (g.audit.empty()) return "";
-  std::string first = g.audit.front().sentence;
-  if (g.audit.size() > 1)
-    first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
-  return "the audit of your compiled file found that it " + first +
-         ". Your program runs in the same process as the grader's harness, so what it reports of itself (that a "
-         "kernel did the work, that the inputs stayed unchanged, the emulator's findings) cannot be trusted: this "
-         "case's points are held for the instructor's review. Remove what the audit names and submit again";
+bool library_finding(const AuditNote& n) { return n.kind == audit::kind_name(audit::FindingKind::library_algorithm); }
+
+// The finding the student reads first: one that makes the program's own word untrustworthy, else
+// (every finding a library algorithm) the first.
+const AuditNote& leading_finding(const GradeResult& g) {
+  for (const AuditNote& n : g.audit) {
+    if (!library_finding(n)) return n;
+  }
+  return g.audit.front();
 }
 
-// A part's speed when the audit found something: no timing at all (its timer is the program's own word).
+// Why a submission with audit findings gets no points for its right outputs: for its cases.
+Withheld withheld_reason(const GradeResult& g) {
+  if (g.audit.empty()) return {};
+  const AuditNote& lead = leading_finding(g);
+  std::string first = lead.sentence;
+  if (g.audit.size() > 1)
+    first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
+  // A library algorithm's sentence says what it is, what the lab asks and that the points are held.
+  if (library_finding(lead)) return {"the audit of your compiled file found that it " + first, FailureKind::library_algorithm};
+  return {"the audit of your compiled file found that it " + first +
+              ". Your program runs in the same process as the grader's harness, so what it reports of itself (that "
+              "a kernel did the work, that the inputs stayed unchanged, the emulator's findings) cannot be trusted: "
+              "this case's points are held for the instructor's review. Remove what the audit names and submit again",
+          FailureKind::tampering};
+}
+
+// A part's speed when the audit found something: no timing at all (its timer is the program's own
+// word; a library algorithm's speed is the library's).
 void speed_withheld(PartResult& pr, const PartSpec& part, const GradeResult& g) {
+  const AuditNote& lead = leading_finding(g);
   PerformanceResult r;
   r.status = PerformanceStatus::failed;
   r.counted = true;
   r.max_score = part.performance->points;
-  r.review = "the audit of the submission's object: " + g.audit.front().sentence;
-  r.feedback = "not timed: the audit of your compiled file found that it " + g.audit.front().sentence +
-               ". A submission that could change the grader's timer earns no speed points, and the instructor is "
-               "asked to look at it.";
+  r.review = "the audit of the submission's object: " + lead.sentence;
+  r.feedback = "not timed: the audit of your compiled file found that it " + lead.sentence +
+               (library_finding(lead) ? ". A library's speed earns no speed points."
+                                      : ". A submission that could change the grader's timer earns no speed points, "
+                                        "and the instructor is asked to look at it.");
   pr.performance = r;
 }
 
@@ -282,7 +318,7 @@ void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, cons
   const fs::path& work = work_folder.path();
   TrustedPrograms trusted(lab, o, runner);
   PerformanceScorer scorer(lab, o, work / "speed", runner, trusted);
-  const std::string withheld = withheld_reason(g);
+  const Withheld withheld = withheld_reason(g);
   for (PartResult& pr : g.parts) {
     const PartSpec& part = lab.part(pr.name);
     const bool all_passed =
@@ -299,7 +335,7 @@ void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, cons
     }
     t = std::chrono::steady_clock::now();
     if (part.performance && speed_is_scored(o)) {
-      if (withheld.empty()) {
+      if (withheld.reason.empty()) {
         speed_step(pr, part, built, scorer, all_passed);
         g.timings.steps.push_back({"part " + pr.name + ": speed (reference and submission timed)", since(t), ""});
       } else {
@@ -362,7 +398,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
 
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
   g.timings.steps.insert(g.timings.steps.end(), built.timings.begin(), built.timings.end());
-  record_build(g, built);
+  record_build(g, built, lab);
   record_audit(g, built);
   if (built.program.ok) {
     grade_parts(g, lab, o, manifests, built, runner);

@@ -222,7 +222,7 @@ size_t fail_host_computed_part(PartResult& pr) {
 
 bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<Manifest>& manifests,
                     const SubmissionBuild& built, const fs::path& work, const SubmissionRunner& runner,
-                    const GradeOptions& o, TrustedPrograms& trusted, const std::string& withheld, PartResult& pr,
+                    const GradeOptions& o, TrustedPrograms& trusted, const Withheld& withheld, PartResult& pr,
                     std::vector<CaseTiming>& timings) {
   const std::vector<PartCase> cases = cases_of(lab, part, manifests);
   const double each = part.correctness_points() / static_cast<double>(cases.size());
@@ -245,12 +245,12 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
       timings.push_back(std::move(timing));
       stop.record(cr, size);
     }
-    if (!withheld.empty() && cr.passed) {
+    if (!withheld.reason.empty() && cr.passed) {
       // Right outputs, but whether a kernel computed them (and the inputs stayed unchanged, ...) is
-      // the program's own word, which the audit says cannot be trusted.
+      // the program's own word, which the audit says cannot be trusted; or a library computed them.
       cr.passed = false;
-      cr.failure = FailureKind::tampering;
-      cr.feedback = "your outputs match the expected ones, but " + withheld;
+      cr.failure = withheld.kind;
+      cr.feedback = "your outputs match the expected ones, but " + withheld.reason;
     }
     if (cr.passed) cr.score = each;
     passed += cr.passed;

@@ -25,6 +25,13 @@ toolchain::BuildResult build_harness_program(const LabSpec& lab, const fs::path&
 }
 
 namespace {
+// The lab's library algorithms (lab.json's "library_algorithms") as the audit reads them.
+audit::LibraryRules library_rules(const LabSpec& lab) {
+  audit::LibraryRules rules{lab.library_algorithms.task, lab.library_algorithms.allowed, {}};
+  for (const LibraryAlgorithmSpec& a : lab.library_algorithms.algorithms) rules.algorithms.push_back({a.names, a.is});
+  return rules;
+}
+
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -48,7 +55,8 @@ toolchain::BuildResult build_in_two_steps(const LabSpec& lab, const fs::path& so
     const fs::path audit_source = o.backend == toolchain::Backend::emu
                                       ? toolchain::emulator_rewritten_source(object.executable, source)
                                       : fs::absolute(source);
-    *audited = audit::audit_object(object.executable, o.backend, audit_source, runner.compile_runner(lab), o.cuda_arch);
+    *audited = audit::audit_object(object.executable, o.backend, audit_source, runner.compile_runner(lab), o.cuda_arch,
+                                   library_rules(lab));
     timings.push_back({"audit of the object", since(t), ""});
   }
   t = std::chrono::steady_clock::now();

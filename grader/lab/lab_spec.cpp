@@ -173,7 +173,7 @@ HostWorkPolicy parse_host_work(const JsonReader& r, const HostWorkPolicy& base) 
 LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   const JsonReader r(j, origin);
   r.expect_object({"lab", "title", "version", "public_seed", "time_limit_s", "limits", "hidden", "checker", "host_work",
-                   "parts", "bench"},
+                   "parts", "bench", "library_algorithms"},
                   "an object such as {\"lab\": \"reduction\", \"parts\": [...]} (see docs/lab-format.md)");
   LabSpec lab;
   lab.lab = r.text("lab");
@@ -216,6 +216,7 @@ LabSpec parse_lab_fields(const json& j, const std::string& origin) {
   if (lab.total_points() <= 0) {
     r.at("parts", "").fail("the parts' points add up to 0: give at least one part points");
   }
+  if (auto l = r.find("library_algorithms")) lab.library_algorithms = parse_library_algorithms(*l);
   if (auto b = r.find("bench")) {
     lab.bench = b->value();
     bench::read_bench_spec(lab, *b);  // checked now, used by `gpulab bench`

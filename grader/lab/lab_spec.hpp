@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "data/nd_array.hpp"
+#include "lab/library_algorithms_spec.hpp"
 #include "sandbox/resource_limits.hpp"
 
 namespace gpulab {
@@ -127,6 +128,9 @@ struct LabSpec {
   // lab.json's "bench" object (null when absent), checked when the lab loads and read by
   // lab/bench_spec.hpp for `gpulab bench`.
   nlohmann::json bench;
+  // lab.json's "library_algorithms": the library calls that compute the lab's answer, which the
+  // audit of a submission's object finds (library_algorithms_spec.hpp). Empty when absent.
+  LibraryAlgorithmsSpec library_algorithms;
   std::filesystem::path file;  // where it was loaded from
 
   const PartSpec& part(const std::string& name) const;  // throws LabSpecError listing the parts

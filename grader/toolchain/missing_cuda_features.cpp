@@ -22,6 +22,7 @@ const std::pair<const char*, const char*> kLibraries[] = {
     {"cublasXt.h", "cuBLAS"},
     {"cufft.h", "cuFFT"},
     {"cufftXt.h", "cuFFT"},
+    {"cudnn.h", "cuDNN"},
     {"cusparse.h", "cuSPARSE"},
     {"cusolverDn.h", "cuSOLVER"},
     {"cusolverSp.h", "cuSOLVER"},

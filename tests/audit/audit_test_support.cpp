@@ -8,6 +8,7 @@
 
 #include "audit/elf_object.hpp"
 #include "audit/protected_symbols.hpp"
+#include "lab/lab_spec.hpp"
 #include "toolchain/audit_inputs.hpp"
 
 namespace gpulab_test {
@@ -22,7 +23,19 @@ std::vector<Backend> audit_backends() {
   return backends;
 }
 
-Audited audit_file(const fs::path& cu, Backend backend) {
+gpulab::audit::LibraryRules lab_library_rules(const std::string& lab) {
+  gpulab::audit::LibraryRules rules;
+  for (const auto& folder : fs::directory_iterator(source_dir() / "assignments")) {
+    if (!lab.empty() && folder.path().filename() != lab) continue;
+    const gpulab::LabSpec spec = gpulab::load_lab_spec(folder.path() / "lab.json");
+    rules.task = spec.library_algorithms.task;
+    rules.allowed = spec.library_algorithms.allowed;
+    for (const auto& a : spec.library_algorithms.algorithms) rules.algorithms.push_back({a.names, a.is});
+  }
+  return rules;
+}
+
+Audited audit_file(const fs::path& cu, Backend backend, const gpulab::audit::LibraryRules& rules) {
   Audited a{cu, backend, false, "", {}, {}};
   gpulab::toolchain::BuildOptions options;
   options.backend = backend;
@@ -34,7 +47,7 @@ Audited audit_file(const fs::path& cu, Backend backend) {
   const fs::path source =
       backend == Backend::emu ? gpulab::toolchain::emulator_rewritten_source(built.executable, cu) : fs::absolute(cu);
   a.object = built.executable;
-  a.result = gpulab::audit::audit_object(built.executable, backend, source);
+  a.result = gpulab::audit::audit_object(built.executable, backend, source, {}, "sm_90", rules);
   std::cout << "audit of " << cu.filename().string() << " (" << gpulab::toolchain::backend_name(backend)
             << "): " << static_cast<int>(a.result.seconds * 1000 + 0.5) << " ms, " << a.result.findings.size()
             << " finding(s)\n";
@@ -49,14 +62,17 @@ Audited audit_file(const fs::path& cu, Backend backend) {
   return a;
 }
 
-std::vector<Audited> audit_files(const std::vector<fs::path>& files, Backend backend) {
+std::vector<Audited> audit_files(const std::vector<fs::path>& files, Backend backend,
+                                 const std::vector<gpulab::audit::LibraryRules>& rules) {
   std::vector<Audited> results(files.size());
   std::vector<std::exception_ptr> errors(files.size());
   std::atomic<size_t> next{0};
   const auto work = [&] {
     for (size_t i; (i = next++) < files.size();) {
       try {
-        results[i] = audit_file(files[i], backend);
+        const gpulab::audit::LibraryRules none;
+        const gpulab::audit::LibraryRules& r = rules.empty() ? none : rules.size() == 1 ? rules[0] : rules.at(i);
+        results[i] = audit_file(files[i], backend, r);
       } catch (...) {
         errors[i] = std::current_exception();
       }

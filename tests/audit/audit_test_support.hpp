@@ -1,6 +1,6 @@
 // Helpers of the audit's tests: a .cu compiled to its object for a backend (through the build
-// cache, as the grader compiles a submission) and audited; several at once, two compiles at a
-// time; findings printed for a failure's message.
+// cache, as the grader compiles a submission) and audited, with a lab's library algorithms where
+// given; several at once, two compiles at a time; findings printed for a failure's message.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -23,8 +23,14 @@ struct Audited {
 std::filesystem::path source_dir();  // the project's source tree
 // The backends to test on: emu, and cuda where nvcc is present.
 std::vector<gpulab::toolchain::Backend> audit_backends();
-Audited audit_file(const std::filesystem::path& cu, gpulab::toolchain::Backend backend);
-std::vector<Audited> audit_files(const std::vector<std::filesystem::path>& files, gpulab::toolchain::Backend backend);
+// A lab's library algorithms, read from assignments/<lab>/lab.json as the grader reads them; with
+// no lab, those of every lab (the strictest rules, for files that belong to no lab).
+gpulab::audit::LibraryRules lab_library_rules(const std::string& lab = "");
+Audited audit_file(const std::filesystem::path& cu, gpulab::toolchain::Backend backend,
+                   const gpulab::audit::LibraryRules& rules = {});
+// Each file with the rules of its own index (or all with rules[0] when there is one).
+std::vector<Audited> audit_files(const std::vector<std::filesystem::path>& files, gpulab::toolchain::Backend backend,
+                                 const std::vector<gpulab::audit::LibraryRules>& rules = {});
 
 // Whether a finding has this kind and its symbol and sentence contain these texts.
 bool has_finding(const gpulab::audit::AuditResult& r, gpulab::audit::FindingKind kind, const std::string& symbol,

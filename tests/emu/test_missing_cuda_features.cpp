@@ -19,6 +19,8 @@ TEST_CASE("a missing CUDA library header is named with its library, as g++ and c
   CHECK_THAT(
       missing_cuda_feature_hints("f.cu:1:10: fatal error: nppi_filtering_functions.h: No such file or directory\n"),
       Catch::Contains("for NPP"));
+  CHECK_THAT(missing_cuda_feature_hints("c.cu:2:10: fatal error: cudnn.h: No such file or directory\n"),
+             Catch::Contains("cudnn.h is the CUDA toolkit's header for cuDNN"));
   // Each header once; a header of the program's own, or of nothing CUDA, adds nothing.
   const std::string twice = missing_cuda_feature_hints(
       "a.cu:1:10: fatal error: cublas_v2.h: No such file or directory\n"

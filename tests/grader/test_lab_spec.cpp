@@ -421,3 +421,43 @@ TEST_CASE("lab_spec: optional fields of the wrong JSON type are LabSpecErrors na
   }
   CHECK_THAT(message, Catch::StartsWith(std::string(kOrigin) + ": " + path + " (part 'int'"));
 }
+
+TEST_CASE("lab_spec: library_algorithms is read, and each malformed entry is named", "[lab_spec]") {
+  json j = valid_spec();
+  j["library_algorithms"] = json::parse(R"({
+    "task": "write the reduction kernel yourself",
+    "allowed": "block-level CUB inside your own kernel is fine",
+    "algorithms": [{"names": ["cub::DeviceReduce::*", "cub::detail::reduce::DeviceReduce*Kernel"],
+                    "is": "CUB's whole device-wide reduction"},
+                   {"names": ["cublas*"], "is": "cuBLAS"}]})");
+  const std::string file = std::string(kOrigin) + ": ";
+  SECTION("read into the model, in order") {
+    const gpulab::LabSpec lab = gpulab::parse_lab_spec(j, kOrigin);
+    CHECK(lab.library_algorithms.task == "write the reduction kernel yourself");
+    REQUIRE(lab.library_algorithms.algorithms.size() == 2);
+    CHECK(lab.library_algorithms.algorithms[0].names ==
+          std::vector<std::string>{"cub::DeviceReduce::*", "cub::detail::reduce::DeviceReduce*Kernel"});
+    CHECK(lab.library_algorithms.algorithms[1].is == "cuBLAS");
+    // Absent, the lab names none.
+    CHECK(gpulab::parse_lab_spec(valid_spec(), kOrigin).library_algorithms.algorithms.empty());
+  }
+  SECTION("a pattern with a space") {
+    j["library_algorithms"]["algorithms"][1]["names"][0] = "cublas Sgemm";
+    CHECK_THAT(spec_error(j), Catch::StartsWith(file + "library_algorithms.algorithms[1].names[0]") &&
+                                  Catch::Contains("'cublas Sgemm' holds a space"));
+  }
+  SECTION("a misspelt key") {
+    j["library_algorithms"]["algorithms"][0]["iss"] = "x";
+    CHECK(spec_error(j) == file +
+                              "library_algorithms.algorithms[0].iss: unknown key: did you mean 'is'? (the keys allowed "
+                              "here: names, is)");
+  }
+  SECTION("no task") {
+    j["library_algorithms"].erase("task");
+    CHECK_THAT(spec_error(j), Catch::Contains("library_algorithms") && Catch::Contains("missing key 'task'"));
+  }
+  SECTION("an algorithm without names") {
+    j["library_algorithms"]["algorithms"][0]["names"] = json::array();
+    CHECK_THAT(spec_error(j), Catch::StartsWith(file + "library_algorithms.algorithms[0].names"));
+  }
+}
