@@ -92,10 +92,19 @@ std::string CaseRun::with_diagnostics(std::string text) const {
 namespace {
 // Everything the grader reads back from a finished child: the files it left (plain files only),
 // the emulator's findings and profile, the limits that stopped it, and the harness's report.
+// `ended_here`: the child ended during this case (its last), so how it ended is this case's; a case
+// it finished before going on is judged by its own files only.
 void read_back(CaseRun& run, const PartSpec& part, const DatasetCase& c, const json& extra,
                const sandbox::ResolvedLimits& limits, const fs::path& result_path, const fs::path& diag_path,
-               const fs::path& profile_path) {
-  const double limit = limits.wall_s;
+               const fs::path& profile_path, bool ended_here) {
+  const double limit = limits.step_s > 0 ? limits.step_s : limits.wall_s;
+  if (!ended_here) {
+    const bool exited = run.child.exit_code == 0 && !run.child.signal;
+    run.child.timed_out = false;
+    run.child.output_exceeded = run.child.memory_exceeded = false;
+    run.child.signal = 0;
+    if (!exited) run.child.exit_code = 0;
+  }
   run.stopped_by = run.child.timed_out ? StopReason::time_limit : limit_reason(run.child);
   // What the grader reads back must be plain files the child wrote (not links to expected outputs).
   std::vector<std::string> files_read = {"result.json", "diagnostics.jsonl", "profile.json"};
@@ -224,47 +233,102 @@ void read_back(CaseRun& run, const PartSpec& part, const DatasetCase& c, const j
 
 }  // namespace
 
-CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-                         const fs::path& work, const SubmissionRunner& runner, const json& extra, double time_limit_s,
-                         const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs,
-                         Profiling profile) {
-  CaseRun run;
-  run.dir = work / (std::string(m.hidden ? "hidden-" : "") + c.id);
-  fs::create_directories(run.dir);
-  const fs::path result_path = run.dir / "result.json";
-  const fs::path diag_path = run.dir / "diagnostics.jsonl";
-  fs::remove(result_path);
-  fs::remove(diag_path);
-  const json params = request_params(part, m, c);
+namespace {
+// Each case's times on the child's clock, from the harness's marks: when it began and ended (-1:
+// not marked), and the reason the child gave for ending before the next case, if it did.
+struct CaseMarks {
+  std::vector<double> begun, ended;
+  std::string fresh_process;
+};
+CaseMarks case_marks(const process::ProcessResult& child, size_t cases) {
+  CaseMarks k{std::vector<double>(cases, -1), std::vector<double>(cases, -1), ""};
+  const auto index = [&](const std::string& name, const std::string& prefix) -> long {
+    if (name.rfind(prefix, 0) != 0) return -1;
+    try {
+      const long i = std::stol(name.substr(prefix.size()));
+      return i >= 0 && static_cast<size_t>(i) < cases ? i : -1;
+    } catch (const std::exception&) {
+      return -1;
+    }
+  };
+  for (const process::OutputMarker& m : child.markers) {
+    if (const long i = index(m.name, "case_begin:"); i >= 0 && k.begun[i] < 0) k.begun[i] = m.seconds;
+    if (const long i = index(m.name, "case_end:"); i >= 0 && k.ended[i] < 0) k.ended[i] = m.seconds;
+    if (m.name.rfind("fresh_process:", 0) == 0 && k.fresh_process.empty())
+      k.fresh_process = m.name.substr(std::string("fresh_process:").size());
+  }
+  return k;
+}
+
+// The markers of one case (between its begin and end marks), as if its child had run it alone.
+std::vector<process::OutputMarker> markers_of(const process::ProcessResult& child, double begun, double ended) {
+  std::vector<process::OutputMarker> out;
+  for (const process::OutputMarker& m : child.markers) {
+    if (m.name == "main") out.push_back({m.name, 0});
+    else if (begun >= 0 && m.seconds >= begun && (ended < 0 || m.seconds <= ended)) out.push_back({m.name, m.seconds - begun});
+  }
+  return out;
+}
+}  // namespace
+
+std::vector<CaseRun> run_harness_cases(const PartSpec& part, const std::vector<CaseInBatch>& cases,
+                                       const fs::path& program, const fs::path& work, const SubmissionRunner& runner,
+                                       const json& extra, double time_limit_s, const std::vector<std::string>& wrapper,
+                                       const std::vector<fs::path>& more_inputs, Profiling profile) {
+  std::vector<CaseRun> runs(cases.size());
   std::vector<fs::path> inputs = more_inputs;  // the only dataset files the child sees
-  for (const json& p : params)
-    if (p.at("role") == "input") inputs.push_back(p.at("file").get<std::string>());
-  json request = {
-      {"part", part.name}, {"params", params}, {"output_dir", run.dir.string()}, {"result", result_path.string()}};
+  const auto folder = [](const CaseInBatch& b) {
+    return std::string(b.manifest->hidden ? "hidden-" : "") + b.dataset_case->id;
+  };
+  // The child's one writable folder: the case's own, or for several, one holding each case's.
+  const fs::path batch_dir = work / (cases.size() == 1 ? folder(cases.front()) : "batch-" + folder(cases.front()));
+  json listed = json::array();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Manifest& m = *cases[i].manifest;
+    const DatasetCase& c = *cases[i].dataset_case;
+    CaseRun& run = runs[i];
+    run.dir = cases.size() == 1 ? batch_dir : batch_dir / folder(cases[i]);
+    fs::create_directories(run.dir);
+    for (const char* f : {"result.json", "diagnostics.jsonl", "profile.json"}) fs::remove(run.dir / f);
+    const json params = request_params(part, m, c);
+    for (const json& p : params)
+      if (p.at("role") == "input") inputs.push_back(p.at("file").get<std::string>());
+    listed.push_back({{"params", params},
+                      {"output_dir", run.dir.string()},
+                      {"result", (run.dir / "result.json").string()},
+                      {"findings", (run.dir / "diagnostics.jsonl").string()}});
+  }
+  json request = {{"part", part.name}, {"cases", listed}};
   request.update(extra);
-  std::ofstream(run.dir / "request.json") << request.dump(1);
+  std::ofstream(batch_dir / "request.json") << request.dump(1);
 
   sandbox::ResolvedLimits limits = runner.limits(part.limits);
   if (time_limit_s > 0) {
     limits.cpu_s = std::max(limits.cpu_s, limits.cpu_s / limits.wall_s * time_limit_s);
     limits.wall_s = time_limit_s;
   }
-  const double limit = limits.wall_s;
-  const fs::path profile_path = run.dir / "profile.json";
-  fs::remove(profile_path);
+  const double case_limit = limits.wall_s;
+  if (cases.size() > 1) {  // each case its own limit; the run, all of them
+    const double n = static_cast<double>(cases.size());
+    limits.step_s = case_limit;
+    limits.wall_s = case_limit * n;
+    limits.cpu_s *= n;
+    limits.output_kb = std::min(limits.output_kb * n, 64.0 * 1024);
+  }
+  const fs::path profile_path = runs.front().dir / "profile.json";
   // The checking build reads GPULAB_EMU_CHECKS (race only when unset); other builds ignore it.
   // GPULAB_EMU_REPLAY=0: a graded run times what the submission does; the emulator's replays of
   // repeated launches (grader/emu/src/README.md) would make a slow path repeated on the same
-  // data fast.
+  // data fast. The harness points GPULAB_EMU_REPORT at each case's own findings file.
   std::map<std::string, std::string> env = {
-      {"GPULAB_EMU_REPORT", diag_path.string()},
-      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, limit - 2)))},
+      {"GPULAB_EMU_REPORT", (runs.front().dir / "diagnostics.jsonl").string()},
+      {"GPULAB_EMU_WATCHDOG_SECONDS", std::to_string(std::max(1.0, std::min(10.0, case_limit - 2)))},
       {"GPULAB_EMU_REPLAY", "0"}};
   if (profile != Profiling::off) {
     env.insert({{"GPULAB_EMU_CHECKS", "race,profile"}, {"GPULAB_EMU_PROFILE", profile_path.string()}});
   }
   if (profile == Profiling::every_block) env["GPULAB_PROFILE_BLOCKS"] = "0";
-  std::vector<std::string> args{"--request", (run.dir / "request.json").string()};
+  std::vector<std::string> args{"--request", (batch_dir / "request.json").string()};
   fs::path executable = program;
   if (!wrapper.empty()) {  // e.g. compute-sanitizer --tool memcheck PROGRAM --request ...
     // Tools that inject code of their own into the program: its system-call filter stays off (these
@@ -275,11 +339,54 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
     args.insert(args.begin(), wrapper.begin() + 1, wrapper.end());
     inputs.push_back(program);
   }
-  run.child = runner.run_case(executable, args, run.dir, inputs, env, limits);
+  const process::ProcessResult child = runner.run_case(executable, args, batch_dir, inputs, env, limits);
   const auto child_end = std::chrono::steady_clock::now();
-  read_back(run, part, c, extra, limits, result_path, diag_path, profile_path);
-  run.read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child_end).count();
-  return run;
+
+  // Each case the child began (or finished before it began any: a missing function, all at once)
+  // is judged; the first it never began, and every later one, are left to a fresh child.
+  const CaseMarks marks = case_marks(child, cases.size());
+  sandbox::ResolvedLimits case_limits = limits;
+  case_limits.step_s = cases.size() > 1 ? case_limit : 0;
+  std::vector<CaseRun> judged;
+  const bool batch = cases.size() > 1;
+  const bool any_begun = std::any_of(marks.begun.begin(), marks.begun.end(), [](double t) { return t >= 0; });
+  for (size_t i = 0; i < cases.size(); ++i) {
+    CaseRun& run = runs[i];
+    const bool finished = marks.ended[i] >= 0;
+    const bool begun = marks.begun[i] >= 0;
+    // The child ended in this case: the one it began and did not finish; or, when it began none
+    // (it ended before its first case: its own main(), a crash before the harness ran), the first.
+    const bool ended_here = !batch || (begun && !finished) || (!any_begun && i == 0);
+    run.child = child;
+    run.fresh_process = marks.fresh_process;
+    if (batch) {
+      // The child's start counts to its first case, its end to the last it ran.
+      const double from = begun && !judged.empty() ? marks.begun[i] : 0;
+      const double to = finished && i + 1 < cases.size() && marks.begun[i + 1] >= 0 ? marks.ended[i] : child.seconds;
+      run.child.seconds = std::max(0.0, to - from);
+      run.child.markers = markers_of(child, marks.begun[i], marks.ended[i]);
+    }
+    read_back(run, part, *cases[i].dataset_case, extra, case_limits, run.dir / "result.json",
+              run.dir / "diagnostics.jsonl", i == 0 ? profile_path : run.dir / "profile.json", ended_here);
+    // A case neither finished nor ended in is judged only by a final result the child wrote for
+    // every case at once (a function the file does not define); otherwise a fresh child runs it.
+    const bool settled = run.report && run.report->status != HarnessStatus::started;
+    if (!finished && !ended_here && !settled) break;
+    judged.push_back(std::move(run));
+    if (ended_here && batch) break;
+  }
+  const double read_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - child_end).count();
+  for (CaseRun& run : judged) run.read_s = read_s / static_cast<double>(judged.size());
+  return judged;
+}
+
+CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
+                         const fs::path& work, const SubmissionRunner& runner, const json& extra, double time_limit_s,
+                         const std::vector<std::string>& wrapper, const std::vector<fs::path>& more_inputs,
+                         Profiling profile) {
+  std::vector<CaseRun> runs =
+      run_harness_cases(part, {{&m, &c}}, program, work, runner, extra, time_limit_s, wrapper, more_inputs, profile);
+  return std::move(runs.front());
 }
 
 FailureKind harness_failure_kind(HarnessStatus status) {

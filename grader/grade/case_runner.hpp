@@ -41,6 +41,9 @@ struct CaseRun {
   // Seconds the grader spent reading back what the child left (file checks, findings, report);
   // measurement only (`gpulab grade --timings`).
   double read_s = 0;
+  // A child that ran several cases and stopped after this one because the next needs a fresh
+  // process (the submission's state changed, the device may be in an error state): why.
+  std::string fresh_process;
 
   // `text` followed by the emulator's findings, one per line.
   std::string with_diagnostics(std::string text) const;
@@ -52,6 +55,22 @@ struct CaseRun {
 // another (compute-sanitizer --tool ...); `profile` asks the emulator's checking build for its
 // profile too (CaseRun::profile_file): sampled as for hints, or every block (to compare with a GPU).
 enum class Profiling { off, sampled, every_block };
+
+// Several cases of one part, run one after another in one child (harness_main.cpp), each with its
+// own folder, result, outputs and findings, and its own time limit (the part's: the whole run gets
+// that many times it). Returns a CaseRun for each case the child finished, and for the one it ended
+// in (a crash, a timeout, a limit), in order: fewer than `cases` when it ended early or asked for a
+// fresh process; the caller runs the rest in another child.
+struct CaseInBatch {
+  const Manifest* manifest;
+  const DatasetCase* dataset_case;
+};
+std::vector<CaseRun> run_harness_cases(const PartSpec& part, const std::vector<CaseInBatch>& cases,
+                                       const std::filesystem::path& program, const std::filesystem::path& work,
+                                       const SubmissionRunner& runner, const nlohmann::json& extra = nlohmann::json::object(),
+                                       double time_limit_s = 0, const std::vector<std::string>& wrapper = {},
+                                       const std::vector<std::filesystem::path>& more_inputs = {},
+                                       Profiling profile = Profiling::off);
 
 CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetCase& c,
                          const std::filesystem::path& program, const std::filesystem::path& work,

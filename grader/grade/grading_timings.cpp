@@ -19,6 +19,7 @@ std::string timings_text(const GradingTimings& t) {
     steps += s.seconds;
   }
   double prepare = 0, child = 0, read = 0, compare = 0, profile = 0;
+  size_t children = 0;
   if (!t.cases.empty()) {
     double start = 0, setup = 0, call = 0, finish = 0;  // the child's phases, shown only here
     out += fmt::format("  {:<10} {:<40} {:>7} | {:>8} {:>6} {:>6} {:>6} {:>6} | {:>6} {:>7} {:>7}\n", "part", "case",
@@ -30,6 +31,8 @@ std::string timings_text(const GradingTimings& t) {
                       phase(c.setup_s), phase(c.call_s), phase(c.finish_s), c.read_s, c.compare_s, c.profile_s);
       prepare += c.prepare_s;
       child += c.child_s;
+      children += c.child == "new";
+      if (!c.fresh_process.empty()) out += fmt::format("  {:<10}   (a fresh child next: {})\n", "", c.fresh_process);
       start += std::max(0.0, c.start_s);
       setup += std::max(0.0, c.setup_s);
       call += std::max(0.0, c.call_s);
@@ -39,7 +42,8 @@ std::string timings_text(const GradingTimings& t) {
       profile += c.profile_s;
     }
     out += fmt::format("  {:<10} {:<40} {:7.3f} | {:8.3f} {:6.3f} {:6.3f} {:6.3f} {:6.3f} | {:6.3f} {:7.3f} {:7.3f}\n",
-                       "cases", fmt::format("{} runs", t.cases.size()), prepare, child, start, setup, call, finish,
+                       "cases", fmt::format("{} runs in {} children", t.cases.size(), children), prepare, child, start,
+                       setup, call, finish,
                        read, compare, profile);
   }
   const double cases = prepare + child + read + compare + profile;

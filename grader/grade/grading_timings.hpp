@@ -32,6 +32,10 @@ struct CaseTiming {
   double read_s = 0;     // the parent reading what the child left: file checks, findings, result.json
   double compare_s = 0;  // reading the expected outputs and the child's, and comparing them
   double profile_s = 0;  // reading the emulator's profile (the profiled case only)
+  // "new": the first case of its child (a part's cases run one after another in one child);
+  // "same": a later one. fresh_process: why the child stopped after this case, if it asked to.
+  std::string child = "new";
+  std::string fresh_process;
 };
 
 struct GradingTimings {

@@ -13,6 +13,7 @@
 #include "harness/checker_generator.hpp"
 #include "harness/copy_entry_points.hpp"
 #include "toolchain/content_hash.hpp"
+#include "toolchain/state_sections.hpp"
 
 namespace gpulab::grade {
 namespace fs = std::filesystem;
@@ -86,7 +87,8 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
        {"harness/harness_main.cpp", "harness/device_buffers.cpp", "harness/timed_runs.cpp", "harness/timed_case.cpp",
         "harness/checker_registry.cpp", "harness/device_checks.cu", "harness/fresh_entropy.cpp",
         "harness/launch_counter_cuda.cpp", "harness/transfer_log.cpp", "harness/transfer_hooks_cuda.cpp",
-        "harness/graph_copies_cuda.cpp",
+        "harness/graph_copies_cuda.cpp", "harness/submission_state.cpp", "harness/device_variables_cuda.cpp",
+        "harness/leftover_allocations_cuda.cpp", "harness/harness_case.cpp",
         "harness/process_hardening.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
@@ -99,6 +101,7 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
   wrap(harness::kCopyEntryPoints);
   wrap(harness::kAllocationEntryPoints);
   wrap(harness::kGraphEntryPoints);
+  wrap(harness::kRegistrationEntryPoints);
   return b;
 }
 
@@ -151,7 +154,9 @@ HarnessLink harness_link(const LabSpec& lab, toolchain::Backend backend, bool us
       source = harness_object(lab, source, backend, use_cache, race, cuda_arch);
     }
   }
-  link.options.link_inputs.push_back(submission_object.string());
+  // Its writable data in sections of their own, which the harness watches between cases
+  // (harness/submission_state.hpp).
+  link.options.link_inputs.push_back(toolchain::object_with_state_sections(submission_object).string());
   return link;
 }
 

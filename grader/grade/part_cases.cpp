@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -40,6 +41,17 @@ size_t case_size(const PartSpec& part, const DatasetCase& c) {
     n += elements;
   }
   return n;
+}
+
+// The most cases one child runs: enough for any lab's part, and a bound on one request.
+// GPULAB_CASES_PER_CHILD lowers it (1: a child per case, as a check of the batches' verdicts).
+size_t max_cases_per_child() {
+  constexpr size_t kMaxCasesPerChild = 256;
+  if (const char* v = std::getenv("GPULAB_CASES_PER_CHILD"); v && *v) {
+    const long n = std::strtol(v, nullptr, 10);
+    if (n >= 1) return std::min<size_t>(static_cast<size_t>(n), kMaxCasesPerChild);
+  }
+  return kMaxCasesPerChild;
 }
 
 // Whether a case runs in the checking build: the committed public ones, where there is one.
@@ -149,17 +161,15 @@ void child_phases(const process::ProcessResult& child, CaseTiming& t) {
   if (returned >= 0 && child.seconds >= returned) t.finish_s = child.seconds - returned;
 }
 
-void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, const fs::path& program,
-              const fs::path& work, const SubmissionRunner& runner, TrustedPrograms& trusted, CaseResult& out,
-              CaseTiming& timing, std::vector<profile::ProfileReport>* profiles = nullptr,
-              const std::string& arch = "") {
-  auto t = std::chrono::steady_clock::now();
-  CaseRun run = run_harness_case(part, m, c, program, work, runner, nlohmann::json::object(), 0, {}, {},
-                                 profiles ? Profiling::sampled : Profiling::off);
+// Judges one case from its run: the harness's findings, the outputs, the emulator's findings.
+void judge_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, CaseRun& run, const fs::path& work,
+                TrustedPrograms& trusted, CaseResult& out, CaseTiming& timing,
+                std::vector<profile::ProfileReport>* profiles = nullptr, const std::string& arch = "",
+                const fs::path& program = {}) {
   timing.child_s = run.child.seconds;
   timing.read_s = run.read_s;
-  timing.prepare_s = std::max(0.0, since(t) - run.child.seconds - run.read_s);
   child_phases(run.child, timing);
+  auto t = std::chrono::steady_clock::now();
   if (!run.harness_error.empty()) {
     // The grader's problem if a trusted program fails the same way (then this throws); else the
     // submission's process wrote that, and the case is its.
@@ -171,7 +181,6 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
     run.failure_kind = FailureKind::tampering;
   }
   if (profiles) {
-    t = std::chrono::steady_clock::now();
     add_profile(run, program, arch, out.label, *profiles);
     timing.profile_s = since(t);
   }
@@ -198,6 +207,7 @@ void run_case(const PartSpec& part, const Manifest& m, const DatasetCase& c, con
   // A race decides wherever it is listed: the wrong answers are its symptom.
   out.failure = run.race.empty() ? problems.front().kind : FailureKind::data_race;
 }
+
 // A host function that computed on the CPU in one case computes on the CPU in all of them: the
 // small cases, whose few bytes the policy lets through (host_work.hpp), earn nothing either.
 // Returns how many passing cases it failed.
@@ -230,21 +240,13 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
   std::vector<profile::ProfileReport> profiles;
   StopPolicy stop;
   size_t passed = 0;
-  for (const auto& [m, c] : cases) {
-    CaseResult cr = new_case_result(part, *m, *c, each);
-    const size_t size = case_size(part, *c);
-    cr.feedback = stop.skip_reason(size);
-    if (!cr.feedback.empty()) {
-      cr.run = false;
-      cr.failure = stop.skipped_failure();
-    } else {
-      const bool checked = runs_checked(built, *m, *c);
-      CaseTiming timing{part.name, cr.label, checked ? "checking" : "plain"};
-      run_case(part, *m, *c, checked ? built.race_program : built.program.executable, work, runner, trusted, cr, timing,
-               checked && c == profiled ? &profiles : nullptr, o.cuda_arch);
-      timings.push_back(std::move(timing));
-      stop.record(cr, size);
-    }
+  // The part's cases in order, in as few children as will do (case_runner.hpp's batches): the cases
+  // that follow one another in the same build go to one child; the profiled case runs alone (its
+  // profile is its child's); a child that stops early leaves the rest to the next.
+  const auto program_of = [&](const PartCase& pc) {
+    return runs_checked(built, *pc.first, *pc.second) ? built.race_program : built.program.executable;
+  };
+  const auto settle = [&](CaseResult& cr) {
     if (!withheld.reason.empty() && cr.passed) {
       // Right outputs, but whether a kernel computed them (and the inputs stayed unchanged, ...) is
       // the program's own word, which the audit says cannot be trusted; or a library computed them.
@@ -255,6 +257,46 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
     if (cr.passed) cr.score = each;
     passed += cr.passed;
     pr.cases.push_back(std::move(cr));
+  };
+  for (size_t i = 0; i < cases.size();) {
+    const auto& [m, c] = cases[i];
+    CaseResult first = new_case_result(part, *m, *c, each);
+    first.feedback = stop.skip_reason(case_size(part, *c));
+    if (!first.feedback.empty()) {
+      first.run = false;
+      first.failure = stop.skipped_failure();
+      settle(first);
+      ++i;
+      continue;
+    }
+    const fs::path program = program_of(cases[i]);
+    const bool alone = c == profiled;
+    std::vector<CaseInBatch> batch{{m, c}};
+    for (size_t j = i + 1; !alone && j < cases.size() && batch.size() < max_cases_per_child(); ++j) {
+      if (cases[j].second == profiled || program_of(cases[j]) != program) break;
+      batch.push_back({cases[j].first, cases[j].second});
+    }
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<CaseRun> runs = run_harness_cases(part, batch, program, work, runner, nlohmann::json::object(), 0, {},
+                                                  {}, alone ? Profiling::sampled : Profiling::off);
+    double in_children = 0;
+    for (const CaseRun& r : runs) in_children += r.child.seconds + r.read_s;
+    const double prepare = std::max(0.0, since(started) - in_children);
+    for (size_t k = 0; k < runs.size(); ++k, ++i) {
+      const auto& [km, kc] = cases[i];
+      CaseResult cr = k == 0 ? std::move(first) : new_case_result(part, *km, *kc, each);
+      CaseTiming timing;
+      timing.part = part.name;
+      timing.label = cr.label;
+      timing.build = !built.race_program.empty() && program == built.race_program ? "checking" : "plain";
+      timing.prepare_s = k == 0 ? prepare : 0;
+      timing.child = k == 0 ? "new" : "same";
+      judge_case(part, *km, *kc, runs[k], work, trusted, cr, timing, alone ? &profiles : nullptr, o.cuda_arch, program);
+      if (!runs[k].fresh_process.empty() && k + 1 == runs.size()) timing.fresh_process = runs[k].fresh_process;
+      timings.push_back(std::move(timing));
+      stop.record(cr, case_size(part, *kc));
+      settle(cr);
+    }
   }
   passed -= fail_host_computed_part(pr);
   if (!profiles.empty()) pr.profile = profile::merge_profiles(profiles);

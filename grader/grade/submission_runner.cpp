@@ -124,6 +124,7 @@ process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const
   }
   process::ProcessOptions o;
   o.time_limit_s = limits.wall_s;
+  o.step_limit_s = limits.step_s;
   o.resident_limit_bytes = static_cast<size_t>(limits.resident_limit_mb) << 20;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = true;

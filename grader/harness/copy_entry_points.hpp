@@ -1,8 +1,9 @@
 // The CUDA runtime entry points a graded program is linked to reach through
 // the harness first on a GPU (-Wl,--wrap=<name>, added by
 // grade/harness_build.cpp): launches (launch_counter_cuda.cpp), copies and
-// allocations (transfer_hooks_cuda.cpp), and the graphs whose memcpy nodes
-// move bytes when they run (graph_copies_cuda.cpp). One list, read by the
+// allocations (transfer_hooks_cuda.cpp), the graphs whose memcpy nodes move
+// bytes when they run (graph_copies_cuda.cpp), and the registration of device
+// variables (device_variables_cuda.cpp). One list, read by the
 // build; each name has its __wrap_ definition in one of those files
 // (tests/grader/test_copy_entry_points.cpp checks both ways).
 #pragma once
@@ -36,11 +37,15 @@ inline constexpr std::array<std::string_view, 34> kCopyEntryPoints{
     "cudaMemcpyBatchAsync",             "cudaMemcpyBatchAsync_ptsz",
     "cudaMemcpy3DBatchAsync",           "cudaMemcpy3DBatchAsync_ptsz"};
 
-inline constexpr std::array<std::string_view, 13> kAllocationEntryPoints{
+inline constexpr std::array<std::string_view, 16> kAllocationEntryPoints{
+    "cudaMalloc",           "cudaMallocPitch",        "cudaMalloc3D",
     "cudaMallocManaged",    "cudaMallocHost",         "cudaHostAlloc",           "cudaHostRegister",
     "cudaMallocAsync",      "cudaMallocAsync_ptsz",   "cudaMallocFromPoolAsync", "cudaMallocFromPoolAsync_ptsz",
     "cudaFree",             "cudaFreeHost",           "cudaHostUnregister",      "cudaFreeAsync",
     "cudaFreeAsync_ptsz"};
+
+// The registration of each __device__ and __constant__ variable (device_variables_cuda.cpp).
+inline constexpr std::array<std::string_view, 1> kRegistrationEntryPoints{"__cudaRegisterVar"};
 
 inline constexpr std::array<std::string_view, 12> kGraphEntryPoints{
     "cudaGraphInstantiate",

@@ -1,90 +1,44 @@
-// The harness: the `main` linked with a submission. It runs one dataset case
-// of one part: reads the inputs (.npy), puts them in device memory, poisons
-// the outputs, calls the student's host function, and writes the outputs and
-// a result.json (CUDA errors, kernel launches, modified inputs, guard-zone
-// overruns). For the performance case it then times the function on inputs
-// that change from call to call, each call's output checked against the lab's
-// checker (timed_case.hpp), and calls the function once more on the recheck
-// inputs, writing those outputs too. With a trusted program (the reference
-// or the checker) the grader also runs it as a probe: the device's identity
-// and copy bandwidth, measured where no submission can interfere. It never
-// sees expected outputs: the grader compares.
+// The harness: the `main` linked with a submission. It runs the dataset cases
+// of one part that the request lists, one after another in this one process
+// (one CUDA context, one emulator start), each as harness_case.hpp says, with
+// its own result.json, outputs and, on the emulator, its own findings file.
+// Before each case it marks "case_begin:<i>" on its output (the grader times
+// each case on its own clock and stops a case that runs past its limit), and
+// after it, "case_end:<i>". Before each later case the submission's own state
+// (its statics, its device variables) is put back as it was before the first
+// call (submission_state.hpp), and what a case's calls allocated and did not
+// free is freed (leftover_allocations.hpp), so that every case sees what it
+// would see alone. A case that leaves the device in an error state, or, where
+// the state cannot be put back, after which it differs, ends the process
+// there: the grader runs the remaining cases in a fresh one.
+// With a trusted program (the reference or the checker) the grader also runs
+// it as a probe: the device's identity and copy bandwidth, nothing called. It
+// never sees expected outputs: the grader compares.
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <vector>
 
-#include "data/npy_io.hpp"
-#include "harness/device_buffers.hpp"
 #include "harness/harness_binding.hpp"
-#include "harness/launch_counter.hpp"
+#include "harness/harness_case.hpp"
+#include "harness/leftover_allocations.hpp"
 #include "harness/process_hardening.hpp"
-#include "harness/timed_case.hpp"
+#include "harness/submission_state.hpp"
 #include "harness/timed_runs.hpp"
-#include "harness/transfer_hooks.hpp"
-#include "harness/transfer_log.hpp"
 
 namespace {
-using gpulab::harness::DeviceBuffer;
 using nlohmann::json;
+using gpulab::harness::write_result;
 
-std::string cuda_message(cudaError_t e) { return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e); }
+void mark(const char* what, size_t index) { gpulab::harness::write_phase_marker((what + std::to_string(index)).c_str()); }
 
-void write_result(const std::string& path, const json& result) {
-  std::ofstream(path) << result.dump(1, ' ', false, json::error_handler_t::replace) << "\n";
-}
-
-int fail(json& result, const std::string& path, const std::string& status, const std::string& message) {
-  result["status"] = status;
-  result["message"] = message;
-  write_result(path, result);
-  return 0;
-}
-
-// Calls the function once and waits for every stream; a CUDA error in words, or "".
-std::string call_and_wait(const gpulab::harness::PartBinding& binding, const gpulab::harness::Call& call) {
-  binding.call(call);
-  const cudaError_t sync = cudaDeviceSynchronize();
-  const cudaError_t last = cudaGetLastError();
-  if (sync == cudaSuccess && last == cudaSuccess) return "";
-  return cuda_message(sync != cudaSuccess ? sync : last);
-}
-
-void write_outputs(const std::vector<DeviceBuffer>& buffers, const std::string& dir, const std::string& prefix) {
-  for (const DeviceBuffer& b : buffers)
-    if (b.role == "output") gpulab::write_npy(dir + "/" + prefix + b.name + ".npy", b.host);
-}
-
-json device_identity() {
-  json d = json::object();
-  int device = 0;
-  cudaDeviceProp prop{};
-  if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&prop, device) == cudaSuccess) {
-    char uuid[33];
-    for (int i = 0; i < 16; ++i) std::snprintf(uuid + 2 * i, 3, "%02x", static_cast<unsigned char>(prop.uuid.bytes[i]));
-    int clock_khz = 0;
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device) != cudaSuccess) cudaGetLastError();
-    d = {{"name", prop.name},
-         {"uuid", uuid},
-         {"l2_bytes", prop.l2CacheSize},
-         {"multiprocessors", prop.multiProcessorCount},
-         {"compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
-         {"clock_khz", clock_khz}};
-#ifdef GPULAB_EMULATOR
-    d["emulated"] = true;  // a CPU: its clock and multiprocessors say nothing of arithmetic peaks
-#endif
-  }
-  return d;
-}
-
-double copy_bandwidth(const json& request) {
-  const size_t bytes = request.value("copy_bandwidth_bytes", size_t{1} << 30);
-  return gpulab::harness::measure_copy_bandwidth(bytes);
+// The emulator writes its findings where GPULAB_EMU_REPORT says, at each finding: each case's go
+// to its own file (other backends ignore the variable).
+void report_findings_to(const json& one) {
+  setenv("GPULAB_EMU_REPORT", one.value("findings", std::string()).c_str(), 1);
 }
 }  // namespace
 
@@ -99,24 +53,24 @@ int main(int argc, char** argv) {
     std::ifstream in(argv[2]);
     request = json::parse(in);
   }
-  const std::string result_path = request.at("result").get<std::string>();
-  const std::string output_dir = request.at("output_dir").get<std::string>();
   const std::string part = request.at("part").get<std::string>();
-  json result = {{"part", part}};
-  // A first result saying the harness started: if the program then ends without the final one,
-  // the grader knows the submission ended it (exit()); if even this is missing, the harness
-  // never ran (a submission's own main() took its place).
-  write_result(result_path, {{"part", part}, {"status", "started"}});
 
   // The grader's probe of the device, run with a trusted program (the reference or the lab's
   // checker, never a submission): which device this is and its copy bandwidth, nothing called.
   if (request.value("probe", false)) {
-    result["device"] = device_identity();
-    if (request.value("copy_bandwidth", false)) result["copy_bandwidth_bytes_per_s"] = copy_bandwidth(request);
-    result["status"] = "ok";
-    write_result(result_path, result);
+    json result = {{"part", part}, {"status", "ok"}, {"device", gpulab::harness::device_identity()}};
+    if (request.value("copy_bandwidth", false)) {
+      result["copy_bandwidth_bytes_per_s"] =
+          gpulab::harness::measure_copy_bandwidth(request.value("copy_bandwidth_bytes", size_t{1} << 30));
+    }
+    write_result(request.at("result").get<std::string>(), result);
     return 0;
   }
+
+  const json& cases = request.at("cases");
+  // A first result for every case saying the harness started: a case left at that was never
+  // reached, or ended by the program (exit(), a crash) before its final result.
+  for (const json& one : cases) write_result(one.at("result").get<std::string>(), {{"part", part}, {"status", "started"}});
 
   // The runtime starts (the CUDA context, or the emulator), then no new executable memory for the
   // rest of the process (process_hardening.hpp; its first step ran before any code of the submission).
@@ -126,106 +80,41 @@ int main(int argc, char** argv) {
   const gpulab::harness::PartBinding* binding = nullptr;
   for (size_t i = 0; i < gpulab::harness::part_binding_count; ++i)
     if (part == gpulab::harness::part_bindings[i].part) binding = &gpulab::harness::part_bindings[i];
-  if (!binding) return fail(result, result_path, "harness_error", "no binding for part " + part);
-  if (!binding->defined()) {
-    return fail(result, result_path, "missing_function",
-                std::string("your file does not define `") + binding->signature +
-                    "`: check the function's name and parameter types against the assignment");
+  for (const json& one : cases) {
+    const std::string path = one.at("result").get<std::string>();
+    if (!binding) {
+      write_result(path, {{"part", part}, {"status", "harness_error"}, {"message", "no binding for part " + part}});
+    } else if (!binding->defined()) {
+      write_result(path, {{"part", part},
+                          {"status", "missing_function"},
+                          {"message", std::string("your file does not define `") + binding->signature +
+                                          "`: check the function's name and parameter types against the assignment"}});
+    }
   }
+  if (!binding || !binding->defined()) return 0;
 
-  std::vector<DeviceBuffer> buffers;
-  gpulab::harness::Call call;
-  for (const json& p : request.at("params")) {
-    const std::string role = p.at("role");
-    if (role == "size") {
-      call.pointers.push_back(nullptr);
-      call.sizes.push_back(p.at("value").get<long long>());
-      continue;
+  // What the submission's own state is before its first call: put back before every later case,
+  // or, where it cannot be, a case after which it differs ends the process (the next case then
+  // starts afresh).
+  const gpulab::harness::SubmissionState state;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (i > 0) state.restore();
+    mark("case_begin:", i);
+    report_findings_to(cases[i]);
+    gpulab::harness::watch_allocations();
+    const gpulab::harness::CaseOutcome outcome = gpulab::harness::run_case(*binding, request, cases[i]);
+    setenv("GPULAB_EMU_REPORT", "", 1);  // freeing what the case left is not the case's finding
+    gpulab::harness::free_leftover_allocations();
+    mark("case_end:", i);
+    if (i + 1 == cases.size()) break;
+    if (outcome.needs_fresh_process) {
+      gpulab::harness::write_phase_marker("fresh_process:the device may be in an error state");
+      break;
     }
-    DeviceBuffer b;
-    b.name = p.at("name");
-    b.role = role;
-    if (role == "input") {
-      b.host = gpulab::read_npy(p.at("file").get<std::string>());
-    } else {
-      b.host = gpulab::NdArray(gpulab::parse_dtype(p.at("dtype")), p.at("shape").get<std::vector<size_t>>());
-      b.zero_initial = p.value("initial", "poison") == "zero";
-    }
-    const std::string error = gpulab::harness::allocate_buffer(b, !request.value("no_guard_zones", false));
-    if (!error.empty()) return fail(result, result_path, "harness_error", error);
-    call.pointers.push_back(b.data);
-    call.sizes.push_back(0);
-    buffers.push_back(std::move(b));
-  }
-  cudaDeviceSynchronize();
-
-  // The checked call, the bytes that reach host memory during it counted (transfer_log.hpp).
-  gpulab::harness::install_transfer_hooks();
-  const long long launches_before = gpulab::harness::kernel_launches_so_far();
-  gpulab::harness::write_phase_marker("call");
-  const auto start = std::chrono::steady_clock::now();
-  std::string error;
-  {
-    const gpulab::harness::TransferRecording recording;
-    error = call_and_wait(*binding, call);
-  }
-  gpulab::harness::write_phase_marker("returned");
-  result["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const long long launches_after = gpulab::harness::kernel_launches_so_far();
-  result["kernel_launches"] = launches_before < 0 ? -1 : launches_after - launches_before;
-  if (!error.empty()) {
-    result["cuda_error"] = error;
-    return fail(result, result_path, "cuda_error", "CUDA reported " + error + " after your host function returned");
-  }
-  gpulab::harness::inspect_after_call(buffers, result);
-  result["transfers"] = gpulab::harness::transfer_report();
-  write_outputs(buffers, output_dir, "output_");
-
-  // The performance case: timed runs on inputs that change from call to call, each call checked.
-  if (request.contains("timing")) {
-    result["device"] = device_identity();
-    const gpulab::harness::TimedCaseOutcome t =
-        gpulab::harness::run_timed_case(*binding, call, buffers, request.at("timing"));
-    result["timing"] = t.timing;
-    result["verification"] = t.verification;
-    if (!t.status.empty()) {
-      if (t.status == "cuda_error") {
-        result["cuda_error"] = t.error;
-        return fail(result, result_path, "cuda_error",
-                    "CUDA reported " + t.error + " while your host function was being timed (it ran correctly once)");
-      }
-      return fail(result, result_path, t.status, t.error);
+    if (const std::string changed = state.restorable() ? "" : state.changes(); !changed.empty()) {
+      gpulab::harness::write_phase_marker(("fresh_process:" + changed).c_str());
+      break;
     }
   }
-  if (request.contains("recheck")) {
-    const json& fresh = request.at("recheck");
-    for (DeviceBuffer& b : buffers) {
-      if (b.role == "output") {
-        gpulab::harness::reset_output(b);
-      } else if (fresh.contains(b.name)) {
-        const std::string e = gpulab::harness::upload_input(b, gpulab::read_npy(fresh.at(b.name).get<std::string>()));
-        if (!e.empty()) return fail(result, result_path, "harness_error", e);
-      }
-    }
-    gpulab::harness::reset_persisting_l2();  // as before every timed call: nothing kept in L2 on purpose
-    cudaDeviceSynchronize();
-    {
-      const gpulab::harness::TransferRecording recording;
-      error = call_and_wait(*binding, call);
-    }
-    if (!error.empty()) {
-      result["cuda_error"] = error;
-      return fail(result, result_path, "cuda_error",
-                  "CUDA reported " + error + " when your host function was called again on fresh inputs");
-    }
-    json recheck_result;
-    gpulab::harness::inspect_after_call(buffers, recheck_result);
-    recheck_result["transfers"] = gpulab::harness::transfer_report();
-    result["recheck"] = recheck_result;
-    write_outputs(buffers, output_dir, "recheck_");
-  }
-  gpulab::harness::free_buffers(buffers);
-  result["status"] = "ok";
-  write_result(result_path, result);
   return 0;
 }

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "harness/copy_entry_points.hpp"
+#include "harness/leftover_allocations.hpp"
 #include "harness/transfer_hooks.hpp"
 #include "harness/transfer_log.hpp"
 
@@ -128,14 +129,25 @@ unsigned long long batch_3d_bytes_into_host(size_t count, const cudaMemcpy3DBatc
   return total;
 }
 
-// Host-visible memory: what the runtime says of a new allocation's pointer decides its route.
+// Host-visible memory: what the runtime says of a new allocation's pointer decides its route. Every
+// allocation of the submission's calls is also kept until freed (leftover_allocations_cuda.cpp).
 void note_allocation(cudaError_t result, void** ptr, size_t bytes, const char* page_locked_route) {
   if (result != cudaSuccess || !ptr || !*ptr) return;
-  switch (memory_type(*ptr)) {
+  const cudaMemoryType type = memory_type(*ptr);
+  switch (type) {
     case cudaMemoryTypeManaged: gpulab::harness::note_host_visible_added(*ptr, bytes, "managed_memory"); break;
     case cudaMemoryTypeHost: gpulab::harness::note_host_visible_added(*ptr, bytes, page_locked_route); break;
     default: break;
   }
+  gpulab::harness::note_submission_allocation(*ptr, type == cudaMemoryTypeHost
+                                                        ? gpulab::harness::AllocationKind::page_locked
+                                                        : gpulab::harness::AllocationKind::device);
+}
+
+void released(cudaError_t result, void* ptr) {
+  if (result != cudaSuccess) return;
+  gpulab::harness::note_host_visible_removed(ptr);
+  gpulab::harness::note_submission_free(ptr);
 }
 }  // namespace
 
@@ -216,18 +228,18 @@ GPULAB_WRAP(cudaMallocManaged, (void** p, size_t n, unsigned int f), (p, n, f), 
 GPULAB_WRAP(cudaMallocHost, (void** p, size_t n), (p, n), false, note_allocation(r, p, n, "page_locked_memory"))
 GPULAB_WRAP(cudaHostAlloc, (void** p, size_t n, unsigned int f), (p, n, f), false,
             note_allocation(r, p, n, "page_locked_memory"))
-GPULAB_WRAP(cudaHostRegister, (void* p, size_t n, unsigned int f), (p, n, f), false,
-            if (r == cudaSuccess && p) gpulab::harness::note_host_visible_added(p, n, "registered_memory"))
+GPULAB_WRAP(cudaHostRegister, (void* p, size_t n, unsigned int f), (p, n, f), false, if (r == cudaSuccess && p) {
+  gpulab::harness::note_host_visible_added(p, n, "registered_memory");
+  gpulab::harness::note_submission_allocation(p, gpulab::harness::AllocationKind::registered);
+})
 GPULAB_WRAP_BOTH(cudaMallocAsync, _ptsz, (void** p, size_t n, cudaStream_t st), (p, n, st),
                  note_allocation(r, p, n, "host_memory_pool"))
 GPULAB_WRAP_BOTH(cudaMallocFromPoolAsync, _ptsz, (void** p, size_t n, cudaMemPool_t pool, cudaStream_t st),
                  (p, n, pool, st), note_allocation(r, p, n, "host_memory_pool"))
-GPULAB_WRAP(cudaFree, (void* p), (p), false, if (r == cudaSuccess) gpulab::harness::note_host_visible_removed(p))
-GPULAB_WRAP(cudaFreeHost, (void* p), (p), false, if (r == cudaSuccess) gpulab::harness::note_host_visible_removed(p))
-GPULAB_WRAP(cudaHostUnregister, (void* p), (p), false,
-            if (r == cudaSuccess) gpulab::harness::note_host_visible_removed(p))
-GPULAB_WRAP_BOTH(cudaFreeAsync, _ptsz, (void* p, cudaStream_t st), (p, st),
-                 if (r == cudaSuccess) gpulab::harness::note_host_visible_removed(p))
+GPULAB_WRAP(cudaFree, (void* p), (p), false, released(r, p))
+GPULAB_WRAP(cudaFreeHost, (void* p), (p), false, released(r, p))
+GPULAB_WRAP(cudaHostUnregister, (void* p), (p), false, released(r, p))
+GPULAB_WRAP_BOTH(cudaFreeAsync, _ptsz, (void* p, cudaStream_t st), (p, st), released(r, p))
 #undef GPULAB_WRAP_BOTH
 #undef GPULAB_WRAP
 #undef GPULAB_COUNT

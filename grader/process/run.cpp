@@ -149,6 +149,7 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
   // Markers are found in everything read, the output cap notwithstanding, and timestamped on arrival.
   const std::string marker_start = kMarkerStart;
   std::string marker_tail;
+  double step_start = 0;  // when the current step began (step_limit_s)
   auto find_markers = [&](const char* data, size_t n) {
     if (!std::memchr(data, kMarkerEnd, n) && marker_tail.empty()) return;
     const double now = since(start);
@@ -156,8 +157,9 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
     for (size_t at; (at = marker_tail.find(marker_start)) != std::string::npos;) {
       const size_t end = marker_tail.find(kMarkerEnd, at + marker_start.size());
       if (end == std::string::npos) break;
-      if (r.markers.size() < 1000) {
+      if (r.markers.size() < 8000) {
         r.markers.push_back({marker_tail.substr(at + marker_start.size(), end - at - marker_start.size()), now});
+        if (r.markers.back().name.rfind(kStepMarker, 0) == 0) step_start = now;
       }
       marker_tail.erase(0, end + 1);
     }
@@ -200,7 +202,8 @@ ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& o)
       stop();
       break;
     }
-    if (o.time_limit_s > 0 && since(start) > o.time_limit_s) {
+    if ((o.time_limit_s > 0 && since(start) > o.time_limit_s) ||
+        (o.step_limit_s > 0 && since(start) - step_start > o.step_limit_s)) {
       r.timed_out = true;
       stop();
       break;

@@ -20,6 +20,9 @@ struct ProcessOptions {
   // Resident memory of the process and its descendants (resident_memory.hpp), sampled about
   // ten times a second; above it the group is killed. 0: not watched.
   size_t resident_limit_bytes = 0;
+  // With markers (below): a step, from one kStepMarker mark (or the start) to the next, that lasts
+  // longer than this is stopped as the time limit stops the whole run (timed_out). 0: no steps.
+  double step_limit_s = 0;
   bool stop_at_output_cap = false;         // kill the process when it prints more than the cap
   bool capture_output = true;              // false: it writes to gpulab's own stdout and stderr
   bool search_path = false;                // look argv[0] up on PATH
@@ -40,6 +43,8 @@ struct ProcessOptions {
 // parent's clock when it arrived (the harness marks the start and end of its timed calls).
 inline constexpr const char* kMarkerStart = "\x1egpulab-phase ";
 inline constexpr char kMarkerEnd = '\x1e';
+// Marks whose name begins with this start a step (the harness marks each case it runs this way).
+inline constexpr const char* kStepMarker = "case_begin:";
 struct OutputMarker {
   std::string name;
   double seconds = 0;  // since the process started, on the parent's clock
@@ -55,7 +60,7 @@ struct ProcessResult {
   size_t peak_resident_bytes = 0;  // the most seen while watching (resident_limit_bytes set)
   double seconds = 0;
   std::string output;                 // stdout and stderr together, cut at the cap with a note (markers removed)
-  std::vector<OutputMarker> markers;  // in order of arrival, at most 1000 (the process writes them)
+  std::vector<OutputMarker> markers;  // in order of arrival, at most 8000 (the process writes them)
 
   bool started() const { return spawn_error.empty(); }
   // The shell's view: the exit code, or 128 + the signal.

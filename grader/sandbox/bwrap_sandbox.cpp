@@ -134,7 +134,14 @@ std::unique_ptr<BwrapSandbox> BwrapSandbox::open() {
 }
 
 void BwrapSandbox::hand_over(const fs::path& dir) const {
-  if (switch_user_) (void)!chown(dir.c_str(), uid_, gid_);
+  if (!switch_user_) return;
+  (void)!chown(dir.c_str(), uid_, gid_);
+  // The folders the grader made inside it (a run of several cases has one per case).
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_directory(ec) && !it->is_symlink(ec)) (void)!chown(it->path().c_str(), uid_, gid_);
+  }
 }
 
 void BwrapSandbox::take_back(const fs::path& dir) const {
@@ -172,6 +179,7 @@ process::ProcessResult BwrapSandbox::run(SandboxPolicy policy, const ResolvedLim
   }
   process::ProcessOptions o;
   o.time_limit_s = wall_s;
+  o.step_limit_s = limits.step_s;
   o.resident_limit_bytes = static_cast<size_t>(limits.resident_limit_mb) << 20;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = stop_at_output_cap;

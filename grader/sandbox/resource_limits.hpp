@@ -39,6 +39,10 @@ struct ResolvedLimits {
   // (process::ProcessOptions::resident_limit_bytes): memory_mb plus the CUDA runtime's own
   // (kResidentMarginMb). 0 on the emulator, where the address space is limited instead.
   long resident_limit_mb;
+  // A run of several cases (the harness's, one after another): the most one case may take, from
+  // its mark (process::kStepMarker) to the next; wall_s, cpu_s and output_kb are then the whole
+  // run's. 0: a run of one case.
+  double step_s = 0;
 };
 // What the CUDA runtime and driver themselves keep resident in a process, on top of the
 // submission's memory_mb (a context and its libraries take a few hundred MiB).

@@ -180,6 +180,7 @@ process::ProcessResult UserSandbox::run(SandboxPolicy policy, const ResolvedLimi
 
   process::ProcessOptions o;
   o.time_limit_s = wall_s;
+  o.step_limit_s = limits.step_s;
   o.resident_limit_bytes = static_cast<size_t>(limits.resident_limit_mb) << 20;
   o.output_cap = static_cast<size_t>(limits.output_kb * 1024);
   o.stop_at_output_cap = stop_at_output_cap;
