@@ -30,9 +30,6 @@ bool sections_found() {
   return (d.begin && d.end) || (b.begin && b.end);
 }
 std::vector<char> copy(const Range& r) { return r.size() ? std::vector<char>(r.begin, r.end) : std::vector<char>(); }
-bool same(const Range& r, const std::vector<char>& snapshot) {
-  return r.size() == snapshot.size() && (snapshot.empty() || std::memcmp(r.begin, snapshot.data(), snapshot.size()) == 0);
-}
 // The process's anonymous writable mappings ([heap], malloc's arenas, mmap'd memory), outside
 // the program's own data: what a pointer allocated before main points into.
 std::vector<std::pair<uintptr_t, uintptr_t>> dynamic_memory() {
@@ -55,20 +52,30 @@ std::vector<std::pair<uintptr_t, uintptr_t>> dynamic_memory() {
   return out;
 }
 
-// Whether a snapshot holds a word that points into dynamically allocated memory. Without the
-// process's map, assume it does.
-bool points_into_dynamic_memory(const std::vector<char>& bytes) {
-  if (bytes.size() < sizeof(uintptr_t)) return false;
-  const auto regions = dynamic_memory();
-  if (regions.empty()) return true;
+// The offsets of the snapshot's aligned words that point into dynamically allocated memory.
+std::vector<size_t> pointers_into_dynamic_memory(const std::vector<char>& bytes,
+                                                 const std::vector<std::pair<uintptr_t, uintptr_t>>& regions) {
+  std::vector<size_t> out;
   for (size_t at = 0; at + sizeof(uintptr_t) <= bytes.size(); at += sizeof(uintptr_t)) {
     uintptr_t word = 0;
     std::memcpy(&word, bytes.data() + at, sizeof word);
     if (word < 4096) continue;
-    for (const auto& [lo, hi] : regions)
-      if (word >= lo && word < hi) return true;
+    for (const auto& [lo, hi] : regions) {
+      if (word >= lo && word < hi) {
+        out.push_back(at);
+        break;
+      }
+    }
   }
-  return false;
+  return out;
+}
+
+// Whether the words at `offsets` of the range hold what the snapshot holds.
+bool same_words(const Range& r, const std::vector<char>& snapshot, const std::vector<size_t>& offsets) {
+  if (r.size() != snapshot.size()) return false;
+  for (size_t at : offsets)
+    if (std::memcmp(r.begin + at, snapshot.data() + at, sizeof(uintptr_t)) != 0) return false;
+  return true;
 }
 }  // namespace
 
@@ -85,28 +92,29 @@ SubmissionState::SubmissionState() {
     }
     device_.push_back(std::move(bytes));
   }
-  restorable_ = !points_into_dynamic_memory(data_) && !points_into_dynamic_memory(bss_);
+  const auto regions = dynamic_memory();
+  if (regions.empty()) {  // without the process's map every word might be such a pointer
+    watched_ = false;
+    return;
+  }
+  data_pointers_ = pointers_into_dynamic_memory(data_, regions);
+  bss_pointers_ = pointers_into_dynamic_memory(bss_, regions);
+}
+
+std::string SubmissionState::cannot_restore() const {
+  if (!watched_) return "its state cannot be watched in this build";
+  if (!same_words(data_range(), data_, data_pointers_) || !same_words(bss_range(), bss_, bss_pointers_))
+    return "a global or static variable that pointed into memory allocated before main now points elsewhere";
+  return "";
 }
 
 void SubmissionState::restore() const {
-  if (!restorable_) return;
+  if (!cannot_restore().empty()) return;
   const Range d = data_range(), b = bss_range();
   if (d.size() == data_.size() && !data_.empty()) std::memcpy(const_cast<char*>(d.begin), data_.data(), data_.size());
   if (b.size() == bss_.size() && !bss_.empty()) std::memcpy(const_cast<char*>(b.begin), bss_.data(), bss_.size());
   const std::vector<DeviceVariable> vars = submission_device_variables();
   for (size_t i = 0; i < vars.size() && i < device_.size(); ++i) write_device_variable(vars[i], device_[i]);
-}
-
-std::string SubmissionState::changes() const {
-  if (!watched_) return "its state cannot be watched in this build";
-  if (!same(data_range(), data_)) return "it changed its initialised global or static variables";
-  if (!same(bss_range(), bss_)) return "it changed its zero-initialised global or static variables";
-  const std::vector<DeviceVariable> vars = submission_device_variables();
-  for (size_t i = 0; i < vars.size() && i < device_.size(); ++i) {
-    std::vector<char> now;
-    if (!read_device_variable(vars[i], now) || now != device_[i]) return "it changed its __device__ variables";
-  }
-  return "";
 }
 
 }  // namespace gpulab::harness

@@ -5,13 +5,13 @@
 // case; before each later case run in the same process the snapshot is put
 // back, so that a static counter, a flag set on the first call or a cached
 // pointer is what it was before the first call (what the call allocated is
-// freed: leftover_allocations.hpp). Where putting it back could leave a
-// pointer to freed memory (the snapshot holds pointers into memory allocated
-// before main, such as a global std::vector with elements), it is not put
-// back: a case after which the state differs from the snapshot ends the
-// process instead, and the next case starts afresh. Heap memory reached only
-// through a pointer the call did not change is not compared
-// (docs/security.md, "What remains").
+// freed: leftover_allocations.hpp). The snapshot may hold pointers into memory
+// allocated before main (a global std::vector with elements; the CUDA
+// runtime's handle of the program's kernels): putting one back is safe while
+// it has not changed, and where one has (the vector grew into new memory and
+// freed the old), the process ends after the case instead and the next case
+// starts afresh. Heap memory reached through a pointer that did not change is
+// not compared (docs/security.md, "What remains").
 #pragma once
 #include <string>
 #include <vector>
@@ -25,16 +25,16 @@ class SubmissionState {
   // Whether the state can be watched at all (the build found the sections); when not, every case
   // is taken to change it.
   bool watched() const { return watched_; }
-  // Whether the snapshot can be put back (it holds no pointer into dynamically allocated memory).
-  bool restorable() const { return restorable_; }
-  // Puts the snapshot back (restorable() only).
+  // Why the snapshot cannot be put back now, in words ("" when it can): the state is not watched,
+  // or a word that held a pointer into memory allocated before main has changed.
+  std::string cannot_restore() const;
+  // Puts the snapshot back, where cannot_restore() says it can.
   void restore() const;
-  // What differs from the snapshot now, in words ("" when nothing does).
-  std::string changes() const;
 
  private:
-  bool watched_ = false, restorable_ = false;
+  bool watched_ = false;
   std::vector<char> data_, bss_;
+  std::vector<size_t> data_pointers_, bss_pointers_;  // offsets of words that point into dynamic memory
   std::vector<std::vector<char>> device_;  // each device variable's bytes (GPU)
 };
 

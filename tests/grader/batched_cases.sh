@@ -2,7 +2,8 @@
 # A part's cases run one after another in one process give every case the verdict it gets in a
 # process of its own (harness_main.cpp, case_runner.hpp's batches). Each submission of
 # tests/grader/data/batched behaves differently in a process that has already run it (a static
-# counter, a cached pointer, a global std::vector grown by every call, a __device__ counter) or
+# counter, a cached pointer, a global std::vector grown by every call or one only read, a
+# __device__ counter) or
 # fails on chosen sizes (a crash, a hang, a device error, exit()); the reduction lab grades each
 # twice, one child per case (GPULAB_CASES_PER_CHILD=1) and batched, and the per-case verdicts must
 # be the same, with fewer children batched where the state can be put back.
@@ -51,7 +52,7 @@ runs() { sed -n 's/.* \([0-9]*\) runs in [0-9]* children.*/\1/p' "$1" | head -1;
 all_pass() { ! verdicts "$1" | grep -q ' False '; }
 fails_as() { verdicts "$1" | grep -q "$2 False $3"; }
 
-for name in static_counter cached_scratch global_vector device_counter faults_by_size; do
+for name in static_counter cached_scratch global_vector global_table device_counter faults_by_size; do
   options=()
   [ "$name" = faults_by_size ] && options=(--part int)
   grade "$name" "$data/$name.cu" alone "${options[@]}"
@@ -62,10 +63,10 @@ for name in static_counter cached_scratch global_vector device_counter faults_by
     diff <(verdicts "$out/$name-alone.json") <(verdicts "$out/$name-batched.json")
 done
 
-for name in static_counter cached_scratch global_vector device_counter; do
+for name in static_counter cached_scratch global_vector global_table device_counter; do
   check "$name: every case passes, as each does alone" all_pass "$out/$name-batched.json"
 done
-for name in static_counter cached_scratch device_counter; do
+for name in static_counter cached_scratch global_table device_counter; do
   check "$name: its state is put back, so its cases share children" \
     test "$(children "$out/$name-batched.timings")" -lt "$(runs "$out/$name-batched.timings")"
 done
