@@ -11,6 +11,7 @@
 #include "rewriter/kernel_address_rewrite.hpp"
 #include "rewriter/kernel_registration_rewrite.hpp"
 #include "rewriter/launch_rewrite.hpp"
+#include "rewriter/program_symbols.hpp"
 #include "rewriter/region_rewrite.hpp"
 #include "rewriter/scope_tracker.hpp"
 #include "rewriter/shared_rewrite.hpp"
@@ -49,6 +50,7 @@ std::string rewrite_constructs(std::string_view source, std::string_view file_na
   collect_kernel_addresses(tokens, kernels, edits);
   RegionPassOptions regions;
   regions.region_forms = options.region_forms;
+  regions.program = options.program_names.get();
   regions.file_literal = escape_string_literal(file_name);
   regions.line_of = [&](std::size_t token) {
     const int line = tokens[token].line;
@@ -95,6 +97,10 @@ std::set<std::string> program_kernel_names(const std::vector<std::string_view>& 
     names.merge(kernel_names_of(CodeTokens(text, "")));
   }
   return names;
+}
+
+std::shared_ptr<const ProgramNames> program_region_names(const std::vector<std::string_view>& texts) {
+  return std::make_shared<const ProgramNames>(program_names(texts));
 }
 
 int cuda_arch_value(std::string_view arch) {

@@ -3,6 +3,7 @@
 // CPU emulator runtime (::gpulab::emu), keeping every other character and every line number intact.
 #pragma once
 
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,8 @@
 #include <vector>
 
 namespace gpulab::rewriter {
+
+struct ProgramNames;
 
 // Thrown when the source cannot be rewritten (an unbalanced launch, an initialised __shared__ variable,
 // ...). what() reads "<file>:<line>:<column>: error: <description>", like a compiler diagnostic.
@@ -36,6 +39,9 @@ struct RewriteOptions {
   // barriers as one loop over their threads (region_rewrite.hpp). The checking build, which follows
   // each thread's accesses on fibers, does without.
   bool region_forms = true;
+  // What the program's files declare that the region analysis needs (program_names in
+  // program_symbols.hpp): functions that synchronise, constants, types, variables.
+  std::shared_ptr<const ProgramNames> program_names;
 };
 
 // Returns the rewritten source. Its first line is `#line 1 "<file_name>"` (file_name escaped for a C
@@ -50,6 +56,8 @@ std::string rewrite_cuda_source(std::string_view source, std::string_view file_n
 // `__CUDA_ARCH__`, and the kernels they declare: RewriteOptions' arch_macros and kernel_names.
 std::set<std::string> program_arch_macros(const std::vector<std::string_view>& texts, int cuda_arch = 900);
 std::set<std::string> program_kernel_names(const std::vector<std::string_view>& texts);
+// Their functions that synchronise, constants, types and variables: RewriteOptions' program_names.
+std::shared_ptr<const ProgramNames> program_region_names(const std::vector<std::string_view>& texts);
 
 // `__CUDA_ARCH__`'s value for an architecture name as nvcc takes it ("sm_90", "sm_90a",
 // "compute_80", "90"): 900, 900, 800, 900. Throws std::invalid_argument for anything else.

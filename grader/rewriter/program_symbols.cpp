@@ -210,6 +210,65 @@ class SymbolCollector {
 
 ProgramSymbols program_symbols(const CodeTokens& t) { return SymbolCollector(t).collect(); }
 
+ProgramNames program_names(const std::vector<std::string_view>& texts) {
+  std::vector<CodeTokens> files;
+  std::vector<ProgramSymbols> symbols;
+  files.reserve(texts.size());
+  for (const std::string_view text : texts) {
+    files.emplace_back(text, "");
+    symbols.push_back(program_symbols(files.back()));
+  }
+  ProgramNames out;
+  for (const ProgramSymbols& f : symbols) {
+    out.synchronising.insert(f.synchronising.begin(), f.synchronising.end());
+    out.constants.insert(f.constants.begin(), f.constants.end());
+    out.types.insert(f.types.begin(), f.types.end());
+    out.mutable_variables.insert(f.mutable_variables.begin(), f.mutable_variables.end());
+  }
+  // A macro whose body is a literal (or a parenthesised constant expression of literals) is a constant.
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    for (const auto& [name, macro] : symbols[k].macros) {
+      bool literal = !macro.body.empty() && macro.parameters.empty();
+      for (const std::size_t b : macro.body) {
+        const TokenKind kind = files[k][b].kind;
+        literal = literal && (kind == TokenKind::Number ||
+                              (kind == TokenKind::Punct && std::string_view("()+-*/%<>&|^~").find(
+                                                               files[k].source()[files[k][b].begin]) != std::string_view::npos));
+      }
+      if (literal) out.constants.insert(name);
+    }
+  }
+  // A name that one file declares constant and another as a variable (each file's own, at namespace
+  // scope) is not known to be constant.
+  for (const std::string& v : out.mutable_variables) out.constants.erase(v);
+  // A function of one file that calls another file's synchronising function synchronises too.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      for (const auto& [name, definitions] : symbols[k].functions) {
+        if (out.synchronising.count(name)) continue;
+        for (const FunctionSymbol& f : definitions) {
+          for (std::size_t b = f.body_open; b <= f.body_close && !out.synchronising.count(name); ++b) {
+            if (files[k].is_name(b) && out.synchronising.count(files[k].text(b))) {
+              out.synchronising.insert(name);
+              changed = true;
+            }
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+void add_program_names(ProgramSymbols& symbols, const ProgramNames& program) {
+  symbols.synchronising.insert(program.synchronising.begin(), program.synchronising.end());
+  for (const std::string& c : program.constants)
+    if (!symbols.macros.count(c) && !symbols.mutable_variables.count(c)) symbols.constants.insert(c);
+  symbols.types.insert(program.types.begin(), program.types.end());
+  symbols.mutable_variables.insert(program.mutable_variables.begin(), program.mutable_variables.end());
+}
+
 bool is_block_barrier(std::string_view name) {
   return one_of(name, {"__syncthreads", "__syncthreads_count", "__syncthreads_and", "__syncthreads_or"});
 }
@@ -245,7 +304,8 @@ bool is_pure_builtin(std::string_view name) {
                        "__ffsll", "__brev", "__brevll", "__mul24", "__umul24", "__mulhi", "__umulhi", "__float_as_uint",
                        "__uint_as_float", "__float_as_int", "__int_as_float", "__double_as_longlong",
                        "__longlong_as_double", "make_int2", "make_int3", "make_int4", "make_uint2", "make_uint3",
-                       "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "dim3"});
+                       "make_uint4", "make_float2", "make_float3", "make_float4", "make_double2", "dim3",
+                       "this_thread_block"});
 }
 
 bool is_builtin_type_name(std::string_view name) {

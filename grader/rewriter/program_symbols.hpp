@@ -38,6 +38,18 @@ struct ProgramSymbols {
 
 ProgramSymbols program_symbols(const CodeTokens& t);
 
+// What the program's files (its sources and local headers) declare, as names: a kernel in one file
+// may call another file's function that synchronises, or read its constants.
+struct ProgramNames {
+  std::set<std::string, std::less<>> synchronising;  // functions and macros
+  std::set<std::string, std::less<>> constants;      // constants, enumerators, macros that are constants
+  std::set<std::string, std::less<>> types;
+  std::set<std::string, std::less<>> mutable_variables;
+};
+ProgramNames program_names(const std::vector<std::string_view>& texts);
+// A file's own symbols, with what the program's other files declare added.
+void add_program_names(ProgramSymbols& symbols, const ProgramNames& program);
+
 // A name whose call synchronises threads or reads which of them are live: __syncthreads and its
 // variants, __syncwarp, the shuffles, votes and matches, __activemask, the warp reductions.
 bool is_sync_builtin(std::string_view name);

@@ -11,6 +11,7 @@ namespace gpulab::rewriter {
 std::string RegionAnalysis::where(std::size_t token) const { return "line " + std::to_string(t_[token].line); }
 
 std::string RegionAnalysis::run() {
+  collect_block_groups();
   if (std::string why = check_kernel_text(); !why.empty()) return why;
   std::vector<const Stmt*> top;
   for (const Stmt& c : body_.body.children) top.push_back(&c);
@@ -19,7 +20,9 @@ std::string RegionAnalysis::run() {
   compute_statement_facts();
   if (std::string why = settle_uniform_variables(); !why.empty()) return why;
   if (std::string why = check_conditions(); !why.empty()) return why;
-  return place_thread_variables();
+  if (std::string why = place_thread_variables(); !why.empty()) return why;
+  shape_region_loops();
+  return "";
 }
 
 std::string RegionAnalysis::check_kernel_text() {
@@ -30,8 +33,7 @@ std::string RegionAnalysis::check_kernel_text() {
   for (const Lambda& l : lambdas(t_, all)) {
     has_captureless_lambda_ |= l.captures_nothing;
     for (std::size_t i = l.body_open; i <= l.body_close; ++i) {
-      if (t_.is_identifier(i) && is_block_barrier(t_.text(i)))
-        return "the barrier on " + where(i) + " is in a lambda";
+      if (block_sync_at(i)) return "the barrier on " + where(i) + " is in a lambda";
     }
   }
   for (std::size_t i = all.first; i <= all.last; ++i) {
@@ -40,10 +42,13 @@ std::string RegionAnalysis::check_kernel_text() {
     if (!t_.is_identifier(i)) continue;
     const std::string_view w = t_.text(i);
     if (w == "goto") return "it uses goto (" + where(i) + ")";
-    if (is_block_barrier(w)) continue;
+    if (is_block_barrier(w) || block_sync_at(i)) continue;
+    // Cooperative groups' thread block is a handle on the block: its sync is a barrier (above).
+    if (w == "thread_block" || w == "this_thread_block" || w == "cooperative_groups") continue;
     if (is_sync_builtin(w)) return "the warp collective " + std::string(w) + " on " + where(i) + " needs the warp's lanes";
     const bool member_call = i > 0 && t_.is_punct(i + 1, '(') &&
                              (t_.is_punct(i - 1, '.') || t_.is_arrow_head(i - 1) || t_.is_punct(i - 1, ':'));
+    if (member_call && t_.is_punct(i - 1, '.') && i >= 2 && is_block_group(i - 2)) continue;  // cta.thread_rank()
     if (is_group_wait_name(w) || (member_call && is_group_wait_member(w)))
       return std::string(w) + " on " + where(i) + " is a wait the regions do not model";
     if (sym_.synchronising.count(w)) return "it calls " + std::string(w) + " on " + where(i) + ", which synchronises";
@@ -67,7 +72,7 @@ std::string RegionAnalysis::check_kernel_text() {
 
 bool RegionAnalysis::contains_barrier(const Stmt& s) const {
   for (std::size_t i = s.first; i <= s.last; ++i)
-    if (t_.is_identifier(i) && t_.directive(i) == 0 && is_block_barrier(t_.text(i))) return true;
+    if (block_sync_at(i)) return true;
   return false;
 }
 
@@ -103,6 +108,12 @@ int RegionAnalysis::region_for(int& current) {
 // `__syncthreads();`, `__syncthreads_count(p);`, `x = __syncthreads_or(p);`, `int c = __syncthreads_and(p);`:
 // records the barrier and gives the predicate to the region before it (`region`, made if needed).
 bool RegionAnalysis::valued_barrier(const Stmt& s, int& region) {
+  if (s.kind == StmtKind::expression) {  // a thread block's sync as a statement: a plain barrier
+    for (std::size_t i = s.first; i < s.last; ++i) {
+      const std::optional<std::size_t> close = t_.is_identifier(i, "sync") ? block_sync_at(i) : std::nullopt;
+      if (close && *close + 1 == s.last && block_sync_start(i) == s.first) return true;
+    }
+  }
   std::size_t call = s.first;
   if (s.kind == StmtKind::declaration) {
     const std::optional<Declaration> d = parse_declaration(t_, s.first, s.last - 1);
@@ -162,7 +173,7 @@ bool RegionAnalysis::build_sequence(const Stmt& key, const std::vector<const Stm
       items.push_back(SequenceItem{&c, -1});
       plan_.block_level.insert(&c);
       if (plan_.barrier_of.count(&c) && (c.kind == StmtKind::declaration || t_.is_name(c.first)) &&
-          !is_block_barrier(t_.text(c.first))) {
+          !is_block_barrier(t_.text(c.first))) {  // `v = __syncthreads_count(p);`: v's statement goes on
         plan_.after_barrier[&c] = plan_.barrier_of[&c];
         plan_.regions[static_cast<std::size_t>(region_for(current))].statements.push_back(&c);
         region_sequence_[current] = &key;

@@ -72,6 +72,18 @@ class RegionAnalysis {
   std::string place_thread_variables();
   bool unknown_bound(const Declarator& d) const;
 
+  // --- region_groups.cpp: cooperative groups' thread block ---
+  void collect_block_groups();
+  bool is_block_group(std::size_t i) const;
+  // A barrier call at token i (__syncthreads..., or a thread block's sync): its closing ')'.
+  std::optional<std::size_t> block_sync_at(std::size_t i) const;
+  std::size_t block_sync_start(std::size_t i) const;
+
+  // --- region_loops.cpp: how each region's loop is written ---
+  void shape_region_loops();
+  bool is_thread_x(TokenRange r) const;
+  bool grows_until_false(TokenRange cond) const;
+
   std::string where(std::size_t token) const;  // "line N"
   bool fail(std::string why) {
     if (failure_.empty()) failure_ = std::move(why);
@@ -95,6 +107,7 @@ class RegionAnalysis {
   std::vector<const Stmt*> block_fors_;
   std::vector<const Stmt*> block_conditions_;     // if/while/do/for statements at block level
   std::map<int, const Stmt*> region_sequence_;     // each region's block-level sequence
+  std::set<std::string, std::less<>> block_groups_;  // variables holding cooperative groups' thread block
   std::map<const Stmt*, Facts> inc_facts_;         // block-level for loops' increments
   mutable std::map<int, Facts> lambda_facts_;      // a lambda variable's body
   mutable std::set<int> lambda_in_progress_;

@@ -246,7 +246,8 @@ class RegionWriter {
     for (const Stmt* s : r.statements)
       if (!plan_.hoisted.count(s)) body.push_back(s);
     if (!body.empty() || r.predicate_of >= 0) {
-      text(r.call_outs ? " GPULAB_EMU_EACH_THREAD_WITH_CONTEXT(gpulab_rb) {" : " GPULAB_EMU_EACH_THREAD(gpulab_rb) {");
+      text(std::string(" GPULAB_EMU_EACH_THREAD") + (r.short_body ? "_UNROLLED" : "") +
+           (r.call_outs ? "_WITH_CONTEXT" : "") + "(gpulab_rb) {");
       for (const int v : r.bindings) {
         const RegionVar& var = plan_.vars[static_cast<std::size_t>(v)];
         const std::string n = std::to_string(v);
@@ -257,6 +258,11 @@ class RegionWriter {
         }
       }
       text(" {");
+      if (!r.stop_unless.empty()) {  // the threads from here on would do nothing (region_loops.cpp)
+        text(" if (!(");
+        copy(r.stop_unless.first, r.stop_unless.last, index);
+        text(")) break;");
+      }
       for (const Stmt* s : body) region_statement(*s, index);
       if (r.predicate_of >= 0) {
         const TokenRange pred = plan_.barriers[static_cast<std::size_t>(r.predicate_of)].predicate;

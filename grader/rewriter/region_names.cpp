@@ -198,7 +198,7 @@ Facts RegionAnalysis::facts_of(TokenRange r) const {
       case Use::assign:
       case Use::increment:
       case Use::address:
-      case Use::member_call: write = true; break;
+      case Use::member_call: write = !block_groups_.count(var.name); break;  // a thread block's are queries
       case Use::argument: write = call_may_modify(o.call_open) || (array && !var.shared); break;
       case Use::through: write = !is_pointer(var) && !var.shared; break;
     }

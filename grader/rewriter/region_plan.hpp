@@ -54,6 +54,11 @@ struct Region {
   bool call_outs = false;      // calls code that may read the thread's indices from the runtime
   bool returns = false;        // a thread may return in it (no barrier follows)
   int predicate_of = -1;       // a valued barrier right after it: its predicate ends the region
+  bool short_body = false;     // a few statements without loops: the loop over the threads is unrolled
+  // The region is one `if (t < u) ...` with t the thread's threadIdx.x and u uniform: the threads
+  // from the first for which it is false on do nothing, so the loop over x stops there (the
+  // condition's tokens).
+  TokenRange stop_unless;
 };
 
 // What a block-level sequence (a compound statement, or the single statement a control statement

@@ -117,7 +117,8 @@ void collect_region_forms(const CodeTokens& t, const std::vector<TokenScope>& sc
                           std::vector<SourceEdit>& edits) {
   const std::vector<KernelSource> kernels = kernels_of(t, scope);
   if (kernels.empty()) return;
-  const ProgramSymbols symbols = program_symbols(t);
+  ProgramSymbols symbols = program_symbols(t);
+  if (options.program) add_program_names(symbols, *options.program);
   const std::vector<SourceEdit> others = edits;
   for (const KernelSource& k : kernels) {
     const RegionDecision d = analyse_kernel(t, symbols, k);

@@ -15,8 +15,11 @@
 
 namespace gpulab::rewriter {
 
+struct ProgramNames;
+
 struct RegionPassOptions {
-  bool region_forms = true;                  // false: only the notes (the checking build keeps fibers)
+  bool region_forms = true;                  // false: neither region forms nor notes (the checking build)
+  const ProgramNames* program = nullptr;     // what the program's other files declare, if known
   std::string file_literal;                  // the file's name, escaped for a string literal
   std::function<int(std::size_t)> line_of;   // a token's line in the student's file
 };

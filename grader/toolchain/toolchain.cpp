@@ -268,6 +268,7 @@ rewriter::RewriteOptions rewrite_options(const BuildSources& s, const BuildOptio
   for (const LocalHeader& h : s.headers) texts.push_back(h.text);
   r.arch_macros = rewriter::program_arch_macros(texts, r.cuda_arch);
   r.kernel_names = rewriter::program_kernel_names(texts);
+  if (r.region_forms) r.program_names = rewriter::program_region_names(texts);
   return r;
 }
 

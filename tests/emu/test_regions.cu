@@ -4,7 +4,8 @@
 // recomputed from the thread's indices, per-thread variables and arrays kept in slots, a lambda
 // capturing by reference, __syncthreads_count/_and/_or in their three forms, a parameter changed
 // per thread, early returns by whole blocks and by threads after the last barrier, 2-D and 3-D
-// blocks, a device function that reads threadIdx, and a fault named at its thread. CTest runs this
+// blocks, a device function that reads threadIdx, cooperative groups' thread block, and a fault
+// named at its thread. CTest runs this
 // file twice, as every emulator test with a barrier: as built (regions) and with
 // GPULAB_EMU_REGIONS=0 (one fiber per thread); the results must be the same, and each way must be
 // the one taken.
@@ -17,7 +18,11 @@
 #include <string>
 #include <vector>
 
+#include <cooperative_groups.h>
+
 #include "gpulab/emu/diagnostics_api.hpp"
+
+namespace cg = cooperative_groups;
 
 namespace {
 
@@ -164,6 +169,50 @@ __global__ void helper_and_parameter(int* out, int base) {
   out[threadIdx.y * 8 + threadIdx.x] = codes[63 - (threadIdx.y * 8 + threadIdx.x)] + base;
 }
 
+// Cooperative groups' thread block: its sync is a barrier in each of its spellings.
+__global__ void block_group_rounds(const int* in, int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  auto block = cg::this_thread_block();
+  __shared__ int s[64];
+  const unsigned r = cta.thread_rank();
+  s[r] = in[blockIdx.x * 64 + r];
+  cg::sync(cta);
+  const int left = s[(r + 63) % 64];
+  block.sync();
+  s[r] += left;
+  cg::this_thread_block().sync();
+  out[blockIdx.x * 64 + r] = s[(r + 1) % 64] * static_cast<int>(block.size());
+}
+
+// Each row of a 2-D block (16 x 4) sums its values: a round's loop over a row stops at the row's
+// first thread with nothing to do (threadIdx.x < stride), and the next row's threads must still be
+// themselves: `rounds` is each thread's own, kept in its slot.
+__global__ void row_rounds(const int* in, int* out) {
+  __shared__ int s[4][16];
+  const int x = threadIdx.x, y = threadIdx.y;
+  int rounds = 0;
+  s[y][x] = in[(blockIdx.x * 4 + y) * 16 + x];
+  for (unsigned stride = 8; stride > 0; stride >>= 1) {
+    __syncthreads();
+    if (threadIdx.x < stride) {
+      s[threadIdx.y][threadIdx.x] += s[threadIdx.y][threadIdx.x + stride];
+      ++rounds;
+    }
+  }
+  __syncthreads();
+  out[(blockIdx.x * 4 + y) * 16 + x] = s[y][0] * 100 + rounds;
+}
+
+// A fault in such a round, in thread (3,2) of a 16 x 4 block.
+__global__ void fault_in_row_round(int* out, int* bad) {
+  __shared__ int s[4][16];
+  s[threadIdx.y][threadIdx.x] = 1;
+  for (unsigned stride = 8; stride > 0; stride >>= 1) {
+    __syncthreads();
+    if (threadIdx.x < stride) s[threadIdx.y][threadIdx.x] += (threadIdx.y == 2 && threadIdx.x == 3 ? bad : out)[0];
+  }
+}
+
 // A fault after a barrier, in thread 37 of block 1.
 __global__ void fault_after_barrier(int* out, int* bad) {
   __shared__ int s[64];
@@ -215,6 +264,33 @@ TEST_CASE("regions: 2-D and 3-D blocks, arrays kept per thread") {
     for (int i = 0; i < 64; ++i) CHECK(r[b * 64 + i] == (63 - i) * 10 + (63 - i) / 16 + b);
 }
 
+TEST_CASE("regions: rounds whose loop over a row stops early, in a 2-D block") {
+  std::vector<int> in(2 * 64);
+  for (int i = 0; i < 128; ++i) in[i] = i % 13 - 3;
+  DeviceArray<int> d_in(in), out(128);
+  launched_as_asked([&] { row_rounds<<<2, dim3(16, 4)>>>(d_in.p, out.p); });
+  const std::vector<int> h = out.host();
+  for (int row = 0; row < 8; ++row) {
+    int sum = 0;
+    for (int x = 0; x < 16; ++x) sum += in[row * 16 + x];
+    for (int x = 0; x < 16; ++x) {
+      const int rounds = (x < 8) + (x < 4) + (x < 2) + (x < 1);
+      CHECK(h[row * 16 + x] == sum * 100 + rounds);
+    }
+  }
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
+  gpulab::emu::take_diagnostics();
+  int* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_out, sizeof(int)) == cudaSuccess);
+  REQUIRE(cudaMemset(d_out, 0, sizeof(int)) == cudaSuccess);
+  fault_in_row_round<<<1, dim3(16, 4)>>>(d_out, nullptr);
+  CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+  const std::vector<gpulab::emu::Diagnostic> all = gpulab::emu::take_diagnostics();
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].threads == "(3,2,0)");
+  REQUIRE(cudaDeviceReset() == cudaSuccess);
+}
+
 TEST_CASE("regions: __syncthreads_count, _and and _or") {
   std::vector<int> in(96);
   for (int i = 0; i < 96; ++i) in[i] = i % 4 == 0 ? -i : i;
@@ -256,6 +332,19 @@ TEST_CASE("regions: a lambda across barriers, a helper reading threadIdx, a para
     for (int x = 0; x < 8; ++x) {
       const int other = 63 - (y * 8 + x);
       CHECK(c[y * 8 + x] == (other % 8) * 7 + other / 8 + (5 + x) * 2);
+    }
+}
+
+TEST_CASE("regions: cooperative groups' thread block and its sync") {
+  std::vector<int> in(128);
+  for (int i = 0; i < 128; ++i) in[i] = i * 3 - 50;
+  DeviceArray<int> d_in(in), out(128);
+  launched_as_asked([&] { block_group_rounds<<<2, 64>>>(d_in.p, out.p); });
+  const std::vector<int> h = out.host();
+  for (int b = 0; b < 2; ++b)
+    for (int r = 0; r < 64; ++r) {
+      const int next = (r + 1) % 64;
+      CHECK(h[b * 64 + r] == (in[b * 64 + next] + in[b * 64 + (next + 63) % 64]) * 64);
     }
 }
 

@@ -92,6 +92,14 @@ TEST_CASE("regions: early returns, counting barriers, lambdas and dynamic shared
                 "  any = __syncthreads_or(in[threadIdx.x] < 0);\n"
                 "  out[threadIdx.x] = votes + any;\n"
                 "}\n"));
+  CHECK(regions("#include <cooperative_groups.h>\n"
+                "__global__ void k(int* x) {\n"
+                "  cooperative_groups::thread_block cta = cooperative_groups::this_thread_block();\n"
+                "  x[cta.thread_rank()] = 1;\n"
+                "  cooperative_groups::sync(cta);\n"
+                "  x[cta.thread_rank()] += x[0];\n"
+                "  cta.sync();\n"
+                "}\n"));
   CHECK(regions("__global__ void k(const float* in, float* out, int n) {\n"
                 "  extern __shared__ float tile[];\n"
                 "  const int tid = threadIdx.x;\n"
@@ -133,8 +141,8 @@ TEST_CASE("fibers: barriers that threads may not all reach, and what the regions
        "  for (int i = 0; i < n; ++i) {\n    __syncthreads();\n  }\n}\n",
        "it reads 'n', which differs between threads"},
       {"#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
-       "__global__ void k(int* x) {\n  cg::this_thread_block().sync();\n}\n",
-       "this_thread_block on line 4"},
+       "__global__ void k(int* x) {\n  cg::tiled_partition<32>(cg::this_thread_block()).sync();\n}\n",
+       "tiled_partition on line 4"},
       {"__global__ void k(int* x) {\n  int v = x[threadIdx.x];\n  if (v > 0) __syncthreads();\n}\n",
        "may differ between threads"},
   };
