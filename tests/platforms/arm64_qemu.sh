@@ -52,12 +52,13 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p "$work"
 
-# gpulab reads objects with binutils (the audit of a submission's object: objdump and nm; fault
+# gpulab reads objects with binutils (the audit of a submission's object: objdump and nm; its writable
+# data moved into sections of their own for batched cases: readelf and objcopy; fault
 # lines: addr2line), found on PATH by their plain names, as on an arm64 machine, where they are
 # arm64's own. Here the plain names are this machine's x86-64 binutils, which cannot read aarch64
 # objects: the cross binutils stand in under those names.
 mkdir -p "$work/binutils"
-for tool in objdump nm addr2line; do ln -sf "$(command -v aarch64-linux-gnu-$tool)" "$work/binutils/$tool"; done
+for tool in objdump nm addr2line objcopy readelf; do ln -sf "$(command -v aarch64-linux-gnu-$tool)" "$work/binutils/$tool"; done
 export PATH=$work/binutils:$PATH
 
 # 1. The emulator's own tests, cross-built (the Catch2 executables list their tests by running,
