@@ -7,7 +7,7 @@
 namespace gpulab::audit {
 
 namespace {
-constexpr std::array<std::pair<FindingKind, const char*>, 9> kNames = {{
+constexpr std::array<std::pair<FindingKind, const char*>, 10> kNames = {{
     {FindingKind::interposition, "interposition"},
     {FindingKind::forbidden_call, "forbidden_call"},
     {FindingKind::harness_reference, "harness_reference"},
@@ -16,6 +16,7 @@ constexpr std::array<std::pair<FindingKind, const char*>, 9> kNames = {{
     {FindingKind::early_constructor, "early_constructor"},
     {FindingKind::executable_stack, "executable_stack"},
     {FindingKind::library_algorithm, "library_algorithm"},
+    {FindingKind::host_visible_memory, "host_visible_memory"},
     {FindingKind::other, "other"},
 }};
 }  // namespace

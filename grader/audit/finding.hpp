@@ -16,6 +16,9 @@ enum class FindingKind {
   early_constructor,  // code that runs before or after main: constructors, init sections, IFUNC
   executable_stack,   // asks for an executable stack
   library_algorithm,  // a library call that computes the lab's answer (lab.json's "library_algorithms")
+  host_visible_memory,  // memory a kernel writes and the host reads with no copy (managed, page-locked,
+                        // registered), which a lab's graded functions do not use unless lab.json's
+                        // host_work allows it (the grader drops the finding then)
   other,              // anything else that makes the object unsafe to link (writable code)
 };
 

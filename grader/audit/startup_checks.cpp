@@ -106,6 +106,13 @@ void check_startup(const ObjectUnderAudit& o, std::vector<PlacedFinding>& out) {
                        std::nullopt});
       }
     }
+    if (s.name == "gpulab_managed") {  // the emulator's __managed__ variables (qualifiers.hpp)
+      out.push_back({{FindingKind::host_visible_memory, "__managed__",
+                      "declares __managed__ variables, memory that kernels write and the host reads without a copy; "
+                      "this lab's graded functions use device memory (cudaMalloc) and cudaMemcpy instead",
+                      "section gpulab_managed"},
+                     std::nullopt});
+    }
     if ((s.flags & SHF_EXECINSTR) && (s.flags & SHF_WRITE)) {
       out.push_back({{FindingKind::other, s.name,
                       "has code that can be written while it runs (section " + s.name +

@@ -247,10 +247,14 @@ void speed_step(PartResult& pr, const PartSpec& part, const SubmissionBuild& bui
 // Step 5b: what the audit of the submission's object found before it was linked (grader/audit/):
 // recorded whether or not the link then worked (a definition that collides with the runtime's can
 // make the link fail; the student learns why).
-void record_audit(GradeResult& g, const SubmissionBuild& built) {
+void record_audit(GradeResult& g, const SubmissionBuild& built, const LabSpec& lab) {
   if (!built.audit) return;
   g.audit_seconds = built.audit->seconds;
+  // Host-visible memory is a finding only where the lab's host_work does not allow it (every part's).
+  const bool host_visible_allowed = std::all_of(lab.parts.begin(), lab.parts.end(),
+                                                [](const PartSpec& p) { return p.host_work.host_visible_memory; });
   for (const audit::Finding& f : built.audit->findings) {
+    if (f.kind == audit::FindingKind::host_visible_memory && host_visible_allowed) continue;
     g.audit.push_back({audit::kind_name(f.kind), f.symbol, f.sentence, f.where});
   }
   for (const AuditNote& n : g.audit) {
@@ -269,12 +273,15 @@ void record_audit(GradeResult& g, const SubmissionBuild& built) {
 }
 
 bool library_finding(const AuditNote& n) { return n.kind == audit::kind_name(audit::FindingKind::library_algorithm); }
+bool host_visible_finding(const AuditNote& n) {
+  return n.kind == audit::kind_name(audit::FindingKind::host_visible_memory);
+}
 
 // The finding the student reads first: one that makes the program's own word untrustworthy, else
-// (every finding a library algorithm) the first.
+// (every finding a library algorithm or host-visible memory) the first.
 const AuditNote& leading_finding(const GradeResult& g) {
   for (const AuditNote& n : g.audit) {
-    if (!library_finding(n)) return n;
+    if (!library_finding(n) && !host_visible_finding(n)) return n;
   }
   return g.audit.front();
 }
@@ -288,6 +295,12 @@ Withheld withheld_reason(const GradeResult& g) {
     first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
   // A library algorithm's sentence says what it is, what the lab asks and that the points are held.
   if (library_finding(lead)) return {"the audit of your compiled file found that it " + first, FailureKind::library_algorithm};
+  if (host_visible_finding(lead)) {
+    return {"the audit of your compiled file found that it " + first +
+                ". The grader cannot count what the host reads from such memory, so this case's points are held for "
+                "the instructor's review. Use device memory and cudaMemcpy, and submit again",
+            FailureKind::host_computed};
+  }
   return {"the audit of your compiled file found that it " + first +
               ". Your program runs in the same process as the grader's harness, so what it reports of itself (that "
               "a kernel did the work, that the inputs stayed unchanged, the emulator's findings) cannot be trusted: "
@@ -399,7 +412,7 @@ GradeResult grade_submission(const LabSpec& lab, const fs::path& handed_in, cons
   const SubmissionBuild built = build_submission(lab, submission, o, runner);
   g.timings.steps.insert(g.timings.steps.end(), built.timings.begin(), built.timings.end());
   record_build(g, built, lab);
-  record_audit(g, built);
+  record_audit(g, built, lab);
   if (built.program.ok) {
     grade_parts(g, lab, o, manifests, built, runner);
   } else {

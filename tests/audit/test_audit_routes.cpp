@@ -198,3 +198,26 @@ TEST_CASE("an executable stack and writable code") {
     CHECK(has_finding(a.result, FindingKind::other, ".audit_route_wx", "writable and executable"));
   }
 }
+
+TEST_CASE("host-visible memory: managed, page-locked, mapped and registered memory, and __managed__ variables") {
+  for (const Backend b : audit_backends()) {
+    const Audited a = audited("host_visible_memory.cu", b);
+    INFO(describe(a));
+    // (With nvcc, cudaMallocHost of a typed pointer is cuda_runtime.h's inline template: it calls
+    // cudaHostAlloc, which is what the object names.)
+    for (const char* name : {"cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister",
+                             "cudaHostGetDevicePointer"}) {
+      if (b == Backend::cuda && std::string(name) == "cudaMallocHost") continue;
+      CHECK(has_finding(a.result, FindingKind::host_visible_memory, name,
+                        std::string("calls ") + name + ", which makes memory that kernels write and the host reads "
+                                                       "without a copy"));
+    }
+    // __managed__: nvcc registers it with the runtime; the emulator puts it in a section of its own.
+    CHECK(has_finding(a.result, FindingKind::host_visible_memory,
+                      b == Backend::cuda ? "__cudaRegisterManagedVar" : "__managed__", "without a copy"));
+    if (b == Backend::cuda) {
+      CHECK(has_finding(a.result, FindingKind::forbidden_call, "cudaGraphConditionalHandleCreate",
+                        "makes conditional graph nodes"));
+    }
+  }
+}
