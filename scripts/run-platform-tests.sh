@@ -9,4 +9,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh -DGPULAB_BUILD_TESTS=ON -DGPULAB_WERROR=ON
 . scripts/ccache-env.sh  # each platform build reuses what it can of the cache
+# Each platform's build takes about 4 GB beside the suite's: say what is left, so that a failure
+# for want of space reads as such.
+echo "platform tests: $(df -Pk . | awk 'NR == 2 {print int($4 / 1048576)}') GB free"
 ctest --test-dir build --output-on-failure -j 2 -L 'platform-clang|platform-arm64'

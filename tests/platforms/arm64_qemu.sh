@@ -102,7 +102,9 @@ rm -rf "$kitwork"
 mkdir -p "$kitwork"
 (cd "$kitwork" && "$gpulab" bundle student --out kit.tar.gz >bundle.log 2>&1)
 check "student kit written" test -s "$kitwork/kit.tar.gz"
-mkdir -p "$kitwork/clean" && tar xzf "$kitwork/kit.tar.gz" -C "$kitwork/clean"
+[ -s "$kitwork/kit.tar.gz" ] || { tail -20 "$kitwork/bundle.log"; df -h "$kitwork" | tail -1; }
+mkdir -p "$kitwork/clean"
+check "student kit unpacked" tar xzf "$kitwork/kit.tar.gz" -C "$kitwork/clean"
 kit=$kitwork/clean/gpulab-kit
 export CCACHE_BASEDIR=$kit
 (
@@ -111,6 +113,12 @@ export CCACHE_BASEDIR=$kit
     cmake --build "$kit/build" -j "$jobs" --target gpulab >"$kitwork/build.log" 2>&1
 )
 check "the kit cross-builds on its own (see $kitwork/build.log)" test -x "$kit/build/grader/cli/gpulab"
+if [ ! -x "$kit/build/grader/cli/gpulab" ]; then
+  tail -20 "$kitwork/configure.log" "$kitwork/build.log" 2>&1
+  df -h "$kitwork" | tail -1
+  echo "$failures failure(s)"
+  exit 1  # nothing below can run without the kit's gpulab
+fi
 export GPULAB_CACHE=$kitwork/cache
 cp "$src/reference/histogram/histogram.cu" "$kitwork/reference.cu"
 cp "$src/tests/labs/histogram/buggy/missing_bounds_check.cu" "$kitwork/buggy.cu"
