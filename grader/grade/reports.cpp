@@ -137,7 +137,11 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
   const fmt::text_style fail = style(fmt::fg(fmt::terminal_color::red));
   const fmt::text_style warn = style(fmt::fg(fmt::terminal_color::yellow));
   const fmt::text_style bold = style(fmt::emphasis::bold);
+#if FMT_VERSION >= 80000
   const fmt::text_style dim = style(fmt::emphasis::faint);
+#else  // fmt 7 (Debian bullseye's) has no faint: grey instead
+  const fmt::text_style dim = style(fmt::fg(fmt::terminal_color::bright_black));
+#endif
   const auto paint = [](fmt::text_style st, const std::string& text) { return fmt::format(st, "{}", text); };
   std::string s = paint(bold, "gpulab " + g.lab + " (" + g.backend + " backend): " + g.submission) + "\n";
   if (!g.not_graded.empty()) {
