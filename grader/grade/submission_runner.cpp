@@ -136,7 +136,7 @@ process::ProcessResult SubmissionRunner::run_case(const fs::path& program, const
   };
   std::map<std::string, std::string> full_env = {
       {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"HOME", work_dir.string()}, {"TMPDIR", "/tmp"}};
-  for (const char* k : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "GPULAB_EMU_WORKERS"}) {
+  for (const char* k : {"CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "GPULAB_EMU_WORKERS", "GPULAB_EMU_REGIONS"}) {
     if (const char* v = std::getenv(k)) full_env[k] = v;
   }
   for (const auto& [k, v] : env) full_env[k] = v;

@@ -55,7 +55,7 @@ std::string rewrite_constructs(std::string_view source, std::string_view file_na
   regions.line_of = [&](std::size_t token) {
     const int line = tokens[token].line;
     return line >= 1 && static_cast<std::size_t>(line) <= line_map.size() ? line_map[static_cast<std::size_t>(line) - 1]
-                                                                            : line;
+                                                                          : line;
   };
   collect_region_forms(tokens, scope, regions, edits);
   return apply_edits(source, std::move(edits));

@@ -23,9 +23,9 @@ bool is_qualifier(std::string_view w) {
 }
 // Specifiers that say where or how long a variable lives, not what it is.
 bool is_storage(std::string_view w) {
-  return one_of(w, {"static", "extern", "register", "thread_local", "mutable", "constexpr", "constinit", "inline",
-                    "__shared__", "__device__", "__constant__", "__managed__", "__host__", "__forceinline__",
-                    "__noinline__"});
+  return one_of(
+      w, {"static", "extern", "register", "thread_local", "mutable", "constexpr", "constinit", "inline", "__shared__",
+          "__device__", "__constant__", "__managed__", "__host__", "__forceinline__", "__noinline__"});
 }
 bool is_attribute_with_arguments(std::string_view w) {
   return one_of(w, {"__align__", "alignas", "__attribute__", "__declspec"});
@@ -72,8 +72,8 @@ class DeclarationReader {
         d.is_extern |= w == "extern";
         d.is_constexpr |= w == "constexpr";
         d.is_shared |= w == "__shared__";
-        d.other_storage |= one_of(w, {"register", "thread_local", "mutable", "__device__", "__constant__",
-                                      "__managed__", "constinit"});
+        d.other_storage |= one_of(
+            w, {"register", "thread_local", "mutable", "__device__", "__constant__", "__managed__", "constinit"});
         ++i;
         continue;
       }

@@ -27,8 +27,8 @@ struct Declaration {
   TokenRange specifiers;  // the decl-specifier-seq
   std::vector<Declarator> declarators;
   bool is_static = false, is_constexpr = false, is_const = false, is_extern = false;
-  bool is_shared = false;    // __shared__
-  bool is_auto = false;      // the type is deduced (`auto`, `decltype(auto)`)
+  bool is_shared = false;      // __shared__
+  bool is_auto = false;        // the type is deduced (`auto`, `decltype(auto)`)
   bool other_storage = false;  // register, thread_local, __device__, __constant__, __managed__, mutable
 };
 

@@ -7,7 +7,9 @@
 namespace gpulab::rewriter {
 namespace {
 
-bool is_open(const CodeTokens& t, std::size_t i) { return t.is_punct(i, '(') || t.is_punct(i, '[') || t.is_punct(i, '{'); }
+bool is_open(const CodeTokens& t, std::size_t i) {
+  return t.is_punct(i, '(') || t.is_punct(i, '[') || t.is_punct(i, '{');
+}
 
 bool is_member_access_before(const CodeTokens& t, std::size_t i) {
   if (i == 0) return false;
@@ -45,9 +47,7 @@ std::size_t enclosing_call(const CodeTokens& t, std::size_t i, std::size_t first
     if (t.is_punct(j, '(')) {
       if (j == 0) return 0;
       const std::size_t callee = j - 1;
-      return t.is_name(callee) || t.is_punct(callee, '>') || t.is_punct(callee, ')') || t.is_punct(callee, ']')
-                 ? j
-                 : 0;
+      return t.is_name(callee) || t.is_punct(callee, '>') || t.is_punct(callee, ')') || t.is_punct(callee, ']') ? j : 0;
     }
     if (t.is_punct(j, '[') || t.is_punct(j, '{') || t.is_punct(j, ';')) return 0;
   }
@@ -124,11 +124,12 @@ bool is_assignment_at(const CodeTokens& t, std::size_t i, std::size_t* width) {
     if (i > 0 && t.adjacent(i - 1, i) && t[i - 1].kind == TokenKind::Punct) {
       const char p = t.source()[t[i - 1].begin];
       if (p == '=' || p == '!') return false;  // the end of == or !=
-      if ((p == '<' || p == '>') && !(i > 1 && t.is_punct(i - 2, p) && t.adjacent(i - 2, i - 1))) return false;  // <= >=
+      if ((p == '<' || p == '>') && !(i > 1 && t.is_punct(i - 2, p) && t.adjacent(i - 2, i - 1)))
+        return false;  // <= >=
     }
     w = 1;
-  } else if (t[i].kind == TokenKind::Punct && std::string_view("+-*/%&|^").find(t.source()[t[i].begin]) !=
-                                                  std::string_view::npos) {
+  } else if (t[i].kind == TokenKind::Punct &&
+             std::string_view("+-*/%&|^").find(t.source()[t[i].begin]) != std::string_view::npos) {
     if (!adjacent_eq(i + 1)) return false;
     if (t.is_punct(i, '-') && i > 0 && t.is_punct(i - 1, '-') && t.adjacent(i - 1, i)) return false;
     w = 2;

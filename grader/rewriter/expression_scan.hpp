@@ -28,7 +28,7 @@ enum class Use {
 struct Occurrence {
   std::size_t token = 0;
   Use use = Use::read;
-  bool subscripted = false;  // followed by `[` (an array element, or through a pointer)
+  bool subscripted = false;   // followed by `[` (an array element, or through a pointer)
   std::size_t call_open = 0;  // Use::argument: the '(' of the call
 };
 

@@ -28,9 +28,9 @@ struct MacroSymbol {
 struct ProgramSymbols {
   std::map<std::string, std::vector<FunctionSymbol>, std::less<>> functions;  // by unqualified name
   std::map<std::string, MacroSymbol, std::less<>> macros;
-  std::set<std::string, std::less<>> constants;  // const/constexpr/__constant__ variables, enumerators
+  std::set<std::string, std::less<>> constants;          // const/constexpr/__constant__ variables, enumerators
   std::set<std::string, std::less<>> mutable_variables;  // other variables at namespace scope
-  std::set<std::string, std::less<>> types;             // classes, enums, aliases, typedefs
+  std::set<std::string, std::less<>> types;              // classes, enums, aliases, typedefs
   // Functions and macros whose code reaches a thread synchronisation (a barrier, a warp collective,
   // a cooperative-groups or cuda::barrier wait), directly or through one another.
   std::set<std::string, std::less<>> synchronising;

@@ -27,8 +27,9 @@ std::string RegionAnalysis::run() {
 
 std::string RegionAnalysis::check_kernel_text() {
   if (body_.has_conditional_directives) return "its body holds a conditional directive (#if, #ifdef, #define)";
-  if (!body_.complete) return "its body holds a statement the rewriter does not take apart (try, `if (init; cond)`, a "
-                               "declaration in a condition, a structured binding)";
+  if (!body_.complete)
+    return "its body holds a statement the rewriter does not take apart (try, `if (init; cond)`, a "
+           "declaration in a condition, a structured binding)";
   const TokenRange all{k_.body_open + 1, k_.body_close - 1};
   for (const Lambda& l : lambdas(t_, all)) {
     has_captureless_lambda_ |= l.captures_nothing;
@@ -45,7 +46,8 @@ std::string RegionAnalysis::check_kernel_text() {
     if (is_block_barrier(w) || block_sync_at(i)) continue;
     // Cooperative groups' thread block is a handle on the block: its sync is a barrier (above).
     if (w == "thread_block" || w == "this_thread_block" || w == "cooperative_groups") continue;
-    if (is_sync_builtin(w)) return "the warp collective " + std::string(w) + " on " + where(i) + " needs the warp's lanes";
+    if (is_sync_builtin(w))
+      return "the warp collective " + std::string(w) + " on " + where(i) + " needs the warp's lanes";
     const bool member_call = i > 0 && t_.is_punct(i + 1, '(') &&
                              (t_.is_punct(i - 1, '.') || t_.is_arrow_head(i - 1) || t_.is_punct(i - 1, ':'));
     if (member_call && t_.is_punct(i - 1, '.') && i >= 2 && is_block_group(i - 2)) continue;  // cta.thread_rank()
@@ -219,9 +221,7 @@ bool RegionAnalysis::block_level_statement(const Stmt& s, bool barrier_after) {
       plan_.block_level.insert(&s.children[0]);
       return branch(s.children[1], loop_after);
     case StmtKind::while_:
-    case StmtKind::do_:
-      block_conditions_.push_back(&s);
-      return branch(s.children[0], loop_after);
+    case StmtKind::do_: block_conditions_.push_back(&s); return branch(s.children[0], loop_after);
     case StmtKind::return_:
       if (!s.cond.empty()) return fail("the return on " + where(s.first) + " returns a value");
       return true;
@@ -241,8 +241,8 @@ RegionDecision analyse_kernel(const CodeTokens& t, const ProgramSymbols& symbols
   for (std::size_t i = kernel.body_open; i <= kernel.body_close && !synchronises; ++i) {
     if (!t.is_identifier(i)) continue;
     const std::string_view w = t.text(i);
-    synchronises = is_sync_builtin(w) || is_group_wait_name(w) || symbols.synchronising.count(w) ||
-                   w == "asm" || w == "__asm__" || (is_group_wait_member(w) && t.is_punct(i + 1, '('));
+    synchronises = is_sync_builtin(w) || is_group_wait_name(w) || symbols.synchronising.count(w) || w == "asm" ||
+                   w == "__asm__" || (is_group_wait_member(w) && t.is_punct(i + 1, '('));
   }
   if (!synchronises) {
     d.reason = "no barriers: each thread runs as a plain call";

@@ -35,7 +35,7 @@ struct KernelSource {
 
 struct RegionDecision {
   enum class Kind { plain_calls, regions, fibers } kind = Kind::plain_calls;
-  std::string reason;  // fibers: why, naming the line; otherwise a short description
+  std::string reason;                  // fibers: why, naming the line; otherwise a short description
   std::unique_ptr<FunctionBody> body;  // the statements the plan points into
   RegionPlan plan;
 };

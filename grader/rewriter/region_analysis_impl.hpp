@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -18,10 +19,18 @@ namespace gpulab::rewriter {
 
 // What one piece of the kernel (a plain statement, a condition) does with the kernel's variables.
 struct Facts {
-  std::set<int> mentions;  // variables it names, also through a lambda it calls or a macro it uses
-  std::set<int> writes;    // variables it may change (assigned, incremented, address taken, ...)
+  std::set<int> mentions;                    // variables it names, also through a lambda it calls or a macro it uses
+  std::set<int> writes;                      // variables it may change (assigned, incremented, address taken, ...)
   std::set<std::string, std::less<>> names;  // every name it uses, whatever it refers to
-  bool calls_out = false;  // calls code that may read the thread's indices from the runtime
+  bool calls_out = false;                    // calls code that may read the thread's indices from the runtime
+};
+
+// A value read by growth_of: whether it depends on the thread, whether its arithmetic keeps order
+// (signed or floating; unsigned wraps), whether arithmetic on the thread's index made it.
+struct Growth {
+  bool thread = false;
+  bool ordered = false;
+  bool arithmetic = false;
 };
 
 class RegionAnalysis {
@@ -82,7 +91,13 @@ class RegionAnalysis {
   // --- region_loops.cpp: how each region's loop is written ---
   void shape_region_loops();
   bool is_thread_x(TokenRange r) const;
-  bool grows_until_false(TokenRange cond) const;
+  bool stop_early(const Stmt& s, const std::set<int>& locals, Region& region) const;
+  std::optional<std::set<int>> plain_locals(const Stmt& s) const;
+  // --- region_growth.cpp: values that never decrease along a row of threads ---
+  // `locals`: variables declared by the region's statements before the one read; `guards` gets
+  // the values that must be >= 0 for r to grow.
+  std::optional<Growth> growth_of(TokenRange r, const std::set<int>& locals, std::vector<TokenRange>& guards,
+                                  int depth) const;
 
   std::string where(std::size_t token) const;  // "line N"
   bool fail(std::string why) {
@@ -101,18 +116,18 @@ class RegionAnalysis {
   std::map<const Stmt*, Facts> statement_facts_;  // plain statements and block-level pieces
   std::map<int, Facts> predicate_facts_;          // by region: the valued barrier's predicate
   std::map<std::string, std::vector<int>, std::less<>> vars_by_name_;
-  std::map<int, TokenRange> var_scope_;           // where each variable is visible
-  std::set<int> uniform_;                         // the variables every thread agrees on
+  std::map<int, TokenRange> var_scope_;            // where each variable is visible
+  std::set<int> uniform_;                          // the variables every thread agrees on
   std::map<int, std::set<int>> loop_variable_of_;  // a block-level for's variables -> its body's vars
   std::vector<const Stmt*> block_fors_;
-  std::vector<const Stmt*> block_conditions_;     // if/while/do/for statements at block level
-  std::map<int, const Stmt*> region_sequence_;     // each region's block-level sequence
+  std::vector<const Stmt*> block_conditions_;        // if/while/do/for statements at block level
+  std::map<int, const Stmt*> region_sequence_;       // each region's block-level sequence
   std::set<std::string, std::less<>> block_groups_;  // variables holding cooperative groups' thread block
-  std::map<const Stmt*, Facts> inc_facts_;         // block-level for loops' increments
-  mutable std::map<int, Facts> lambda_facts_;      // a lambda variable's body
+  std::map<const Stmt*, Facts> inc_facts_;           // block-level for loops' increments
+  mutable std::map<int, Facts> lambda_facts_;        // a lambda variable's body
   mutable std::set<int> lambda_in_progress_;
   mutable std::map<int, bool> recomputable_;
-  const Stmt* sequence_key_ = nullptr;             // the sequence build_sequence is in
+  const Stmt* sequence_key_ = nullptr;  // the sequence build_sequence is in
   std::string failure_;
   bool has_captureless_lambda_ = false;
 };

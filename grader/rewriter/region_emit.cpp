@@ -23,18 +23,20 @@ class RegionWriter {
   SourceEdit write() {
     text(" if (::gpulab::emu::RegionBlock gpulab_rb; gpulab_rb.begin()) {");
     if (plan_.shadow_block_values) {
-      text(" const ::gpulab::emu::BlockContext gpulab_block_copy = *::gpulab_emu_block;"
-           " [[maybe_unused]] const ::gpulab::emu::BlockContext* const gpulab_emu_block = &gpulab_block_copy;"
-           " [[maybe_unused]] const ::dim3 blockDim = ::blockDim; [[maybe_unused]] const ::dim3 gridDim = ::gridDim;");
+      text(
+          " const ::gpulab::emu::BlockContext gpulab_block_copy = *::gpulab_emu_block;"
+          " [[maybe_unused]] const ::gpulab::emu::BlockContext* const gpulab_emu_block = &gpulab_block_copy;"
+          " [[maybe_unused]] const ::dim3 blockDim = ::blockDim; [[maybe_unused]] const ::dim3 gridDim = ::gridDim;");
     }
     for (std::size_t v = 0; v < plan_.vars.size(); ++v) {
       const RegionVar& var = plan_.vars[v];
       if (!var.parameter || var.kind != VarKind::stored) continue;
       const std::string id = std::to_string(v);
       text(" using gpulab_t_" + id + " = ::gpulab::emu::region_value_t<decltype(" + var.name + ")>; gpulab_t_" + id +
-           "* const gpulab_s_" + id + " = gpulab_rb.storage<gpulab_t_" + id + ">(); for (unsigned gpulab_i = 0; gpulab_i < "
-           "gpulab_rb.threads(); ++gpulab_i) ::new (::gpulab::emu::region_slot(gpulab_s_" + id + " + gpulab_i)) gpulab_t_" +
-           id + "(" + var.name + ");");
+           "* const gpulab_s_" + id + " = gpulab_rb.storage<gpulab_t_" + id +
+           ">(); for (unsigned gpulab_i = 0; gpulab_i < "
+           "gpulab_rb.threads(); ++gpulab_i) ::new (::gpulab::emu::region_slot(gpulab_s_" +
+           id + " + gpulab_i)) gpulab_t_" + id + "(" + var.name + ");");
     }
     sequence(body_.body);
     text(" return; }\n#line " + std::to_string(c_.line_of(k_.body_open)) + " \"" + c_.file_literal + "\"\n");
@@ -79,7 +81,8 @@ class RegionWriter {
         if (end) swaps[i] = {*end, "goto gpulab_done_" + std::to_string(region) + ";"};
       }
       for (std::size_t b = 0; b < plan_.barriers.size(); ++b)
-        if (plan_.barriers[b].call_first == i) swaps[i] = {plan_.barriers[b].call_last, "gpulab_sync_" + std::to_string(b)};
+        if (plan_.barriers[b].call_first == i)
+          swaps[i] = {plan_.barriers[b].call_last, "gpulab_sync_" + std::to_string(b)};
     }
     std::size_t at = t_[first].begin;
     for (const auto& [from, swap] : swaps) {
@@ -127,8 +130,8 @@ class RegionWriter {
   void block_statement(const Stmt& s) {
     if (const auto b = plan_.barrier_of.find(&s); b != plan_.barrier_of.end()) {
       const std::string id = std::to_string(b->second);
-      text(" gpulab_rb.barrier(); [[maybe_unused]] const int gpulab_sync_" + id + " = gpulab_rb." + plan_.barriers[static_cast<std::size_t>(b->second)].combine +
-           "(gpulab_p_" + id + ");");
+      text(" gpulab_rb.barrier(); [[maybe_unused]] const int gpulab_sync_" + id + " = gpulab_rb." +
+           plan_.barriers[static_cast<std::size_t>(b->second)].combine + "(gpulab_p_" + id + ");");
       return;
     }
     switch (s.kind) {
@@ -232,6 +235,21 @@ class RegionWriter {
     }
   }
 
+  // The threads from here on would do nothing (region_loops.cpp): `if (!(v < u) && v >= 0 && g >= 0) break;`.
+  void stop_check(const Region& r, int index) {
+    text(" if (!(");
+    copy(r.stop_unless.first, r.stop_unless.last, index);
+    text(")");
+    std::vector<TokenRange> nonnegative = r.stop_guards;
+    if (!r.stop_value.empty()) nonnegative.insert(nonnegative.begin(), r.stop_value);
+    for (const TokenRange& v : nonnegative) {
+      text(" && (");
+      copy(v.first, v.last, index);
+      text(") >= 0");
+    }
+    text(") break;");
+  }
+
   void region(int index) {
     const Region& r = plan_.regions[static_cast<std::size_t>(index)];
     for (const Stmt* s : r.before) copy_statement(*s, -1);
@@ -258,12 +276,10 @@ class RegionWriter {
         }
       }
       text(" {");
-      if (!r.stop_unless.empty()) {  // the threads from here on would do nothing (region_loops.cpp)
-        text(" if (!(");
-        copy(r.stop_unless.first, r.stop_unless.last, index);
-        text(")) break;");
+      for (const Stmt* s : body) {
+        if (s == r.stop_before) stop_check(r, index);
+        region_statement(*s, index);
       }
-      for (const Stmt* s : body) region_statement(*s, index);
       if (r.predicate_of >= 0) {
         const TokenRange pred = plan_.barriers[static_cast<std::size_t>(r.predicate_of)].predicate;
         line(pred.first);

@@ -26,8 +26,8 @@
 namespace gpulab::rewriter {
 
 struct RegionEmitContext {
-  std::string file_literal;                  // the file name, escaped for a string literal
-  std::function<int(std::size_t)> line_of;   // a token's line in the student's file
+  std::string file_literal;                              // the file name, escaped for a string literal
+  std::function<int(std::size_t)> line_of;               // a token's line in the student's file
   const std::vector<SourceEdit>* other_edits = nullptr;  // the file's other edits: never split inside one
 };
 

@@ -14,7 +14,8 @@ namespace {
 
 // `[ns::]this_thread_block ( )` ending at `last`: its first token, or nullopt.
 std::optional<std::size_t> this_thread_block_call_ending(const CodeTokens& t, std::size_t last) {
-  if (last < 2 || !t.is_punct(last, ')') || !t.is_punct(last - 1, '(') || !t.is_identifier(last - 2, "this_thread_block"))
+  if (last < 2 || !t.is_punct(last, ')') || !t.is_punct(last - 1, '(') ||
+      !t.is_identifier(last - 2, "this_thread_block"))
     return std::nullopt;
   std::size_t first = last - 2;
   while (first >= 3 && t.is_scope_op(first - 2) && t.is_name(first - 3)) first -= 3;

@@ -1,8 +1,9 @@
 // How each region's loop over the threads is written (region_plan.hpp): unrolled when the region is
 // a few statements without loops of their own (less loop overhead per thread), and stopping early
-// when the whole region is `if (t < u) ...` with t the thread's x index and u a uniform value: t
-// grows with the loop, u does not change in it, and the condition has no effect of its own, so the
-// threads after the first one for which it is false would do nothing (a tree reduction's rounds).
+// when the region is `if (v < u) ...` after declarations of the thread's own values, with v growing
+// with the thread's x index (region_growth.cpp) and u a uniform value: u does not change in the
+// loop and the condition has no effect of its own, so the threads after the first one for which it
+// is false would do nothing (a tree reduction's rounds, a Brent-Kung scan's).
 #include <string_view>
 
 #include "rewriter/region_analysis_impl.hpp"
@@ -20,9 +21,9 @@ bool holds_thread_index(const CodeTokens& t, std::size_t first, std::size_t last
     if (t.is_punct(i, ':')) continue;
     if (!t.is_identifier(i)) return false;
     const std::string_view w = t.text(i);
-    if (w != "int" && w != "unsigned" && w != "signed" && w != "long" && w != "const" && w != "auto" &&
-        w != "std" && w != "size_t" && w != "ptrdiff_t" && w != "int32_t" && w != "uint32_t" && w != "int64_t" &&
-        w != "uint64_t" && w != "float" && w != "double") {
+    if (w != "int" && w != "unsigned" && w != "signed" && w != "long" && w != "const" && w != "auto" && w != "std" &&
+        w != "size_t" && w != "ptrdiff_t" && w != "int32_t" && w != "uint32_t" && w != "int64_t" && w != "uint64_t" &&
+        w != "float" && w != "double") {
       return false;
     }
   }
@@ -48,7 +49,8 @@ bool RegionAnalysis::is_thread_x(TokenRange r) const {
   if (r.last - r.first == 2) {
     return t_.is_identifier(r.first, "threadIdx") && t_.is_punct(r.first + 1, '.') && t_.is_identifier(r.last, "x");
   }
-  if (t_.is_punct(r.first, '(') && closing_bracket(t_, r.first) == r.last) return is_thread_x({r.first + 1, r.last - 1});
+  if (t_.is_punct(r.first, '(') && closing_bracket(t_, r.first) == r.last)
+    return is_thread_x({r.first + 1, r.last - 1});
   if (t_.is_identifier(r.first, "static_cast") && t_.is_punct(r.first + 1, '<')) {
     std::size_t i = r.first + 2;
     while (i < r.last && !t_.is_punct(i, '>')) ++i;
@@ -72,9 +74,12 @@ bool RegionAnalysis::is_thread_x(TokenRange r) const {
   return false;
 }
 
-// `t < u` or `t <= u`: the `<`'s token, when t is the thread's x index and u a uniform value with no
-// operator of lower precedence than `<` at its top level.
-bool RegionAnalysis::grows_until_false(TokenRange cond) const {
+// `v < u` or `v <= u` as the condition of `if` statement s (no else), with v growing with the
+// thread's x index (region_growth.cpp) and u a uniform value with no operator of lower precedence
+// than `<` at its top level: fills in the region's early stop.
+bool RegionAnalysis::stop_early(const Stmt& s, const std::set<int>& locals, Region& region) const {
+  const TokenRange cond = s.cond;
+  if (s.kind != StmtKind::if_ || s.children.size() != 1 || s.constexpr_if || cond.empty()) return false;
   std::size_t op = cond.first;
   while (op <= cond.last && !t_.is_punct(op, '<')) {
     if (t_.is_identifier(op, "static_cast") && t_.is_punct(op + 1, '<')) {  // its type's brackets
@@ -84,9 +89,9 @@ bool RegionAnalysis::grows_until_false(TokenRange cond) const {
     if (t_.is_punct(op, '(') || t_.is_punct(op, '[')) op = closing_bracket(t_, op).value_or(cond.last);
     ++op;
   }
-  if (op >= cond.last || (op > cond.first && t_.is_punct(op - 1, '<'))) return false;
+  if (op >= cond.last || op == cond.first || t_.is_punct(op - 1, '<')) return false;
   const std::size_t rhs = t_.is_punct(op + 1, '=') && t_.adjacent(op, op + 1) ? op + 2 : op + 1;
-  if (rhs > cond.last || t_.is_punct(rhs, '<') || !is_thread_x({cond.first, op - 1})) return false;
+  if (rhs > cond.last || t_.is_punct(rhs, '<')) return false;
   for (std::size_t i = rhs; i <= cond.last; ++i) {
     if (t_.is_punct(i, '(') || t_.is_punct(i, '[')) {
       i = closing_bracket(t_, i).value_or(cond.last);
@@ -95,7 +100,39 @@ bool RegionAnalysis::grows_until_false(TokenRange cond) const {
     if (t_[i].kind != TokenKind::Punct) continue;
     if (std::string_view("<>=!&|^?:,;{").find(t_.source()[t_[i].begin]) != std::string_view::npos) return false;
   }
-  return pure_value({rhs, cond.last}, -1, nullptr);
+  if (!pure_value({rhs, cond.last}, -1, nullptr)) return false;
+  std::vector<TokenRange> guards;
+  const TokenRange value{cond.first, op - 1};
+  const std::optional<Growth> g = growth_of(value, locals, guards, 0);
+  if (!g || !g->thread) return false;
+  region.stop_before = &s;
+  region.stop_unless = cond;
+  region.stop_value = g->arithmetic ? value : TokenRange{};
+  region.stop_guards = std::move(guards);
+  return true;
+}
+
+// A declaration of the thread's own values only, each computed from its indices and uniform values
+// without a division (which could fault in a thread the early stop skips): its variables.
+std::optional<std::set<int>> RegionAnalysis::plain_locals(const Stmt& s) const {
+  if (s.kind != StmtKind::declaration) return std::nullopt;
+  const std::optional<Declaration> d = parse_declaration(t_, s.first, s.last - 1);
+  if (!d || d->is_static || d->other_storage || d->is_shared) return std::nullopt;
+  std::set<int> out;
+  for (const Declarator& dr : d->declarators) {
+    const auto v = plan_.declarator_var.find(dr.name);
+    if (v == plan_.declarator_var.end() || dr.init != Declarator::Init::copy || dr.tokens.first != dr.name ||
+        dr.tokens.last != dr.name) {
+      return std::nullopt;
+    }
+    const VarKind kind = plan_.vars[static_cast<std::size_t>(v->second)].kind;
+    if (kind != VarKind::thread && kind != VarKind::recomputed) return std::nullopt;
+    for (std::size_t i = dr.init_tokens.first; i <= dr.init_tokens.last; ++i)
+      if (t_.is_punct(i, '/') || t_.is_punct(i, '%')) return std::nullopt;
+    if (!pure_value(dr.init_tokens, v->second, nullptr)) return std::nullopt;
+    out.insert(v->second);
+  }
+  return out;
 }
 
 void RegionAnalysis::shape_region_loops() {
@@ -110,10 +147,15 @@ void RegionAnalysis::shape_region_loops() {
       loops = loops || has_loop(*s);
     }
     region.short_body = !loops && tokens <= kShortRegionTokens;
-    if (body.size() == 1 && body[0]->kind == StmtKind::if_ && body[0]->children.size() == 1 &&
-        region.predicate_of < 0 && !region.returns && grows_until_false(body[0]->cond)) {
-      region.stop_unless = body[0]->cond;
+    if (body.empty() || region.predicate_of >= 0 || region.returns) continue;
+    std::set<int> locals;
+    bool plain = true;
+    for (std::size_t k = 0; k + 1 < body.size() && plain; ++k) {
+      const std::optional<std::set<int>> declared = plain_locals(*body[k]);
+      plain = declared.has_value();
+      if (plain) locals.insert(declared->begin(), declared->end());
     }
+    if (plain) stop_early(*body.back(), locals, region);
   }
 }
 

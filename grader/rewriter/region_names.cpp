@@ -19,11 +19,13 @@ bool one_of(std::string_view w, std::initializer_list<std::string_view> words) {
 // Callees known to take their arguments by value (or not to keep a reference to them).
 bool takes_values(std::string_view name) {
   return is_pure_builtin(name) ||
-         one_of(name, {"printf", "sinf", "cosf", "tanf", "expf", "exp2f", "logf", "log10f", "powf", "fmaf", "roundf",
-                       "truncf", "sin", "cos", "tan", "exp", "log", "log10", "pow", "fma", "round", "trunc", "__expf",
-                       "__logf", "__sinf", "__cosf", "__powf", "__fdividef", "__saturatef", "__fmaf_rn", "__fadd_rn",
-                       "__fmul_rn", "atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicExch", "atomicCAS",
-                       "atomicAnd", "atomicOr", "atomicXor", "atomicInc", "atomicDec", "__ldg", "assert"});
+         one_of(name, {"printf",      "sinf",       "cosf",      "tanf",      "expf",      "exp2f",     "logf",
+                       "log10f",      "powf",       "fmaf",      "roundf",    "truncf",    "sin",       "cos",
+                       "tan",         "exp",        "log",       "log10",     "pow",       "fma",       "round",
+                       "trunc",       "__expf",     "__logf",    "__sinf",    "__cosf",    "__powf",    "__fdividef",
+                       "__saturatef", "__fmaf_rn",  "__fadd_rn", "__fmul_rn", "atomicAdd", "atomicSub", "atomicMin",
+                       "atomicMax",   "atomicExch", "atomicCAS", "atomicAnd", "atomicOr",  "atomicXor", "atomicInc",
+                       "atomicDec",   "__ldg",      "assert"});
 }
 
 }  // namespace
@@ -82,7 +84,8 @@ void RegionAnalysis::collect_variables() {
   for (std::size_t r = 0; r < plan_.regions.size(); ++r) {
     const Stmt* key = region_sequence_[static_cast<int>(r)];
     for (const Stmt* s : plan_.regions[r].statements) {
-      if (s->kind == StmtKind::declaration) add_declaration_vars(*s, static_cast<int>(r), TokenRange{key->first, key->last});
+      if (s->kind == StmtKind::declaration)
+        add_declaration_vars(*s, static_cast<int>(r), TokenRange{key->first, key->last});
     }
   }
   for (const Stmt* f : block_fors_) {
@@ -160,7 +163,8 @@ Facts RegionAnalysis::facts_of(TokenRange r) const {
     const std::string_view name = t_.text(c.name);
     if (!is_pure_builtin(name) && !is_builtin_type_name(name) && !sym_.types.count(name)) f.calls_out = true;
   }
-  for (std::size_t i = r.first; i <= r.last; ++i) f.calls_out |= t_.is_identifier(i, "asm") || t_.is_identifier(i, "__asm__");
+  for (std::size_t i = r.first; i <= r.last; ++i)
+    f.calls_out |= t_.is_identifier(i, "asm") || t_.is_identifier(i, "__asm__");
   for (const Occurrence& o : name_occurrences(t_, r)) {
     const std::string_view name = t_.text(o.token);
     f.names.insert(std::string(name));
@@ -207,7 +211,8 @@ Facts RegionAnalysis::facts_of(TokenRange r) const {
   // `T& r = x;`: x may be changed through r.
   const std::size_t first = r.first;
   if (t_.is_name(first) || t_.is_scope_op(first)) {
-    if (const std::optional<Declaration> d = parse_declaration(t_, first, t_.is_punct(r.last, ';') ? r.last - 1 : r.last)) {
+    if (const std::optional<Declaration> d =
+            parse_declaration(t_, first, t_.is_punct(r.last, ';') ? r.last - 1 : r.last)) {
       for (const Declarator& dr : d->declarators) {
         if (!dr.reference || dr.init != Declarator::Init::copy) continue;
         for (std::size_t i = dr.init_tokens.first; i <= dr.init_tokens.last; ++i)
@@ -237,7 +242,8 @@ void RegionAnalysis::compute_statement_facts() {
       statement_facts_[s] = std::move(f);
     }
     if (region.predicate_of >= 0)
-      predicate_facts_[static_cast<int>(r)] = facts_of(plan_.barriers[static_cast<std::size_t>(region.predicate_of)].predicate);
+      predicate_facts_[static_cast<int>(r)] =
+          facts_of(plan_.barriers[static_cast<std::size_t>(region.predicate_of)].predicate);
   }
   for (const Stmt* s : block_conditions_) {
     statement_facts_[s] = facts_of(s->cond);

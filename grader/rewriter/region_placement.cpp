@@ -152,7 +152,9 @@ std::string RegionAnalysis::settle_uniform_variables() {
 std::string RegionAnalysis::check_conditions() const {
   std::string why;
   for (const Stmt* s : block_conditions_) {
-    const std::string what = s->kind == StmtKind::for_ ? "the loop" : s->kind == StmtKind::if_ ? "the condition" : "the loop";
+    const std::string what = s->kind == StmtKind::for_  ? "the loop"
+                             : s->kind == StmtKind::if_ ? "the condition"
+                                                        : "the loop";
     const std::string at = what + " on " + where(s->first) + " holds a barrier but may differ between threads: ";
     if (s->kind != StmtKind::for_) {
       if (!pure_value(s->cond, -1, &why)) return at + why;
@@ -164,7 +166,8 @@ std::string RegionAnalysis::check_conditions() const {
         if (token >= init.first && token <= init.last && !uniform_.count(v))
           return at + "its variable '" + plan_.vars[static_cast<std::size_t>(v)].name + "' does";
       }
-    } else if (init.kind == StmtKind::expression && !uniform_assignment(TokenRange{init.first, init.last - 1}, nullptr)) {
+    } else if (init.kind == StmtKind::expression &&
+               !uniform_assignment(TokenRange{init.first, init.last - 1}, nullptr)) {
       return at + "its first statement is not a uniform assignment";
     }
     if (!s->cond.empty() && !pure_value(s->cond, -1, &why)) return at + why;
@@ -219,16 +222,19 @@ std::string RegionAnalysis::place_thread_variables() {
     if (uniform_.count(static_cast<int>(v))) continue;
     std::vector<int> others;
     for (std::size_t r = 0; r < plan_.regions.size(); ++r)
-      if (needed[r].count(static_cast<int>(v)) && var.region != static_cast<int>(r)) others.push_back(static_cast<int>(r));
+      if (needed[r].count(static_cast<int>(v)) && var.region != static_cast<int>(r))
+        others.push_back(static_cast<int>(r));
     var.kind = VarKind::thread;
     if (others.empty()) continue;
     const Declarator& d = var.declaration.declarators[var.declarator];
-    const std::string line = var.parameter ? "parameter '" + var.name + "'" : "'" + var.name + "' (" + where(var.name_token) + ")";
+    const std::string line =
+        var.parameter ? "parameter '" + var.name + "'" : "'" + var.name + "' (" + where(var.name_token) + ")";
     if (var.parameter) {
       var.kind = VarKind::stored;
     } else if (var.lambda) {
       const std::size_t intro = d.init_tokens.first;
-      const bool by_reference = t_.is_punct(intro + 1, ']') || (t_.is_punct(intro + 1, '&') && t_.is_punct(intro + 2, ']'));
+      const bool by_reference =
+          t_.is_punct(intro + 1, ']') || (t_.is_punct(intro + 1, '&') && t_.is_punct(intro + 2, ']'));
       if (!by_reference || written_anywhere(static_cast<int>(v), nullptr))
         return "the lambda " + line + " is used after a barrier and captures by value";
       var.kind = VarKind::recomputed;

@@ -20,10 +20,10 @@
 namespace gpulab::rewriter {
 
 enum class VarKind {
-  uniform,        // one copy at block level
-  thread,         // an ordinary local of the one region that uses it
-  recomputed,     // its declaration is copied into every region that reads it
-  stored,         // an array with one slot per thread
+  uniform,     // one copy at block level
+  thread,      // an ordinary local of the one region that uses it
+  recomputed,  // its declaration is copied into every region that reads it
+  stored,      // an array with one slot per thread
 };
 
 struct RegionVar {
@@ -37,28 +37,34 @@ struct RegionVar {
   bool shared = false;              // a __shared__ declaration
   bool lambda = false;              // initialised with a lambda expression
   VarKind kind = VarKind::uniform;
-  std::string type;                 // stored: its type-id
+  std::string type;  // stored: its type-id
 };
 
-struct ValuedBarrier {  // `v = __syncthreads_count(p);` and its kind
+struct ValuedBarrier {                        // `v = __syncthreads_count(p);` and its kind
   std::size_t call_first = 0, call_last = 0;  // the call, replaced by its result
   TokenRange predicate;
-  std::string combine;                        // "count", "all" or "any"
+  std::string combine;  // "count", "all" or "any"
 };
 
 struct Region {
-  std::vector<const Stmt*> statements;  // in order; those in `hoisted` run at block level instead
+  std::vector<const Stmt*> statements;     // in order; those in `hoisted` run at block level instead
   std::vector<const Stmt*> before, after;  // hoisted to block level before / after the loop
-  std::vector<int> bindings;   // variables declared elsewhere that its statements read (declaration order)
-  std::vector<int> declares_stored;  // stored variables its statements declare
-  bool call_outs = false;      // calls code that may read the thread's indices from the runtime
-  bool returns = false;        // a thread may return in it (no barrier follows)
-  int predicate_of = -1;       // a valued barrier right after it: its predicate ends the region
-  bool short_body = false;     // a few statements without loops: the loop over the threads is unrolled
-  // The region is one `if (t < u) ...` with t the thread's threadIdx.x and u uniform: the threads
-  // from the first for which it is false on do nothing, so the loop over x stops there (the
-  // condition's tokens).
+  std::vector<int> bindings;               // variables declared elsewhere that its statements read (declaration order)
+  std::vector<int> declares_stored;        // stored variables its statements declare
+  bool call_outs = false;                  // calls code that may read the thread's indices from the runtime
+  bool returns = false;                    // a thread may return in it (no barrier follows)
+  int predicate_of = -1;                   // a valued barrier right after it: its predicate ends the region
+  bool short_body = false;                 // a few statements without loops: the loop over the threads is unrolled
+  // The region ends with `if (v < u) ...` (no else), v growing with the thread's x index and u
+  // uniform, and before it only declarations of the thread's own values: the threads from the first
+  // for which the condition is false on do nothing, so the loop over x stops there
+  // (region_loops.cpp, region_growth.cpp). stop_before: the if; stop_unless: its condition;
+  // stop_value: v, which must also be >= 0 (where v is arithmetic: an unsigned comparison would
+  // reorder negative values); stop_guards: values that must be >= 0 for v to grow.
+  const Stmt* stop_before = nullptr;
   TokenRange stop_unless;
+  TokenRange stop_value;
+  std::vector<TokenRange> stop_guards;
 };
 
 // What a block-level sequence (a compound statement, or the single statement a control statement
@@ -72,14 +78,14 @@ struct RegionPlan {
   std::vector<RegionVar> vars;
   std::vector<Region> regions;
   std::map<const Stmt*, std::vector<SequenceItem>> sequences;
-  std::set<const Stmt*> block_level;         // statements run once per block
-  std::set<const Stmt*> hoisted;            // plain statements (or some of their declarators) run at block level
+  std::set<const Stmt*> block_level;          // statements run once per block
+  std::set<const Stmt*> hoisted;              // plain statements (or some of their declarators) run at block level
   std::map<std::size_t, int> declarator_var;  // a declarator's name token -> its variable
   std::map<const Stmt*, int> barrier_of;      // valued barriers by statement
   std::vector<ValuedBarrier> barriers;
-  std::map<const Stmt*, int> after_barrier;   // the statement that uses a valued barrier's result
-  std::set<std::size_t> thread_returns;       // `return` tokens that end a thread (inside regions)
-  bool shadow_block_values = true;            // no captureless lambda: blockIdx etc. may be local copies
+  std::map<const Stmt*, int> after_barrier;  // the statement that uses a valued barrier's result
+  std::set<std::size_t> thread_returns;      // `return` tokens that end a thread (inside regions)
+  bool shadow_block_values = true;           // no captureless lambda: blockIdx etc. may be local copies
 };
 
 }  // namespace gpulab::rewriter

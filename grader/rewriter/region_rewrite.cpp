@@ -131,11 +131,11 @@ void collect_region_forms(const CodeTokens& t, const std::vector<TokenScope>& sc
     const int kind = d.kind == RegionDecision::Kind::plain_calls ? 0 : d.kind == RegionDecision::Kind::regions ? 1 : 2;
     SourceEdit note;
     note.begin = note.end = close.end;
-    note.parts.push_back(EditPart::literal(
-        " static const ::gpulab::emu::region_note gpulab_region_note_L" + std::to_string(close.line) + "C" +
-        std::to_string(close.column) + "(\"" + escape_string_literal(k.name) + "\", \"" + options.file_literal + "\", " +
-        std::to_string(options.line_of(k.body_open)) + ", " + std::to_string(kind) + ", \"" +
-        escape_string_literal(d.reason) + "\");"));
+    note.parts.push_back(EditPart::literal(" static const ::gpulab::emu::region_note gpulab_region_note_L" +
+                                           std::to_string(close.line) + "C" + std::to_string(close.column) + "(\"" +
+                                           escape_string_literal(k.name) + "\", \"" + options.file_literal + "\", " +
+                                           std::to_string(options.line_of(k.body_open)) + ", " + std::to_string(kind) +
+                                           ", \"" + escape_string_literal(d.reason) + "\");"));
     edits.push_back(std::move(note));
   }
 }

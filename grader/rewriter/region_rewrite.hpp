@@ -18,10 +18,10 @@ namespace gpulab::rewriter {
 struct ProgramNames;
 
 struct RegionPassOptions {
-  bool region_forms = true;                  // false: neither region forms nor notes (the checking build)
-  const ProgramNames* program = nullptr;     // what the program's other files declare, if known
-  std::string file_literal;                  // the file's name, escaped for a string literal
-  std::function<int(std::size_t)> line_of;   // a token's line in the student's file
+  bool region_forms = true;                 // false: neither region forms nor notes (the checking build)
+  const ProgramNames* program = nullptr;    // what the program's other files declare, if known
+  std::string file_literal;                 // the file's name, escaped for a string literal
+  std::function<int(std::size_t)> line_of;  // a token's line in the student's file
 };
 
 // `edits`: the file's other edits so far (the region form copies the kernel's statements with them

@@ -22,10 +22,12 @@ bool one_of(std::string_view w, std::initializer_list<std::string_view> words) {
 }
 
 bool is_value_keyword(std::string_view w) {
-  return one_of(w, {"sizeof", "alignof", "static_cast", "const_cast", "reinterpret_cast", "true", "false", "nullptr",
-                    "decltype", "void", "bool", "char", "short", "int", "long", "float", "double", "signed",
-                    "unsigned", "auto", "const", "volatile", "typename", "template", "char8_t", "char16_t",
-                    "char32_t", "wchar_t"});
+  return one_of(w, {"sizeof",   "alignof",  "static_cast", "const_cast", "reinterpret_cast",
+                    "true",     "false",    "nullptr",     "decltype",   "void",
+                    "bool",     "char",     "short",       "int",        "long",
+                    "float",    "double",   "signed",      "unsigned",   "auto",
+                    "const",    "volatile", "typename",    "template",   "char8_t",
+                    "char16_t", "char32_t", "wchar_t"});
 }
 
 }  // namespace
@@ -45,8 +47,8 @@ bool RegionAnalysis::pure_value(TokenRange r, int for_var, std::string* why) con
   return pure_tokens(tokens, r.first, for_var, why, 0);
 }
 
-bool RegionAnalysis::pure_tokens(const std::vector<std::size_t>& tokens, std::size_t at, int for_var,
-                                 std::string* why, int depth) const {
+bool RegionAnalysis::pure_tokens(const std::vector<std::size_t>& tokens, std::size_t at, int for_var, std::string* why,
+                                 int depth) const {
   auto no = [&](std::size_t i, const std::string& what) {
     if (why) *why = what + " (" + where(i) + ")";
     return false;

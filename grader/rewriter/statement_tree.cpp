@@ -45,8 +45,8 @@ Stmt make_stmt(StmtKind kind, std::size_t first, std::size_t last) {
 }
 
 bool is_conditional_directive(std::string_view name) {
-  return name == "if" || name == "ifdef" || name == "ifndef" || name == "elif" || name == "else" ||
-         name == "endif" || name == "define" || name == "undef" || name == "elifdef" || name == "elifndef";
+  return name == "if" || name == "ifdef" || name == "ifndef" || name == "elif" || name == "else" || name == "endif" ||
+         name == "define" || name == "undef" || name == "elifdef" || name == "elifndef";
 }
 
 class Reader {

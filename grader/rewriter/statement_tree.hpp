@@ -21,23 +21,23 @@ struct TokenRange {
 };
 
 enum class StmtKind {
-  compound,     // { children... }
-  expression,   // an expression (or `asm`) followed by ';'
-  declaration,  // a declaration of variables (declaration_parse.hpp reads it)
+  compound,          // { children... }
+  expression,        // an expression (or `asm`) followed by ';'
+  declaration,       // a declaration of variables (declaration_parse.hpp reads it)
   type_declaration,  // using, typedef, static_assert, a class or enum definition: no run-time effect
-  if_,          // children[0] the branch taken, children[1] (if any) the else branch
-  for_,         // children[0] the init-statement (declaration, expression or empty), children[1] the body
-  range_for,    // children[0] the body; `cond` is everything between the parentheses
-  while_,       // children[0] the body
-  do_,          // children[0] the body
-  switch_,      // children[0] the body
+  if_,               // children[0] the branch taken, children[1] (if any) the else branch
+  for_,              // children[0] the init-statement (declaration, expression or empty), children[1] the body
+  range_for,         // children[0] the body; `cond` is everything between the parentheses
+  while_,            // children[0] the body
+  do_,               // children[0] the body
+  switch_,           // children[0] the body
   return_,
   break_,
   continue_,
   goto_,
-  label,        // `name:`, `case X:`, `default:` (the labelled statement follows as a sibling)
-  empty,        // ';'
-  other,        // read past but not understood
+  label,  // `name:`, `case X:`, `default:` (the labelled statement follows as a sibling)
+  empty,  // ';'
+  other,  // read past but not understood
 };
 
 struct Stmt {

@@ -53,8 +53,8 @@ SystemView SystemView::of_this_machine() {
       start = end + 1;
     }
   }
-  for (const char* k :
-       {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "GPULAB_EMU_WORKERS", "LANG", "LC_ALL", "LC_MESSAGES"}) {
+  for (const char* k : {"CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "GPULAB_EMU_WORKERS", "GPULAB_EMU_REGIONS", "LANG",
+                        "LC_ALL", "LC_MESSAGES"}) {
     if (const char* val = std::getenv(k)) v.passed_env[k] = val;
   }
   return v;

@@ -12,8 +12,6 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -21,47 +19,14 @@
 #include <cooperative_groups.h>
 
 #include "gpulab/emu/diagnostics_api.hpp"
+#include "region_test_helpers.cuh"
 
 namespace cg = cooperative_groups;
 
 namespace {
 
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  size_t n = 0;
-  explicit DeviceArray(size_t count) : n(count) {
-    REQUIRE(cudaMalloc(&p, n * sizeof(T)) == cudaSuccess);
-    REQUIRE(cudaMemset(p, 0, n * sizeof(T)) == cudaSuccess);
-  }
-  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-    REQUIRE(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-  }
-  ~DeviceArray() { cudaFree(p); }
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return h;
-  }
-};
-
-bool regions_on() {
-  const char* v = std::getenv("GPULAB_EMU_REGIONS");
-  return !(v && std::strcmp(v, "0") == 0);
-}
-
-// Runs `launch`, then checks that its blocks took the way the environment asks for.
-template <class F> void launched_as_asked(F launch) {
-  const unsigned long long before = gpulab::emu::region_blocks_run();
-  launch();
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const unsigned long long ran = gpulab::emu::region_blocks_run() - before;
-  if (regions_on()) {
-    CHECK(ran > 0);
-  } else {
-    CHECK(ran == 0);
-  }
-}
+using region_test::DeviceArray;
+using region_test::launched_as_asked;
 
 constexpr int kBlock = 128;
 
@@ -184,35 +149,6 @@ __global__ void block_group_rounds(const int* in, int* out) {
   out[blockIdx.x * 64 + r] = s[(r + 1) % 64] * static_cast<int>(block.size());
 }
 
-// Each row of a 2-D block (16 x 4) sums its values: a round's loop over a row stops at the row's
-// first thread with nothing to do (threadIdx.x < stride), and the next row's threads must still be
-// themselves: `rounds` is each thread's own, kept in its slot.
-__global__ void row_rounds(const int* in, int* out) {
-  __shared__ int s[4][16];
-  const int x = threadIdx.x, y = threadIdx.y;
-  int rounds = 0;
-  s[y][x] = in[(blockIdx.x * 4 + y) * 16 + x];
-  for (unsigned stride = 8; stride > 0; stride >>= 1) {
-    __syncthreads();
-    if (threadIdx.x < stride) {
-      s[threadIdx.y][threadIdx.x] += s[threadIdx.y][threadIdx.x + stride];
-      ++rounds;
-    }
-  }
-  __syncthreads();
-  out[(blockIdx.x * 4 + y) * 16 + x] = s[y][0] * 100 + rounds;
-}
-
-// A fault in such a round, in thread (3,2) of a 16 x 4 block.
-__global__ void fault_in_row_round(int* out, int* bad) {
-  __shared__ int s[4][16];
-  s[threadIdx.y][threadIdx.x] = 1;
-  for (unsigned stride = 8; stride > 0; stride >>= 1) {
-    __syncthreads();
-    if (threadIdx.x < stride) s[threadIdx.y][threadIdx.x] += (threadIdx.y == 2 && threadIdx.x == 3 ? bad : out)[0];
-  }
-}
-
 // A fault after a barrier, in thread 37 of block 1.
 __global__ void fault_after_barrier(int* out, int* bad) {
   __shared__ int s[64];
@@ -262,33 +198,6 @@ TEST_CASE("regions: 2-D and 3-D blocks, arrays kept per thread") {
   const std::vector<int> r = ranks.host();
   for (int b = 0; b < 2; ++b)
     for (int i = 0; i < 64; ++i) CHECK(r[b * 64 + i] == (63 - i) * 10 + (63 - i) / 16 + b);
-}
-
-TEST_CASE("regions: rounds whose loop over a row stops early, in a 2-D block") {
-  std::vector<int> in(2 * 64);
-  for (int i = 0; i < 128; ++i) in[i] = i % 13 - 3;
-  DeviceArray<int> d_in(in), out(128);
-  launched_as_asked([&] { row_rounds<<<2, dim3(16, 4)>>>(d_in.p, out.p); });
-  const std::vector<int> h = out.host();
-  for (int row = 0; row < 8; ++row) {
-    int sum = 0;
-    for (int x = 0; x < 16; ++x) sum += in[row * 16 + x];
-    for (int x = 0; x < 16; ++x) {
-      const int rounds = (x < 8) + (x < 4) + (x < 2) + (x < 1);
-      CHECK(h[row * 16 + x] == sum * 100 + rounds);
-    }
-  }
-  REQUIRE(cudaDeviceReset() == cudaSuccess);
-  gpulab::emu::take_diagnostics();
-  int* d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_out, sizeof(int)) == cudaSuccess);
-  REQUIRE(cudaMemset(d_out, 0, sizeof(int)) == cudaSuccess);
-  fault_in_row_round<<<1, dim3(16, 4)>>>(d_out, nullptr);
-  CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
-  const std::vector<gpulab::emu::Diagnostic> all = gpulab::emu::take_diagnostics();
-  REQUIRE(all.size() == 1);
-  CHECK(all[0].threads == "(3,2,0)");
-  REQUIRE(cudaDeviceReset() == cudaSuccess);
 }
 
 TEST_CASE("regions: __syncthreads_count, _and and _or") {

@@ -78,42 +78,45 @@ TEST_CASE("regions: barriers at top level and in uniform loops", "[rewriter][reg
 
 TEST_CASE("regions: early returns, counting barriers, lambdas and dynamic shared memory", "[rewriter][regions]") {
   // Every thread of a block returns together (blockIdx), or a thread returns after the last barrier.
-  CHECK(regions("__global__ void k(int* out, int limit) {\n"
-                "  __shared__ int s[64];\n"
-                "  if (blockIdx.x >= limit) return;\n"
-                "  s[threadIdx.x] = threadIdx.x;\n"
-                "  __syncthreads();\n"
-                "  if (threadIdx.x >= 32) return;\n"
-                "  out[threadIdx.x] = s[63 - threadIdx.x];\n"
-                "}\n"));
-  CHECK(regions("__global__ void k(const int* in, int* out) {\n"
-                "  const int votes = __syncthreads_count(in[threadIdx.x] > 0);\n"
-                "  int any = 0;\n"
-                "  any = __syncthreads_or(in[threadIdx.x] < 0);\n"
-                "  out[threadIdx.x] = votes + any;\n"
-                "}\n"));
-  CHECK(regions("#include <cooperative_groups.h>\n"
-                "__global__ void k(int* x) {\n"
-                "  cooperative_groups::thread_block cta = cooperative_groups::this_thread_block();\n"
-                "  x[cta.thread_rank()] = 1;\n"
-                "  cooperative_groups::sync(cta);\n"
-                "  x[cta.thread_rank()] += x[0];\n"
-                "  cta.sync();\n"
-                "}\n"));
-  CHECK(regions("__global__ void k(const float* in, float* out, int n) {\n"
-                "  extern __shared__ float tile[];\n"
-                "  const int tid = threadIdx.x;\n"
-                "  auto load = [&](int from) { tile[tid] = in[from + tid]; };\n"
-                "  load(0);\n"
-                "  __syncthreads();\n"
-                "  out[tid] = tile[(tid + 1) % blockDim.x];\n"
-                "  __syncthreads();\n"
-                "  load(n);\n"
-                "}\n"));
+  CHECK(
+      regions("__global__ void k(int* out, int limit) {\n"
+              "  __shared__ int s[64];\n"
+              "  if (blockIdx.x >= limit) return;\n"
+              "  s[threadIdx.x] = threadIdx.x;\n"
+              "  __syncthreads();\n"
+              "  if (threadIdx.x >= 32) return;\n"
+              "  out[threadIdx.x] = s[63 - threadIdx.x];\n"
+              "}\n"));
+  CHECK(
+      regions("__global__ void k(const int* in, int* out) {\n"
+              "  const int votes = __syncthreads_count(in[threadIdx.x] > 0);\n"
+              "  int any = 0;\n"
+              "  any = __syncthreads_or(in[threadIdx.x] < 0);\n"
+              "  out[threadIdx.x] = votes + any;\n"
+              "}\n"));
+  CHECK(
+      regions("#include <cooperative_groups.h>\n"
+              "__global__ void k(int* x) {\n"
+              "  cooperative_groups::thread_block cta = cooperative_groups::this_thread_block();\n"
+              "  x[cta.thread_rank()] = 1;\n"
+              "  cooperative_groups::sync(cta);\n"
+              "  x[cta.thread_rank()] += x[0];\n"
+              "  cta.sync();\n"
+              "}\n"));
+  CHECK(
+      regions("__global__ void k(const float* in, float* out, int n) {\n"
+              "  extern __shared__ float tile[];\n"
+              "  const int tid = threadIdx.x;\n"
+              "  auto load = [&](int from) { tile[tid] = in[from + tid]; };\n"
+              "  load(0);\n"
+              "  __syncthreads();\n"
+              "  out[tid] = tile[(tid + 1) % blockDim.x];\n"
+              "  __syncthreads();\n"
+              "  load(n);\n"
+              "}\n"));
 }
 
-TEST_CASE("fibers: barriers that threads may not all reach, and what the regions do not model",
-          "[rewriter][regions]") {
+TEST_CASE("fibers: barriers that threads may not all reach, and what the regions do not model", "[rewriter][regions]") {
   struct Case {
     const char* source;
     const char* reason;  // a piece of the decision's reason

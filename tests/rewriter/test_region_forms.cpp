@@ -56,13 +56,18 @@ TEST_CASE("region forms: a tree reduction's rounds stop at the first thread with
 TEST_CASE("region forms: a round's loop stops early only where the thread's index keeps its order",
           "[rewriter][regions]") {
   const auto round = [](const std::string& declaration, const std::string& condition) {
-    return region_form(rewritten("__global__ void k(float* s) {\n"
-                                 "  " + declaration + "\n"
-                                 "  for (unsigned stride = 64; stride > 0; stride >>= 1) {\n"
-                                 "    __syncthreads();\n"
-                                 "    if (" + condition + ") s[threadIdx.x] += s[threadIdx.x + stride];\n"
-                                 "  }\n"
-                                 "}\n"));
+    return region_form(
+        rewritten("__global__ void k(float* s) {\n"
+                  "  " +
+                  declaration +
+                  "\n"
+                  "  for (unsigned stride = 64; stride > 0; stride >>= 1) {\n"
+                  "    __syncthreads();\n"
+                  "    if (" +
+                  condition +
+                  ") s[threadIdx.x] += s[threadIdx.x + stride];\n"
+                  "  }\n"
+                  "}\n"));
   };
   CHECK(has(round("", "threadIdx.x < stride"), "if (!(gpulab_tid.x < stride)) break;"));
   CHECK(has(round("", "(int)threadIdx.x <= stride - 1"), "break;"));
@@ -76,6 +81,31 @@ TEST_CASE("region forms: a round's loop stops early only where the thread's inde
   CHECK(!has(round("", "threadIdx.x < stride && s[0] > 0"), "break;"));
   CHECK(!has(round("", "threadIdx.x % 2 < stride"), "break;"));
   CHECK(!has(round("", "threadIdx.y < stride"), "break;"));
+}
+
+TEST_CASE("region forms: a round stops early where its value grows with the thread's index", "[rewriter][regions]") {
+  const auto round = [](const std::string& body) {
+    return region_form(
+        rewritten("__global__ void k(float* s, int n) {\n  const int t = threadIdx.x;\n"
+                  "  for (int stride = 1; stride <= 256; stride *= 2) {\n    __syncthreads();\n" +
+                  body + "\n  }\n}\n"));
+  };
+  // A Brent-Kung round: its index grows with t while stride >= 0, which the loop checks as it runs.
+  CHECK(has(round("const int index = (t + 1) * 2 * stride - 1;\nif (index < 512) s[index] += s[index - stride];"),
+            "if (!(index < 512) && (index) >= 0 && (stride) >= 0) break;"));
+  // Compared with an unsigned bound, a negative value is a large one: the loop stops only at a
+  // thread whose value is >= 0 (here the condition holds for t from 40 to 49 only).
+  CHECK(has(round("if (t - 40 < 10u) s[t] = 0;"), "if (!(t - 40 < 10u) && (t - 40) >= 0) break;"));
+  CHECK(has(round("const int w = blockDim.x;\nif (t * w + 3 <= 512) s[t] = 0;"), "&& (w) >= 0) break;"));
+  // Not followed: unsigned arithmetic (it wraps), a subtracted index, a division, a factor of unknown
+  // type, a declaration before the test that divides or reads memory (a skipped thread would not).
+  CHECK(!has(round("if (threadIdx.x - 40u < 10u) s[t] = 0;"), "break;"));
+  CHECK(!has(round("if (40 - t < 10) s[t] = 0;"), "break;"));
+  CHECK(!has(round("if (t / 2 < 10) s[t] = 0;"), "break;"));
+  CHECK(!has(round("if (t * n < 10) s[t] = 0;"), "break;"));
+  CHECK(!has(round("const int q = 100 / (t + 1);\nif (t < 10) s[t] = q;"), "break;"));
+  CHECK(!has(round("const float v = s[t];\nif (t < 10) s[t] = v;"), "break;"));
+  CHECK(!has(round("if (t < 10) s[t] = 0;\nelse s[t] = 1;"), "break;"));
 }
 
 TEST_CASE("region forms: what the program's other files declare", "[rewriter][regions]") {
@@ -112,21 +142,21 @@ TEST_CASE("region forms: what the program's other files declare", "[rewriter][re
 
 TEST_CASE("region forms: uniform assignments move out of the loop, per-thread values get slots",
           "[rewriter][regions]") {
-  const std::string form = region_form(rewritten(
-      "__global__ void scan(const float* in, float* out) {\n"
-      "  __shared__ float buffer[2][256];\n"
-      "  const int t = threadIdx.x;\n"
-      "  int src = 0;\n"
-      "  float mine = in[t];\n"
-      "  buffer[src][t] = mine;\n"
-      "  for (int stride = 1; stride < 256; stride *= 2) {\n"
-      "    __syncthreads();\n"
-      "    const int dst = 1 - src;\n"
-      "    buffer[dst][t] = t >= stride ? buffer[src][t] + buffer[src][t - stride] : buffer[src][t];\n"
-      "    src = dst;\n"
-      "  }\n"
-      "  out[t] = buffer[src][t] + mine;\n"
-      "}\n"));
+  const std::string form = region_form(
+      rewritten("__global__ void scan(const float* in, float* out) {\n"
+                "  __shared__ float buffer[2][256];\n"
+                "  const int t = threadIdx.x;\n"
+                "  int src = 0;\n"
+                "  float mine = in[t];\n"
+                "  buffer[src][t] = mine;\n"
+                "  for (int stride = 1; stride < 256; stride *= 2) {\n"
+                "    __syncthreads();\n"
+                "    const int dst = 1 - src;\n"
+                "    buffer[dst][t] = t >= stride ? buffer[src][t] + buffer[src][t - stride] : buffer[src][t];\n"
+                "    src = dst;\n"
+                "  }\n"
+                "  out[t] = buffer[src][t] + mine;\n"
+                "}\n"));
   CHECK(has(form, "int src = 0; "));  // before the first region's loop
   CHECK(has(form, "const int dst = 1 - src; GPULAB_EMU_EACH_THREAD"));
   CHECK(has(form, "src = dst; }"));  // after the round's loop, at the end of the for's body
@@ -138,13 +168,13 @@ TEST_CASE("region forms: uniform assignments move out of the loop, per-thread va
 
 TEST_CASE("region forms: a thread's return after the last barrier, a barrier's count, a helper call",
           "[rewriter][regions]") {
-  const std::string form = region_form(rewritten(
-      "__device__ int code(int v) { return v * 2 + threadIdx.y; }\n"
-      "__global__ void k(const int* in, int* out) {\n"
-      "  const int votes = __syncthreads_count(in[threadIdx.x] > 0);\n"
-      "  if (threadIdx.x >= votes) return;\n"
-      "  out[threadIdx.x] = code(votes);\n"
-      "}\n"));
+  const std::string form =
+      region_form(rewritten("__device__ int code(int v) { return v * 2 + threadIdx.y; }\n"
+                            "__global__ void k(const int* in, int* out) {\n"
+                            "  const int votes = __syncthreads_count(in[threadIdx.x] > 0);\n"
+                            "  if (threadIdx.x >= votes) return;\n"
+                            "  out[threadIdx.x] = code(votes);\n"
+                            "}\n"));
   CHECK(has(form, "gpulab_p_0[gpulab_r] = static_cast<int>(in[gpulab_tid.x] > 0) != 0;"));
   CHECK(has(form, "const int gpulab_sync_0 = gpulab_rb.count(gpulab_p_0);"));
   CHECK(has(form, "const int votes = gpulab_sync_0;"));
