@@ -46,6 +46,30 @@ TEST_CASE("copy forms: cudaMemcpy3DPeer copies between device and host memory on
   cudaFree(d);
 }
 
+// Long enough that a copy not ordered after it would read the allocation before it is written.
+__global__ void slow_fill(int* a, int n, int base) {
+  volatile int spin = 0;
+  for (int k = 0; k < 20000; ++k) spin = spin + 1;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[i] = base + i + (spin == 20000 ? 0 : 1);
+}
+
+TEST_CASE("copy forms: a copy into pageable memory on a blocking stream follows the legacy stream's kernel") {
+  const int n = 256;
+  int* a = nullptr;
+  cudaMalloc(&a, n * sizeof(int));
+  cudaStream_t s;
+  cudaStreamCreate(&s);  // blocking: ordered after the legacy default stream's earlier work
+  slow_fill<<<1, n>>>(a, n, 7);
+  std::vector<int> h(n, 0);
+  CHECK(cudaMemcpyAsync(h.data(), a, n * sizeof(int), cudaMemcpyDeviceToHost, s) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK(h[0] == 7);
+  CHECK(h[n - 1] == 7 + n - 1);
+  cudaStreamDestroy(s);
+  cudaFree(a);
+}
+
 TEST_CASE("copy forms: cudaMemcpyBatchAsync makes every copy of the batch, in both directions") {
   const int n = 256;
   int *a = nullptr, *b = nullptr;

@@ -256,7 +256,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
   if (host_side_page_locked(dst, src)) {
     submit(stream, work, "memcpy");
   } else {
-    wait_for(last_ticket(stream));
+    wait_for(last_ticket_ordering(stream));
     work();
   }
   return cudaSuccess;

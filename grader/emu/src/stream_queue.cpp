@@ -1,14 +1,16 @@
 // The device thread and its FIFO (see stream_queue.hpp).
 #include "stream_queue.hpp"
 
-#include "host_regions.hpp"
-
+#include <algorithm>
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <thread>
+
+#include "host_regions.hpp"
+#include "stream_handles.hpp"
 
 namespace gpulab::emu {
 namespace {
@@ -118,6 +120,15 @@ void wait_for_all() {
 Ticket last_ticket(cudaStream_t stream) {
   if (stream == nullptr || stream == cudaStreamLegacy) return queue().issued();
   return queue().last_of(stream);
+}
+Ticket last_ticket_ordering(cudaStream_t stream) {
+  const Ticket own = last_ticket(stream);
+  if (stream == nullptr || stream == cudaStreamLegacy) return own;
+  // A blocking stream (the per-thread default stream, or one created without cudaStreamNonBlocking)
+  // also waits for the work queued before it on the legacy default stream.
+  const bool blocking = stream == cudaStreamPerThread || (stream->flags & cudaStreamNonBlocking) == 0;
+  if (!blocking) return own;
+  return std::max({own, queue().last_of(nullptr), queue().last_of(cudaStreamLegacy)});
 }
 bool on_device_thread() { return is_device_thread; }
 void forget_stream(cudaStream_t stream) { queue().forget(stream); }

@@ -25,6 +25,9 @@ bool is_done(Ticket ticket);
 void wait_for(Ticket ticket);
 void wait_for_all();                      // every queued piece of work
 Ticket last_ticket(cudaStream_t stream);  // the stream's last queued work (the legacy stream: everything)
+// What work on `stream` must follow: its own last work and, for a blocking stream, the legacy default
+// stream's (a copy made at once from pageable memory waits for it, as CUDA orders it after them).
+Ticket last_ticket_ordering(cudaStream_t stream);
 bool on_device_thread();
 
 // Per-stream bookkeeping kept by the queue: dropped when the stream is destroyed.
