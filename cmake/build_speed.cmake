@@ -3,8 +3,8 @@
 # Unity builds (GPULAB_UNITY_BUILD, on by default): each grader library's sources are compiled in
 # batches of eight, one translation unit per batch, so that the headers nearly every file includes
 # (nlohmann/json, fmt, CLI11, the standard library) are parsed, and their inline functions and
-# templates instantiated and optimised, once per batch instead of once per file. A build of gpulab
-# from nothing took 963 s of CPU per file and takes about a third of that in batches (README,
+# templates instantiated and optimised, once per batch instead of once per file. The gpulab target
+# took 1,047 CPU-seconds from nothing file by file and about half of that in batches (README,
 # "How long it takes"). -DGPULAB_UNITY_BUILD=OFF compiles file by file (a missing #include that
 # a batch hides shows there).
 #

@@ -8,8 +8,10 @@ function(gpulab_require_package name version debian_package)
   endif()
   set(found "none was found")
   if(${name}_CONSIDERED_VERSIONS)
-    list(JOIN ${name}_CONSIDERED_VERSIONS ", " versions)
-    set(found "found ${versions}")
+    set(considered ${${name}_CONSIDERED_VERSIONS})
+    list(REMOVE_DUPLICATES considered)  # one copy may be seen through several folders
+    list(JOIN considered ", " versions)
+    set(found "found only ${versions}")
   endif()
   message(FATAL_ERROR "gpulab needs ${name} ${version} or later and ${found}: install it (Debian and Ubuntu: "
                       "${debian_package}; scripts/install-deps.sh installs it), or point CMAKE_PREFIX_PATH at a "

@@ -39,7 +39,9 @@ apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::Sourc
   -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::State::status=$apt_dir/status" -o "Dir::Cache=$apt_dir"
   -o "Dir::Cache::archives=$apt_dir/archives" -o "APT::Architectures::=$arch" -o "APT::Sandbox::User=$(id -un)"
   -o "Acquire::Languages=none")
-if ! apt-get "${apt_options[@]}" update -qq >"$apt_dir/update.log" 2>&1; then
+# apt-get update may only warn where the mirror cannot be reached: a list of packages must be there.
+if ! apt-get "${apt_options[@]}" update -qq >"$apt_dir/update.log" 2>&1 ||
+  ! compgen -G "$apt_dir/lists/*_Packages*" >/dev/null; then
   cat "$apt_dir/update.log" >&2
   echo "oldest-libraries: could not read bullseye's package list from $mirror (set GPULAB_BULLSEYE_MIRROR to a Debian mirror)" >&2
   exit 1
