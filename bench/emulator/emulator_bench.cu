@@ -6,11 +6,12 @@
 //   gpulab run bench/emulator/emulator_bench.cu
 // (GPULAB_EMU_WORKERS=1 for one worker; GPULAB_EMU_REGIONS=0 for one fiber per
 // thread instead of regions between barriers). Prints a Markdown table: the
-// median of 3 runs after a warm-up, and the worker count.
+// median of 3 runs after a warm-up, wall clock and CPU time, and the worker count.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <vector>
 
@@ -113,20 +114,37 @@ __global__ void barrier_storm(int rounds, int* out) {
   if (x == 0) out[blockIdx.x] = rounds;
 }
 
-static double median_seconds(const std::function<void()>& f) {
-  f();  // warm-up: stacks, pages, caches
-  std::vector<double> t;
-  for (int r = 0; r < 3; ++r) {
-    const auto s = std::chrono::steady_clock::now();
-    f();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[1];
+// Wall-clock and CPU time (CLOCK_PROCESS_CPUTIME_ID: every thread of the program, the emulator's
+// workers included) of a run, each the median of 3 runs after a warm-up. On a machine that other
+// work shares, the wall clock also counts the time others had the core; the CPU time does not.
+struct Timing {
+  double wall = 0, cpu = 0;
+};
+
+static double cpu_now() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-static void row(const char* what, const char* size, double emu, double serial) {
-  std::printf("| %-40s | %-14s | %8.4f s | %9.4f s | %7.1fx |\n", what, size, emu, serial, emu / serial);
+static Timing median_seconds(const std::function<void()>& f) {
+  f();  // warm-up: stacks, pages, caches
+  std::vector<double> wall, cpu;
+  for (int r = 0; r < 3; ++r) {
+    const auto s = std::chrono::steady_clock::now();
+    const double c = cpu_now();
+    f();
+    cpu.push_back(cpu_now() - c);
+    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - s).count());
+  }
+  std::sort(wall.begin(), wall.end());
+  std::sort(cpu.begin(), cpu.end());
+  return {wall[1], cpu[1]};
+}
+
+static void row(const char* what, const char* size, Timing emu, Timing serial) {
+  std::printf("| %-40s | %-8s | %8.4f s | %8.4f s | %6.1fx | %8.4f s | %8.4f s | %6.1fx |\n", what, size, emu.wall,
+              serial.wall, emu.wall / serial.wall, emu.cpu, serial.cpu, emu.cpu / serial.cpu);
 }
 
 static void check(const char* what, bool ok) {
@@ -143,8 +161,9 @@ int main() {
   const char* regions = std::getenv("GPULAB_EMU_REGIONS");
   std::printf("device: %s, %d SMs, GPULAB_EMU_WORKERS=%s, GPULAB_EMU_REGIONS=%s\n\n", prop.name,
               prop.multiProcessorCount, workers ? workers : "(all)", regions ? regions : "(default)");
-  std::printf("| %-40s | %-14s | %10s | %11s | %8s |\n", "kernel", "size", "emulator", "serial C++", "ratio");
-  std::printf("|---|---|---|---|---|\n");
+  std::printf("| %-40s | %-8s | %10s | %10s | %7s | %10s | %10s | %7s |\n", "kernel", "size", "emulator",
+              "serial C++", "ratio", "emu CPU", "serial CPU", "ratio");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
 
   {  // reduction, 2^24 elements
     const int n = 1 << 24, blocks = n / kBlock;
@@ -154,7 +173,7 @@ int main() {
     cudaMalloc(&d, n * sizeof(float));
     cudaMalloc(&o, blocks * sizeof(float));
     cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    const double emu = median_seconds([&] {
+    const Timing emu = median_seconds([&] {
       tree_reduce<<<blocks, kBlock>>>(d, o, n);
       cudaDeviceSynchronize();
     });
@@ -162,7 +181,7 @@ int main() {
     double total = 0;
     for (float s : sums) total += s;
     volatile float sink = 0;
-    const double serial = median_seconds([&] {
+    const Timing serial = median_seconds([&] {
       float s = 0;
       for (int i = 0; i < n; ++i) s += h[i];
       sink = s;
@@ -184,7 +203,7 @@ int main() {
     cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
     for (const int section : {kBlock, 2 * kBlock}) {
       const bool kogge = section == kBlock;
-      const double emu = median_seconds([&] {
+      const Timing emu = median_seconds([&] {
         if (kogge) {
           kogge_stone_scan<<<n / section, kBlock>>>(d, o, n);
         } else {
@@ -192,7 +211,7 @@ int main() {
         }
         cudaDeviceSynchronize();
       });
-      const double serial = median_seconds([&] {
+      const Timing serial = median_seconds([&] {
         for (int b = 0; b < n / section; ++b) {
           float s = 0;
           for (int t = 0; t < section; ++t) r[b * section + t] = s += h[b * section + t];
@@ -217,11 +236,11 @@ int main() {
     cudaMemcpy(da, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice);
     cudaMemcpy(db, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice);
     const dim3 grid((n + kTile - 1) / kTile, (m + kTile - 1) / kTile), block(kTile, kTile);
-    const double emu = median_seconds([&] {
+    const Timing emu = median_seconds([&] {
       tiled_matmul<<<grid, block>>>(da, db, dc, m, n, k);
       cudaDeviceSynchronize();
     });
-    const double serial = median_seconds([&] {
+    const Timing serial = median_seconds([&] {
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
           float acc = 0;
@@ -248,11 +267,11 @@ int main() {
     cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice);
     cudaMemcpy(dmask, mask.data(), mask.size() * sizeof(float), cudaMemcpyHostToDevice);
     const dim3 grid((width + kConvOut - 1) / kConvOut, (height + kConvOut - 1) / kConvOut), block(kConvIn, kConvIn);
-    const double emu = median_seconds([&] {
+    const Timing emu = median_seconds([&] {
       tiled_convolution<<<grid, block>>>(din, dmask, dout, height, width);
       cudaDeviceSynchronize();
     });
-    const double serial = median_seconds([&] {
+    const Timing serial = median_seconds([&] {
       for (int r = 0; r < height; ++r)
         for (int c = 0; c < width; ++c) {
           float sum = 0.0f;
@@ -275,14 +294,14 @@ int main() {
     const int blocks = 64, rounds = 2000;
     int* o;
     cudaMalloc(&o, blocks * sizeof(int));
-    const double emu = median_seconds([&] {
+    const Timing emu = median_seconds([&] {
       barrier_storm<<<blocks, kBlock>>>(rounds, o);
       cudaDeviceSynchronize();
     });
     const double rounds_per_thread = 1.0 * blocks * kBlock * rounds;
     std::printf("\nbarrier round on fibers (one __syncthreads() per thread, %d x %d threads x %d rounds): %.2f ns per "
                 "thread per round, wall clock\n",
-                blocks, kBlock, rounds, emu * 1e9 / rounds_per_thread);
+                blocks, kBlock, rounds, emu.wall * 1e9 / rounds_per_thread);
     cudaFree(o);
   }
   return 0;

@@ -59,7 +59,7 @@ class Reader {
     i = next_code_token(t_, i);
     if (i >= limit) return std::nullopt;
     std::optional<Stmt> s = statement_at(i, limit);
-    if (s) s->lead = lead < i ? lead : i;
+    if (s) s->lead = lead;
     return s;
   }
 
@@ -71,9 +71,8 @@ class Reader {
     note_directives(open + 1, *close);
     std::size_t i = open + 1;
     for (;;) {
-      i = next_code_token(t_, i);
-      if (i >= *close) break;
-      std::optional<Stmt> child = statement(i, *close);
+      if (next_code_token(t_, i) >= *close) break;
+      std::optional<Stmt> child = statement(i, *close);  // from i: the #pragma lines before it
       if (!child) return std::nullopt;
       i = child->last + 1;
       s.children.push_back(std::move(*child));
@@ -83,17 +82,18 @@ class Reader {
   }
 
  private:
-  // `#pragma` lines right before token i: copied with the statement they apply to.
+  // `#pragma` lines right before the first code token at or after i (between i and it): copied
+  // with the statement they apply to (`#pragma unroll` before a loop). Returns that token when
+  // there are none.
   std::size_t pragma_lead(std::size_t i) const {
-    std::size_t lead = i;
-    while (lead < t_.size() && t_.directive(lead) != 0 && t_.directive_name(lead) == "pragma") {
-      const int d = t_.directive(lead);
-      std::size_t j = lead;
-      while (j < t_.size() && t_.directive(j) == d) ++j;
-      if (j < t_.size() && t_.directive(j) == 0) return i > lead ? lead : i;
-      lead = j;
+    const std::size_t code = next_code_token(t_, i);
+    std::size_t lead = code;
+    while (lead > i) {
+      const int d = t_.directive(lead - 1);
+      if (d == 0 || t_.directive_name(lead - 1) != "pragma") break;
+      while (lead > i && t_.directive(lead - 1) == d) --lead;
     }
-    return i;
+    return lead;
   }
 
   void note_directives(std::size_t first, std::size_t last) {

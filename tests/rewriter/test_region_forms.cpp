@@ -183,6 +183,21 @@ TEST_CASE("region forms: a thread's return after the last barrier, a barrier's c
   CHECK(has(form, "GPULAB_EMU_EACH_THREAD_UNROLLED_WITH_CONTEXT(gpulab_rb)"));  // code() reads threadIdx
 }
 
+TEST_CASE("region forms: a #pragma before a region's statement goes with it", "[rewriter][regions]") {
+  const std::string form =
+      region_form(rewritten("__global__ void k(float* s) {\n"
+                            "  __shared__ float t[64];\n"
+                            "  t[threadIdx.x] = s[threadIdx.x];\n"
+                            "  __syncthreads();\n"
+                            "  float acc = 0;\n"
+                            "#pragma unroll\n"
+                            "  for (int i = 0; i < 4; ++i) acc += t[(threadIdx.x + i) % 64];\n"
+                            "  s[threadIdx.x] = acc;\n"
+                            "}\n"));
+  CHECK(
+      has(form, "#line 6 \"k.cu\"\n#pragma unroll\n  for (int i = 0; i < 4; ++i) acc += t[(gpulab_tid.x + i) % 64];"));
+}
+
 TEST_CASE("region forms: a kernel left to fibers keeps its body alone", "[rewriter][regions]") {
   const std::string out = rewritten(
       "__global__ void k(int* x) {\n"
