@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 constexpr int HOSTILE_WRONG = 123456789;  // what an attack that gained nothing stores
 
@@ -53,14 +54,58 @@ inline std::string hostile_request_path() {
   return flag == std::string::npos ? "" : std::string(cmd.c_str() + flag + 10);
 }
 
-// The input file named in the request ("file": "/.../int-tiny-1/input_in.npy").
-inline std::string hostile_input_path() {
-  const std::string req = hostile_read(hostile_request_path());
-  const size_t key = req.find("\"file\"");
-  if (key == std::string::npos) return "";
-  const size_t open = req.find('"', req.find(':', key));
+// The string value of the first `"key"` at or after `from` in the request's text, and where it ends.
+inline std::string hostile_value_after(const std::string& req, const char* key, size_t& from) {
+  const size_t at = req.find(std::string("\"") + key + "\"", from);
+  if (at == std::string::npos) {
+    from = std::string::npos;
+    return "";
+  }
+  const size_t open = req.find('"', req.find(':', at));
   const size_t close = req.find('"', open + 1);
+  from = close + 1;
   return req.substr(open + 1, close - open - 1);
+}
+
+// The cases the harness was asked to run (one child runs a part's cases one after another), in
+// order: each case's folder for its outputs and its input file (the first input of its params).
+struct HostileCase {
+  std::string output_dir, input;
+};
+inline std::vector<HostileCase> hostile_cases() {
+  const std::string req = hostile_read(hostile_request_path());
+  std::vector<HostileCase> out;
+  for (size_t from = 0;;) {
+    HostileCase c;
+    c.output_dir = hostile_value_after(req, "output_dir", from);
+    if (from == std::string::npos) break;
+    c.input = hostile_value_after(req, "file", from);
+    if (from == std::string::npos) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+// The number of elements of a 4-byte .npy file: its size less its header (whose length is the
+// little-endian 16-bit word at byte 8, after 10 bytes of magic, version and that word).
+inline long hostile_npy_elements(const std::string& path) {
+  const std::string bytes = hostile_read(path);
+  if (bytes.size() < 10) return -1;
+  const size_t header = 10 + static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
+  return bytes.size() < header ? -1 : static_cast<long>((bytes.size() - header) / 4);
+}
+
+// The input file of the case being run: the first of the request's inputs with n elements.
+inline std::string hostile_input_path(int n) {
+  const std::vector<HostileCase> cases = hostile_cases();
+  for (const HostileCase& c : cases)
+    if (hostile_npy_elements(c.input) == n) return c.input;
+  return cases.empty() ? "" : cases.front().input;
+}
+// The first case's input file ("file": "/.../int-tiny-1/input_in.npy").
+inline std::string hostile_input_path() {
+  const std::vector<HostileCase> cases = hostile_cases();
+  return cases.empty() ? "" : cases.front().input;
 }
 
 // The program's own path, and the folder two levels up (the build cache).

@@ -1,19 +1,24 @@
-// Hostile: lets the harness write its (wrong) output, then, as the process
-// exits, replaces output_out.npy with a symbolic link to the expected output
-// on the host. A grader that followed it would compare the expected output
+// Hostile: lets the harness write its (wrong) outputs, then, as the process
+// exits, replaces each case's output_out.npy with a symbolic link to that
+// case's expected output on the host. A grader that followed it would compare the expected output
 // with itself. Expected: the link is refused.
 #include "hostile_common.cuh"
 
 namespace {
-std::string expected_path;
-void swap_in_link() {
-  unlink("output_out.npy");
-  (void)!symlink(expected_path.c_str(), "output_out.npy");
+// At exit, every case's output becomes a link to that case's expected output (the harness runs a
+// part's cases in one process, each writing into its own folder).
+void swap_in_links() {
+  for (const HostileCase& c : hostile_cases()) {
+    const std::string output = c.output_dir + "/output_out.npy";
+    unlink(output.c_str());
+    (void)!symlink((hostile_dirname(c.input) + "/expected_out.npy").c_str(), output.c_str());
+  }
 }
 }  // namespace
 
 void reduce_sum_int(const int*, int* out, int) {
-  expected_path = hostile_dirname(hostile_input_path()) + "/expected_out.npy";
-  std::atexit(swap_in_link);
+  static bool registered = false;
+  if (!registered) std::atexit(swap_in_links);
+  registered = true;
   hostile_wrong_int(out);
 }

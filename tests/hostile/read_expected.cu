@@ -3,8 +3,8 @@
 // sandbox this passes every case; in it the files are not there.
 #include "hostile_common.cuh"
 
-void reduce_sum_int(const int*, int* out, int) {
-  const std::string input = hostile_input_path();
+void reduce_sum_int(const int*, int* out, int n) {
+  const std::string input = hostile_input_path(n);  // this case's input, among the request's cases
   const std::string expected = hostile_read(hostile_dirname(input) + "/expected_out.npy");
   const std::string reference = hostile_read(hostile_dirname(hostile_dirname(hostile_dirname(hostile_dirname(input)))) +
                                              "/reference/reduction/reduction.cu");
