@@ -8,18 +8,18 @@
 namespace gpulab::audit {
 
 enum class FindingKind {
-  interposition,      // defines a symbol of the harness, a runtime or a system library
-  forbidden_call,     // refers to something a graded function may not use (denied, or not allowed)
-  harness_reference,  // refers to the grader's own harness, or to the emulator's internals
-  raw_system_call,    // a system call without the C library: syscall(), a syscall instruction
-  inline_assembly,    // host-side inline assembly
-  early_constructor,  // code that runs before or after main: constructors, init sections, IFUNC
-  executable_stack,   // asks for an executable stack
-  library_algorithm,  // a library call that computes the lab's answer (lab.json's "library_algorithms")
+  interposition,        // defines a symbol of the harness, a runtime or a system library
+  forbidden_call,       // refers to something a graded function may not use (denied, or not allowed)
+  harness_reference,    // refers to the grader's own harness, or to the emulator's internals
+  raw_system_call,      // a system call without the C library: syscall(), a syscall instruction
+  inline_assembly,      // host-side inline assembly
+  early_constructor,    // code that runs before or after main: constructors, init sections, IFUNC
+  executable_stack,     // asks for an executable stack
+  library_algorithm,    // a library call that computes the lab's answer (lab.json's "library_algorithms")
   host_visible_memory,  // memory a kernel writes and the host reads with no copy (managed, page-locked,
                         // registered), which a lab's graded functions do not use unless lab.json's
                         // host_work allows it (the grader drops the finding then)
-  other,              // anything else that makes the object unsafe to link (writable code)
+  other,                // anything else that makes the object unsafe to link (writable code)
 };
 
 struct Finding {

@@ -71,7 +71,8 @@ std::string disassemble(const std::filesystem::path& object) {
   process::ProcessOptions options;
   options.search_path = true;
   options.time_limit_s = 120;
-  const process::ProcessResult p = process::run({"objdump", "-d", "-w", "--no-show-raw-insn", object.string()}, options);
+  const process::ProcessResult p =
+      process::run({"objdump", "-d", "-w", "--no-show-raw-insn", object.string()}, options);
   if (!p.started() || p.status() != 0) {
     throw files::GraderError("the audit cannot disassemble " + object.string() +
                              " with objdump: " + (p.started() ? p.output.substr(0, 500) : p.spawn_error) +

@@ -26,8 +26,9 @@ bool inline_namespace(std::string_view part) {
   for (const std::string_view library : {"CUB_", "THRUST_", "CCCL_"}) {
     if (part.substr(0, library.size()) != library) continue;
     const std::string_view rest = part.substr(library.size());
-    return !rest.empty() && rest[0] >= '0' && rest[0] <= '9' &&
-           std::all_of(rest.begin(), rest.end(), [](char c) { return (c >= '0' && c <= '9') || c == '_' || (c >= 'A' && c <= 'Z'); });
+    return !rest.empty() && rest[0] >= '0' && rest[0] <= '9' && std::all_of(rest.begin(), rest.end(), [](char c) {
+      return (c >= '0' && c <= '9') || c == '_' || (c >= 'A' && c <= 'Z');
+    });
   }
   return false;
 }

@@ -22,8 +22,9 @@ struct LibraryAlgorithm {
 };
 
 struct LibraryRules {
-  std::string task;     // "write the reduction kernel yourself"
-  std::string allowed;  // "block- and warp-level CUB (cub::BlockReduce, cub::WarpReduce) inside your own kernel is fine"
+  std::string task;  // "write the reduction kernel yourself"
+  std::string
+      allowed;  // "block- and warp-level CUB (cub::BlockReduce, cub::WarpReduce) inside your own kernel is fine"
   // In order: a name belongs to the first algorithm one of whose patterns matches it.
   std::vector<LibraryAlgorithm> algorithms;
 };

@@ -265,7 +265,8 @@ std::vector<process::OutputMarker> markers_of(const process::ProcessResult& chil
   std::vector<process::OutputMarker> out;
   for (const process::OutputMarker& m : child.markers) {
     if (m.name == "main") out.push_back({m.name, 0});
-    else if (begun >= 0 && m.seconds >= begun && (ended < 0 || m.seconds <= ended)) out.push_back({m.name, m.seconds - begun});
+    else if (begun >= 0 && m.seconds >= begun && (ended < 0 || m.seconds <= ended))
+      out.push_back({m.name, m.seconds - begun});
   }
   return out;
 }

@@ -67,8 +67,9 @@ struct CaseInBatch {
 };
 std::vector<CaseRun> run_harness_cases(const PartSpec& part, const std::vector<CaseInBatch>& cases,
                                        const std::filesystem::path& program, const std::filesystem::path& work,
-                                       const SubmissionRunner& runner, const nlohmann::json& extra = nlohmann::json::object(),
-                                       double time_limit_s = 0, const std::vector<std::string>& wrapper = {},
+                                       const SubmissionRunner& runner,
+                                       const nlohmann::json& extra = nlohmann::json::object(), double time_limit_s = 0,
+                                       const std::vector<std::string>& wrapper = {},
                                        const std::vector<std::filesystem::path>& more_inputs = {},
                                        Profiling profile = Profiling::off);
 

@@ -12,29 +12,29 @@ namespace gpulab::grade {
 
 // In the order ties between classes are broken (failure_class.hpp).
 enum class FailureKind {
-  unknown,           // read from results written before cases carried a kind
-  none,              // the case passed
-  compile_error,     // the submission (not a case): did not compile
-  no_submission,     // the submission: no single file to grade
-  grader_error,      // the submission: the grader failed
-  tampering,         // what the program reported of itself could not be trusted (a malformed report,
-                     // a refused system call, checks withheld after the audit of its object)
+  unknown,            // read from results written before cases carried a kind
+  none,               // the case passed
+  compile_error,      // the submission (not a case): did not compile
+  no_submission,      // the submission: no single file to grade
+  grader_error,       // the submission: the grader failed
+  tampering,          // what the program reported of itself could not be trusted (a malformed report,
+                      // a refused system call, checks withheld after the audit of its object)
   library_algorithm,  // the audit found a library call that computes the lab's answer (cub::DeviceReduce):
                       // right outputs held for the instructor's review
-  missing_function,  // the harness found no such host function
-  timeout,           // the time limit, the CPU time limit, or the emulator's watchdog
-  resource_limit,    // the output, file size or memory limit
-  crash,             // ended by a signal
-  early_exit,        // ended before the harness's verdict (exit(), its own main())
-  cuda_error,        // CUDA reported an error
-  no_kernel,         // the host function launched no kernel
-  host_computed,     // the result came from host memory, or the inputs were copied to the host
-  out_of_bounds,     // wrote past an output buffer
-  input_modified,    // changed a read-only input
-  data_race,         // the emulator's race check found one
-  missing_output,    // an output file was not written
-  wrong_answer,      // an output differs from the expected one
-  other,             // anything else (the program tampered with its files, ...)
+  missing_function,   // the harness found no such host function
+  timeout,            // the time limit, the CPU time limit, or the emulator's watchdog
+  resource_limit,     // the output, file size or memory limit
+  crash,              // ended by a signal
+  early_exit,         // ended before the harness's verdict (exit(), its own main())
+  cuda_error,         // CUDA reported an error
+  no_kernel,          // the host function launched no kernel
+  host_computed,      // the result came from host memory, or the inputs were copied to the host
+  out_of_bounds,      // wrote past an output buffer
+  input_modified,     // changed a read-only input
+  data_race,          // the emulator's race check found one
+  missing_output,     // an output file was not written
+  wrong_answer,       // an output differs from the expected one
+  other,              // anything else (the program tampered with its files, ...)
 };
 
 NLOHMANN_JSON_SERIALIZE_ENUM(FailureKind, {

@@ -267,7 +267,8 @@ void record_audit(GradeResult& g, const SubmissionBuild& built, const LabSpec& l
     if (unlinked) {
       g.compile_output += "gpulab: " + n.symbol +
                           " is in a library the grader does not link (only the CUDA runtime is), and the audit of "
-                          "your file found that it " + n.sentence + "\n";
+                          "your file found that it " +
+                          n.sentence + "\n";
     }
   }
 }
@@ -294,7 +295,8 @@ Withheld withheld_reason(const GradeResult& g) {
   if (g.audit.size() > 1)
     first += fmt::format(" (and {} more finding{})", g.audit.size() - 1, g.audit.size() > 2 ? "s" : "");
   // A library algorithm's sentence says what it is, what the lab asks and that the points are held.
-  if (library_finding(lead)) return {"the audit of your compiled file found that it " + first, FailureKind::library_algorithm};
+  if (library_finding(lead))
+    return {"the audit of your compiled file found that it " + first, FailureKind::library_algorithm};
   if (host_visible_finding(lead)) {
     return {"the audit of your compiled file found that it " + first +
                 ". The grader cannot count what the host reads from such memory, so this case's points are held for "

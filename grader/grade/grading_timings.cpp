@@ -43,8 +43,7 @@ std::string timings_text(const GradingTimings& t) {
     }
     out += fmt::format("  {:<10} {:<40} {:7.3f} | {:8.3f} {:6.3f} {:6.3f} {:6.3f} {:6.3f} | {:6.3f} {:7.3f} {:7.3f}\n",
                        "cases", fmt::format("{} runs in {} children", t.cases.size(), children), prepare, child, start,
-                       setup, call, finish,
-                       read, compare, profile);
+                       setup, call, finish, read, compare, profile);
   }
   const double cases = prepare + child + read + compare + profile;
   const double counted = steps + cases;

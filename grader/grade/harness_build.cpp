@@ -88,14 +88,15 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
         "harness/checker_registry.cpp", "harness/device_checks.cu", "harness/fresh_entropy.cpp",
         "harness/launch_counter_cuda.cpp", "harness/transfer_log.cpp", "harness/transfer_hooks_cuda.cpp",
         "harness/graph_copies_cuda.cpp", "harness/submission_state.cpp", "harness/device_variables_cuda.cpp",
-        "harness/leftover_allocations_cuda.cpp", "harness/harness_case.cpp",
-        "harness/process_hardening.cpp", "data/npy_io.cpp", "data/nd_array.cpp"}) {
+        "harness/leftover_allocations_cuda.cpp", "harness/harness_case.cpp", "harness/process_hardening.cpp",
+        "data/npy_io.cpp", "data/nd_array.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
   // Every launch, copy, allocation and graph entry point goes through the harness first
   // (harness/copy_entry_points.hpp: the one list of them).
   const auto wrap = [&b](const auto& names) {
-    for (std::string_view entry : names) b.link_flags.insert(b.link_flags.end(), {"-Xlinker", "--wrap=" + std::string(entry)});
+    for (std::string_view entry : names)
+      b.link_flags.insert(b.link_flags.end(), {"-Xlinker", "--wrap=" + std::string(entry)});
   };
   wrap(harness::kLaunchEntryPoints);
   wrap(harness::kCopyEntryPoints);

@@ -48,7 +48,8 @@ TransferReport read_transfers(const JsonReader& r) {
     b.route = e.one_of("route", ids);
     for (const RouteBytes& seen : t.routes)
       if (seen.route == b.route) e.fail("names route '" + b.route + "' twice");
-    b.bytes = static_cast<unsigned long long>(e.at("bytes", "a number of bytes").whole(NumberRange::between(0, kMaxBytes)));
+    b.bytes =
+        static_cast<unsigned long long>(e.at("bytes", "a number of bytes").whole(NumberRange::between(0, kMaxBytes)));
     t.routes.push_back(b);
   }
   return t;

@@ -48,11 +48,12 @@ std::optional<Problem> host_work_problem(const TransferReport& transfers, const 
                                          const InputVolume& inputs) {
   const std::string visible = route_list(transfers, true);
   if (!visible.empty() && !policy.host_visible_memory) {
-    return Problem{FailureKind::host_computed,
-                   fmt::format("your host function used memory that kernels write and the host reads without a copy ({}): "
-                               "this lab does not allow it, because the grader cannot tell what the host read from it. "
-                               "Use cudaMalloc for device memory, and cudaMemcpy to look at a few results while debugging",
-                               visible)};
+    return Problem{
+        FailureKind::host_computed,
+        fmt::format("your host function used memory that kernels write and the host reads without a copy ({}): "
+                    "this lab does not allow it, because the grader cannot tell what the host read from it. "
+                    "Use cudaMalloc for device memory, and cudaMemcpy to look at a few results while debugging",
+                    visible)};
   }
   const unsigned long long total = transfers.total_bytes();
   const double share_allowed = policy.input_fraction_to_host * static_cast<double>(inputs.bytes);

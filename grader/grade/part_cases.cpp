@@ -128,8 +128,8 @@ void add_profile(const CaseRun& run, const fs::path& program, const std::string&
 
 // What is wrong with a run that finished: the harness's findings, the outputs, a data race.
 std::vector<Problem> run_problems(const PartSpec& part, const Manifest& m, const DatasetCase& c, const CaseRun& run) {
-  std::vector<Problem> problems = harness_findings(run.report->call, run.report->kernel_launches, part.host_work,
-                                                   input_volume(part, c));
+  std::vector<Problem> problems =
+      harness_findings(run.report->call, run.report->kernel_launches, part.host_work, input_volume(part, c));
   if (problems.empty() || problems.front().kind != FailureKind::no_kernel) {
     for (Problem& p : compare_case_outputs(part, m, c, run.dir, "output_")) problems.push_back(std::move(p));
   }

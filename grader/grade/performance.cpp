@@ -182,14 +182,15 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
     for (double x : report.timing->samples_s) sum += x;
     t.phase = phase_timing(t.run.child, report.timing->runs, sum / static_cast<double>(report.timing->runs));
   }
-  for (const Problem& w : harness_findings(report.call, report.kernel_launches, part.host_work, input_volume(part, timed)))
+  for (const Problem& w :
+       harness_findings(report.call, report.kernel_launches, part.host_work, input_volume(part, timed)))
     t.wrong.push_back(w.text);
   for (const Problem& w : compare_case_outputs(part, manifest(), timed, t.run.dir, "output_")) {
     t.wrong.push_back("the " + timed.label() + ": " + w.text);
   }
   if (!recheck) return t;
-  for (const Problem& w : harness_findings(report.recheck.value_or(CallInspection{}), -1, part.host_work,
-                                           input_volume(part, second))) {
+  for (const Problem& w :
+       harness_findings(report.recheck.value_or(CallInspection{}), -1, part.host_work, input_volume(part, second))) {
     t.wrong.push_back("when called again after the timed runs: " + w.text);
   }
   std::vector<std::string> stale;

@@ -102,8 +102,8 @@ json gradescope_results(const GradeResult& g, const std::vector<LeaderboardPart>
                      {"visibility", "visible"}});
   }
   if (!g.audit.empty()) {
-    const bool libraries_only = std::all_of(g.audit.begin(), g.audit.end(),
-                                            [](const AuditNote& n) { return n.kind == "library_algorithm"; });
+    const bool libraries_only =
+        std::all_of(g.audit.begin(), g.audit.end(), [](const AuditNote& n) { return n.kind == "library_algorithm"; });
     std::string text =
         std::string("Your compiled file was audited before it was linked with the grader, and it ") +
         (libraries_only ? "calls a library algorithm that computes what this lab asks you to write yourself"

@@ -23,9 +23,9 @@ namespace gpulab::grade {
 
 // One timed run as the parent saw it and the harness reported it.
 struct PhaseTiming {
-  double wall_s = 0;          // the first start mark to the last end mark, on the parent's clock
-  long long runs = 0;         // timed calls the harness reports
-  double claimed_mean_s = 0;  // the mean of the times it reports for them
+  double wall_s = 0;           // the first start mark to the last end mark, on the parent's clock
+  long long runs = 0;          // timed calls the harness reports
+  double claimed_mean_s = 0;   // the mean of the times it reports for them
   long long call_windows = 0;  // timed calls whose begin and end marks arrived, in order
   double in_calls_s = 0;       // the sum of those calls' windows, on the parent's clock
 };

@@ -35,8 +35,7 @@ std::map<cudaGraphExec_t, std::vector<CopyNode>>& graphs() {
 }
 
 // Queries that fail leave no error for the submission to see (it did not make them).
-template <typename F>
-bool quietly(F&& query) {
+template <typename F> bool quietly(F&& query) {
   const cudaError_t before = cudaPeekAtLastError();
   if (query() == cudaSuccess) return true;
   if (before == cudaSuccess) cudaGetLastError();
@@ -95,7 +94,8 @@ void child_set(cudaError_t r, cudaGraphExec_t exec, cudaGraphNode_t node, cudaGr
   collect(child, {node}, fresh);
   std::lock_guard<std::mutex> lock(graphs_mutex);
   std::vector<CopyNode>& nodes = graphs()[exec];
-  std::erase_if(nodes, [&](const CopyNode& c) { return std::find(c.path.begin(), c.path.end(), node) != c.path.end(); });
+  std::erase_if(nodes,
+                [&](const CopyNode& c) { return std::find(c.path.begin(), c.path.end(), node) != c.path.end(); });
   nodes.insert(nodes.end(), fresh.begin(), fresh.end());
 }
 
@@ -138,13 +138,13 @@ extern "C" {
     after;                                     \
     return r;                                  \
   }
-GPULAB_WRAP(cudaGraphInstantiate, (cudaGraphExec_t* e, cudaGraph_t g, unsigned long long f), (e, g, f),
+GPULAB_WRAP(cudaGraphInstantiate, (cudaGraphExec_t * e, cudaGraph_t g, unsigned long long f), (e, g, f),
             instantiated(r, e, g, f))
-GPULAB_WRAP(cudaGraphInstantiateWithFlags, (cudaGraphExec_t* e, cudaGraph_t g, unsigned long long f), (e, g, f),
+GPULAB_WRAP(cudaGraphInstantiateWithFlags, (cudaGraphExec_t * e, cudaGraph_t g, unsigned long long f), (e, g, f),
             instantiated(r, e, g, f))
-GPULAB_WRAP(cudaGraphInstantiateWithParams, (cudaGraphExec_t* e, cudaGraph_t g, cudaGraphInstantiateParams* p),
+GPULAB_WRAP(cudaGraphInstantiateWithParams, (cudaGraphExec_t * e, cudaGraph_t g, cudaGraphInstantiateParams* p),
             (e, g, p), instantiated(r, e, g, p ? p->flags : 0))
-GPULAB_WRAP(cudaGraphInstantiateWithParams_ptsz, (cudaGraphExec_t* e, cudaGraph_t g, cudaGraphInstantiateParams* p),
+GPULAB_WRAP(cudaGraphInstantiateWithParams_ptsz, (cudaGraphExec_t * e, cudaGraph_t g, cudaGraphInstantiateParams* p),
             (e, g, p), instantiated(r, e, g, p ? p->flags : 0))
 GPULAB_WRAP(cudaGraphExecUpdate, (cudaGraphExec_t e, cudaGraph_t g, cudaGraphExecUpdateResultInfo* i), (e, g, i),
             updated(r, e, g))
@@ -161,7 +161,8 @@ GPULAB_WRAP(cudaGraphExecMemcpyNodeSetParamsFromSymbol,
                 node_params_set(r, e, n, one_dimensional(d, static_cast<char*>(address) + o, c));
             })
 GPULAB_WRAP(cudaGraphExecMemcpyNodeSetParamsToSymbol,
-            (cudaGraphExec_t e, cudaGraphNode_t n, const void* sym, const void* s, size_t c, size_t o, cudaMemcpyKind k),
+            (cudaGraphExec_t e, cudaGraphNode_t n, const void* sym, const void* s, size_t c, size_t o,
+             cudaMemcpyKind k),
             (e, n, sym, s, c, o, k), {
               void* address = nullptr;
               if (quietly([&] { return cudaGetSymbolAddress(&address, sym); }))

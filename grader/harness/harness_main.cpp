@@ -30,10 +30,12 @@
 #include "harness/timed_runs.hpp"
 
 namespace {
-using nlohmann::json;
 using gpulab::harness::write_result;
+using nlohmann::json;
 
-void mark(const char* what, size_t index) { gpulab::harness::write_phase_marker((what + std::to_string(index)).c_str()); }
+void mark(const char* what, size_t index) {
+  gpulab::harness::write_phase_marker((what + std::to_string(index)).c_str());
+}
 
 // The emulator writes its findings where GPULAB_EMU_REPORT says, at each finding: each case's go
 // to its own file (other backends ignore the variable).
@@ -70,7 +72,8 @@ int main(int argc, char** argv) {
   const json& cases = request.at("cases");
   // A first result for every case saying the harness started: a case left at that was never
   // reached, or ended by the program (exit(), a crash) before its final result.
-  for (const json& one : cases) write_result(one.at("result").get<std::string>(), {{"part", part}, {"status", "started"}});
+  for (const json& one : cases)
+    write_result(one.at("result").get<std::string>(), {{"part", part}, {"status", "started"}});
 
   // The runtime starts (the CUDA context, or the emulator), then no new executable memory for the
   // rest of the process (process_hardening.hpp; its first step ran before any code of the submission).

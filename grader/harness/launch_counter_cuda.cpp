@@ -53,12 +53,12 @@ GPULAB_COUNTED(cudaLaunchCooperativeKernel_ptsz, (const void* f, dim3 g, dim3 b,
 #undef GPULAB_COUNTED
 
 // A graph's launch also runs its memcpy nodes (graph_copies_cuda.cpp counts what they move).
-#define GPULAB_GRAPH_LAUNCH(name)                                         \
-  cudaError_t __wrap_##name(cudaGraphExec_t e, cudaStream_t st) {        \
-    launches.fetch_add(1);                                               \
-    const cudaError_t r = __real_##name(e, st);                          \
-    if (r == cudaSuccess) gpulab::harness::note_graph_launch(e);         \
-    return r;                                                            \
+#define GPULAB_GRAPH_LAUNCH(name)                                 \
+  cudaError_t __wrap_##name(cudaGraphExec_t e, cudaStream_t st) { \
+    launches.fetch_add(1);                                        \
+    const cudaError_t r = __real_##name(e, st);                   \
+    if (r == cudaSuccess) gpulab::harness::note_graph_launch(e);  \
+    return r;                                                     \
   }
 GPULAB_GRAPH_LAUNCH(cudaGraphLaunch)
 GPULAB_GRAPH_LAUNCH(cudaGraphLaunch_ptsz)

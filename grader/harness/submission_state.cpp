@@ -45,7 +45,8 @@ std::vector<std::pair<uintptr_t, uintptr_t>> dynamic_memory() {
     if (perms.size() < 2 || perms[1] != 'w' || inode != 0 || path.find("[stack") != std::string::npos) continue;
     const size_t dash = range.find('-');
     if (dash == std::string::npos) continue;
-    const uintptr_t lo = std::stoull(range.substr(0, dash), nullptr, 16), hi = std::stoull(range.substr(dash + 1), nullptr, 16);
+    const uintptr_t lo = std::stoull(range.substr(0, dash), nullptr, 16),
+                    hi = std::stoull(range.substr(dash + 1), nullptr, 16);
     if (own_lo && own_hi && lo < own_hi && hi > own_lo) continue;  // the program's own bss
     out.emplace_back(lo, hi);
   }

@@ -35,7 +35,7 @@ class SubmissionState {
   bool watched_ = false;
   std::vector<char> data_, bss_;
   std::vector<size_t> data_pointers_, bss_pointers_;  // offsets of words that point into dynamic memory
-  std::vector<std::vector<char>> device_;  // each device variable's bytes (GPU)
+  std::vector<std::vector<char>> device_;             // each device variable's bytes (GPU)
 };
 
 // The submission's device variables (GPU: as nvcc registers them; the emulator keeps them in the

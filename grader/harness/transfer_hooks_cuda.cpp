@@ -110,9 +110,11 @@ unsigned long long peer_bytes_into_host(const cudaMemcpy3DPeerParms* p) {
   return bytes_into_host(q);
 }
 
-unsigned long long batch_bytes_into_host(void* const* dsts, const void* const* srcs, const size_t* sizes, size_t count) {
+unsigned long long batch_bytes_into_host(void* const* dsts, const void* const* srcs, const size_t* sizes,
+                                         size_t count) {
   unsigned long long total = 0;
-  for (size_t i = 0; dsts && srcs && sizes && i < count; ++i) total += bytes_into_host(dsts[i], on_device(srcs[i]), sizes[i]);
+  for (size_t i = 0; dsts && srcs && sizes && i < count; ++i)
+    total += bytes_into_host(dsts[i], on_device(srcs[i]), sizes[i]);
   return total;
 }
 
@@ -124,7 +126,8 @@ unsigned long long batch_3d_bytes_into_host(size_t count, const cudaMemcpy3DBatc
     const bool from_array = op.src.type == cudaMemcpyOperandTypeArray;
     const bool from_device = from_array || on_device(op.src.op.ptr.ptr);
     const unsigned long long element = from_array ? gpulab::harness::array_element_bytes(op.src.op.array.array) : 1;
-    total += bytes_into_host(op.dst.op.ptr.ptr, from_device, op.extent.width * element * op.extent.height * op.extent.depth);
+    total +=
+        bytes_into_host(op.dst.op.ptr.ptr, from_device, op.extent.width * element * op.extent.height * op.extent.depth);
   }
   return total;
 }
@@ -155,13 +158,13 @@ extern "C" {
 // One wrapper per entry point and per stream flavour: the plain name, _ptds (per-thread default
 // stream, synchronous) or _ptsz (per-thread default stream, asynchronous). `after` runs once the
 // real call has returned `r`; `ptd` says whether this is a per-thread-default-stream flavour.
-#define GPULAB_WRAP(name, params, args, ptd, after) \
-  cudaError_t __real_##name params;                 \
-  cudaError_t __wrap_##name params {                \
-    const cudaError_t r = __real_##name args;       \
+#define GPULAB_WRAP(name, params, args, ptd, after)   \
+  cudaError_t __real_##name params;                   \
+  cudaError_t __wrap_##name params {                  \
+    const cudaError_t r = __real_##name args;         \
     [[maybe_unused]] constexpr bool per_thread = ptd; \
-    after;                                          \
-    return r;                                       \
+    after;                                            \
+    return r;                                         \
   }
 #define GPULAB_WRAP_BOTH(name, suffix, params, args, after) \
   GPULAB_WRAP(name, params, args, false, after)             \
@@ -174,12 +177,10 @@ GPULAB_WRAP_BOTH(cudaMemcpyAsync, _ptsz, (void* d, const void* s, size_t n, cuda
                  (d, s, n, k, st), GPULAB_COUNT(st, bytes_into_host(d, on_device(s), n)))
 GPULAB_WRAP_BOTH(cudaMemcpy2D, _ptds,
                  (void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, cudaMemcpyKind k),
-                 (d, dp, s, sp, w, h, k),
-                 GPULAB_COUNT(nullptr, bytes_into_host(d, on_device(s), w * h)))
+                 (d, dp, s, sp, w, h, k), GPULAB_COUNT(nullptr, bytes_into_host(d, on_device(s), w* h)))
 GPULAB_WRAP_BOTH(cudaMemcpy2DAsync, _ptsz,
                  (void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, cudaMemcpyKind k, cudaStream_t st),
-                 (d, dp, s, sp, w, h, k, st),
-                 GPULAB_COUNT(st, bytes_into_host(d, on_device(s), w * h)))
+                 (d, dp, s, sp, w, h, k, st), GPULAB_COUNT(st, bytes_into_host(d, on_device(s), w* h)))
 GPULAB_WRAP_BOTH(cudaMemcpy3D, _ptds, (const cudaMemcpy3DParms* p), (p),
                  if (p) GPULAB_COUNT(nullptr, bytes_into_host(*p)))
 GPULAB_WRAP_BOTH(cudaMemcpy3DAsync, _ptsz, (const cudaMemcpy3DParms* p, cudaStream_t st), (p, st),
@@ -205,22 +206,18 @@ GPULAB_WRAP_BOTH(cudaMemcpyFromArrayAsync, _ptsz,
                  (d, a, wo, ho, n, k, st), GPULAB_COUNT(st, bytes_into_host(d, true, n)))
 GPULAB_WRAP_BOTH(cudaMemcpy2DFromArray, _ptds,
                  (void* d, size_t dp, cudaArray_const_t a, size_t wo, size_t ho, size_t w, size_t h, cudaMemcpyKind k),
-                 (d, dp, a, wo, ho, w, h, k),
-                 GPULAB_COUNT(nullptr, bytes_into_host(d, true, w * h)))
+                 (d, dp, a, wo, ho, w, h, k), GPULAB_COUNT(nullptr, bytes_into_host(d, true, w* h)))
 GPULAB_WRAP_BOTH(cudaMemcpy2DFromArrayAsync, _ptsz,
                  (void* d, size_t dp, cudaArray_const_t a, size_t wo, size_t ho, size_t w, size_t h, cudaMemcpyKind k,
                   cudaStream_t st),
-                 (d, dp, a, wo, ho, w, h, k, st),
-                 GPULAB_COUNT(st, bytes_into_host(d, true, w * h)))
+                 (d, dp, a, wo, ho, w, h, k, st), GPULAB_COUNT(st, bytes_into_host(d, true, w* h)))
 GPULAB_WRAP_BOTH(cudaMemcpyBatchAsync, _ptsz,
                  (void* const* d, const void* const* s, const size_t* n, size_t count, cudaMemcpyAttributes* a,
                   size_t* ai, size_t na, cudaStream_t st),
-                 (d, s, n, count, a, ai, na, st),
-                 GPULAB_COUNT(st, batch_bytes_into_host(d, s, n, count)))
+                 (d, s, n, count, a, ai, na, st), GPULAB_COUNT(st, batch_bytes_into_host(d, s, n, count)))
 GPULAB_WRAP_BOTH(cudaMemcpy3DBatchAsync, _ptsz,
                  (size_t count, cudaMemcpy3DBatchOp* ops, unsigned long long flags, cudaStream_t st),
-                 (count, ops, flags, st),
-                 GPULAB_COUNT(st, batch_3d_bytes_into_host(count, ops)))
+                 (count, ops, flags, st), GPULAB_COUNT(st, batch_3d_bytes_into_host(count, ops)))
 
 // Allocations that may be host-visible, and their release.
 GPULAB_WRAP(cudaMallocManaged, (void** p, size_t n, unsigned int f), (p, n, f), false,
@@ -228,10 +225,11 @@ GPULAB_WRAP(cudaMallocManaged, (void** p, size_t n, unsigned int f), (p, n, f), 
 GPULAB_WRAP(cudaMallocHost, (void** p, size_t n), (p, n), false, note_allocation(r, p, n, "page_locked_memory"))
 GPULAB_WRAP(cudaHostAlloc, (void** p, size_t n, unsigned int f), (p, n, f), false,
             note_allocation(r, p, n, "page_locked_memory"))
-GPULAB_WRAP(cudaHostRegister, (void* p, size_t n, unsigned int f), (p, n, f), false, if (r == cudaSuccess && p) {
-  gpulab::harness::note_host_visible_added(p, n, "registered_memory");
-  gpulab::harness::note_submission_allocation(p, gpulab::harness::AllocationKind::registered);
-})
+GPULAB_WRAP(
+    cudaHostRegister, (void* p, size_t n, unsigned int f), (p, n, f), false, if (r == cudaSuccess && p) {
+      gpulab::harness::note_host_visible_added(p, n, "registered_memory");
+      gpulab::harness::note_submission_allocation(p, gpulab::harness::AllocationKind::registered);
+    })
 GPULAB_WRAP_BOTH(cudaMallocAsync, _ptsz, (void** p, size_t n, cudaStream_t st), (p, n, st),
                  note_allocation(r, p, n, "host_memory_pool"))
 GPULAB_WRAP_BOTH(cudaMallocFromPoolAsync, _ptsz, (void** p, size_t n, cudaMemPool_t pool, cudaStream_t st),

@@ -20,7 +20,9 @@ void on_host_visible(const void* address, size_t bytes, gpulab::emu::HostVisible
   }
   switch (kind) {
     case gpulab::emu::HostVisibleKind::managed: note_host_visible_added(address, bytes, "managed_memory"); break;
-    case gpulab::emu::HostVisibleKind::page_locked: note_host_visible_added(address, bytes, "page_locked_memory"); break;
+    case gpulab::emu::HostVisibleKind::page_locked:
+      note_host_visible_added(address, bytes, "page_locked_memory");
+      break;
     case gpulab::emu::HostVisibleKind::registered: note_host_visible_added(address, bytes, "registered_memory"); break;
   }
 }

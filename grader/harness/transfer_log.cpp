@@ -21,7 +21,7 @@ struct State {
   std::mutex mutex;
   bool recording = false;
   std::map<std::string, unsigned long long, std::less<>> bytes_by_route;  // the recorded call's
-  std::map<const void*, HostVisible> host_visible;                          // what exists now
+  std::map<const void*, HostVisible> host_visible;                        // what exists now
 };
 
 State& state() {

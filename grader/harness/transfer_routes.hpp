@@ -17,15 +17,17 @@ struct TransferRoute {
 };
 
 inline constexpr std::array<TransferRoute, 6> kTransferRoutes{{
-    {"copy", "copies from device to host memory (cudaMemcpy and its Async, 2D, 3D, peer, symbol, array and batch forms)",
+    {"copy",
+     "copies from device to host memory (cudaMemcpy and its Async, 2D, 3D, peer, symbol, array and batch forms)",
      false},
     {"graph_memcpy_node", "memcpy nodes of CUDA graphs (added by hand or captured from a stream), as the graphs ran",
      false},
     {"managed_memory", "managed memory (cudaMallocManaged), at its full size", true},
-    {"page_locked_memory", "page-locked host memory (cudaMallocHost, cudaHostAlloc), which kernels can write, at its full size",
-     true},
+    {"page_locked_memory",
+     "page-locked host memory (cudaMallocHost, cudaHostAlloc), which kernels can write, at its full size", true},
     {"registered_memory", "registered host memory (cudaHostRegister), which kernels can write, at its full size", true},
-    {"host_memory_pool", "memory from a memory pool located in host memory (cudaMemPoolCreate), at its full size", true},
+    {"host_memory_pool", "memory from a memory pool located in host memory (cudaMemPoolCreate), at its full size",
+     true},
 }};
 
 // The route with this id; null when there is none.

@@ -21,9 +21,10 @@ std::string pattern(const JsonReader& r) {
 }  // namespace
 
 LibraryAlgorithmsSpec parse_library_algorithms(const JsonReader& r) {
-  r.expect_object({"task", "allowed", "algorithms"},
-                  "an object such as {\"task\": \"write the reduction kernel yourself\", \"allowed\": \"...\", "
-                  "\"algorithms\": [{\"names\": [\"cub::DeviceReduce::*\"], \"is\": \"CUB's device-wide reduction\"}]}");
+  r.expect_object(
+      {"task", "allowed", "algorithms"},
+      "an object such as {\"task\": \"write the reduction kernel yourself\", \"allowed\": \"...\", "
+      "\"algorithms\": [{\"names\": [\"cub::DeviceReduce::*\"], \"is\": \"CUB's device-wide reduction\"}]}");
   LibraryAlgorithmsSpec spec;
   spec.task = r.at("task", "what the lab asks for, completing \"this lab asks you to ...\"").text();
   spec.allowed = r.at("allowed", "what stays allowed, in words (block- and warp-level CUB ...)").text();

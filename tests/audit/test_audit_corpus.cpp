@@ -89,7 +89,8 @@ void check_corpus(Backend backend) {
     // Whole programs (the probes, the examples) may use managed and page-locked memory, which the
     // audit names for a lab whose host_work does not allow it; graded files use none.
     const std::string path = a.file.generic_string();
-    const bool whole_program = path.find("/tests/gpu/probe_") != std::string::npos || path.find("/examples/") != std::string::npos;
+    const bool whole_program =
+        path.find("/tests/gpu/probe_") != std::string::npos || path.find("/examples/") != std::string::npos;
     size_t findings = 0;
     for (const auto& f : a.result.findings)
       findings += !(whole_program && f.kind == gpulab::audit::FindingKind::host_visible_memory);

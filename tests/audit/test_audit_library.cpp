@@ -45,7 +45,8 @@ const Expected kExpected[] = {
     {"reduction_thrust_other.cu", "cub::detail::scan::DeviceScan", "whose last element is the sum"},
     {"reduction_thrust_other.cu", "DeviceReduce", "CUB's whole device-wide reduction"},
     {"reduction_cub_dispatch.cu", "cub::detail::reduce::DeviceReduce", "launches cub::detail::reduce::DeviceReduce"},
-    {"reduction_hidden.cu", "cub::DeviceReduce::Sum", "calls cub::DeviceReduce::Sum, CUB's whole device-wide reduction"},
+    {"reduction_hidden.cu", "cub::DeviceReduce::Sum",
+     "calls cub::DeviceReduce::Sum, CUB's whole device-wide reduction"},
     {"scan_cub.cu", "cub::DeviceScan::",
      "CUB's whole device-wide scan (Thrust's inclusive_scan, exclusive_scan, their transform_ and _by_key forms run "
      "it too): this lab asks you to write the scan kernels yourself; block- and warp-level CUB (cub::BlockScan, "
@@ -53,8 +54,9 @@ const Expected kExpected[] = {
     {"scan_thrust.cu", "scan", "CUB's whole device-wide scan"},
     {"scan_cub_dispatch.cu", "cub::detail::scan::DeviceScan", "launches cub::detail::scan::DeviceScan"},
     {"scan_hidden.cu", "cub::DeviceScan::", "calls cub::DeviceScan::"},
-    {"histogram_cub.cu", "cub::DeviceHistogram::", "CUB's whole device-wide histogram: this lab asks you to write the "
-                                                   "histogram kernels yourself"},
+    {"histogram_cub.cu", "cub::DeviceHistogram::",
+     "CUB's whole device-wide histogram: this lab asks you to write the "
+     "histogram kernels yourself"},
     {"histogram_cub.cu", "cub::DeviceRunLengthEncode::Encode", "a count of each run of equal values"},
     {"histogram_cub.cu", "cub::DeviceRadixSort::SortKeys", "a device-wide sort"},
     {"histogram_thrust.cu", "cub::DeviceRadixSort::", "a device-wide sort (CUB's radix and merge sorts, Thrust's sort"},

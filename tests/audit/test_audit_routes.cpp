@@ -205,12 +205,13 @@ TEST_CASE("host-visible memory: managed, page-locked, mapped and registered memo
     INFO(describe(a));
     // (With nvcc, cudaMallocHost of a typed pointer is cuda_runtime.h's inline template: it calls
     // cudaHostAlloc, which is what the object names.)
-    for (const char* name : {"cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister",
-                             "cudaHostGetDevicePointer"}) {
+    for (const char* name :
+         {"cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc", "cudaHostRegister", "cudaHostGetDevicePointer"}) {
       if (b == Backend::cuda && std::string(name) == "cudaMallocHost") continue;
       CHECK(has_finding(a.result, FindingKind::host_visible_memory, name,
-                        std::string("calls ") + name + ", which makes memory that kernels write and the host reads "
-                                                       "without a copy"));
+                        std::string("calls ") + name +
+                            ", which makes memory that kernels write and the host reads "
+                            "without a copy"));
     }
     // __managed__: nvcc registers it with the runtime; the emulator puts it in a section of its own.
     CHECK(has_finding(a.result, FindingKind::host_visible_memory,

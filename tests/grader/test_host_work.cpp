@@ -77,7 +77,8 @@ TEST_CASE("host work: a lab's own fraction and element allowance", "[host_work]"
 
 TEST_CASE("host work: an input's volume comes from the case's manifest", "[host_work]") {
   gpulab::PartSpec part;
-  part.params = {{"in", gpulab::ParamRole::input}, {"mask", gpulab::ParamRole::input}, {"out", gpulab::ParamRole::output}};
+  part.params = {
+      {"in", gpulab::ParamRole::input}, {"mask", gpulab::ParamRole::input}, {"out", gpulab::ParamRole::output}};
   DatasetCase c;
   c.files = {{"in", "input", "in.npy", "float32", {1000, 3}, ""},
              {"mask", "input", "mask.npy", "float64", {5}, ""},

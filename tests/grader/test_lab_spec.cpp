@@ -448,9 +448,10 @@ TEST_CASE("lab_spec: library_algorithms is read, and each malformed entry is nam
   }
   SECTION("a misspelt key") {
     j["library_algorithms"]["algorithms"][0]["iss"] = "x";
-    CHECK(spec_error(j) == file +
-                              "library_algorithms.algorithms[0].iss: unknown key: did you mean 'is'? (the keys allowed "
-                              "here: names, is)");
+    CHECK(spec_error(j) ==
+          file +
+              "library_algorithms.algorithms[0].iss: unknown key: did you mean 'is'? (the keys allowed "
+              "here: names, is)");
   }
   SECTION("no task") {
     j["library_algorithms"].erase("task");

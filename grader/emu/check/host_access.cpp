@@ -36,8 +36,7 @@ bool library_code(uintptr_t pc) {
   const std::string where = code_location(pc);
   const auto starts = [&](const char* p) { return where.rfind(p, 0) == 0; };
   const bool library = starts("in std::") || starts("in __gnu_cxx::") || starts("in gpulab::emu::") ||
-                       starts("in __pipeline_") ||
-                       where.find("/include/c++/") != std::string::npos ||
+                       starts("in __pipeline_") || where.find("/include/c++/") != std::string::npos ||
                        where.find("/gpulab/emu/") != std::string::npos;
   std::lock_guard<std::mutex> lock(known_mutex);
   known[pc] = library;

@@ -29,8 +29,8 @@ struct Mapping {
   Allocation allocation;
   char* map_base;
   size_t map_bytes;
-  char* data_begin;  // first accessible byte
-  char* data_end;    // one past the last accessible byte
+  char* data_begin;     // first accessible byte
+  char* data_end;       // one past the last accessible byte
   bool host_protected;  // kept from host code: every allocation but managed memory
 };
 

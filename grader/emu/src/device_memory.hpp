@@ -28,7 +28,7 @@ struct GuardViolation {
 struct AddressInfo {
   enum class Kind { inside, before, after, unknown } kind = Kind::unknown;
   Allocation allocation;
-  long long offset = 0;  // address - begin
+  long long offset = 0;         // address - begin
   bool host_protected = false;  // the allocation is kept from host code (all but managed memory)
 };
 
@@ -44,7 +44,7 @@ AddressInfo classify_address(const void* address, int tries);
 // The same, waiting for the registry; unlike find_allocation, no note that memory may change
 // (what a launch's argument check and cudaPointerGetAttributes ask).
 AddressInfo lookup_address(const void* address);
-std::vector<GuardViolation> check_guards();         // and restores the pattern
+std::vector<GuardViolation> check_guards();  // and restores the pattern
 size_t device_bytes_in_use();
 bool is_managed_api(const char* api);  // the allocation stays host-accessible, as on a GPU
 // toggled protection (device_access.hpp): opens or closes every host-protected allocation.

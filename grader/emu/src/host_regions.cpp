@@ -142,7 +142,6 @@ HostRegion unreachable_host_region(const void* p, HostMemoryMap& map, bool& map_
   return map.region_of(a);
 }
 
-
 namespace {
 std::mutex heaps_mutex;
 std::vector<uintptr_t>& runtime_heaps() {  // each an arena heap's start, 64 MiB aligned

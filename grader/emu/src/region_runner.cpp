@@ -80,7 +80,8 @@ void BlockRunner::regions_misused() {
   d.severity = "error";
   d.kernel = launch_->request.kernel_name;
   d.block = block_label();
-  d.message = "the emulator ran " + launch_->where() + " as regions between barriers, and a thread reached a "
+  d.message = "the emulator ran " + launch_->where() +
+              " as regions between barriers, and a thread reached a "
               "barrier or warp collective that the region form did not expect. This is a bug of the emulator: "
               "run with GPULAB_EMU_REGIONS=0 and report the kernel.";
   report(std::move(d), cudaErrorLaunchFailure);
