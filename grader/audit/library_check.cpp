@@ -41,8 +41,10 @@ struct Hit {
   Verb verb = Verb::uses;
   // The most telling first: the earliest pattern, a call before a mention, the shortest name.
   bool operator<(const Hit& o) const {
-    return std::make_tuple(pattern, verb, name.size(), std::cref(name)) <
-           std::make_tuple(o.pattern, o.verb, o.name.size(), std::cref(o.name));
+    if (pattern != o.pattern) return pattern < o.pattern;
+    if (verb != o.verb) return verb < o.verb;
+    if (name.size() != o.name.size()) return name.size() < o.name.size();
+    return name < o.name;
   }
 };
 

@@ -19,8 +19,8 @@ std::string timings_text(const GradingTimings& t) {
     steps += s.seconds;
   }
   double prepare = 0, child = 0, read = 0, compare = 0, profile = 0;
-  size_t children = 0;
   if (!t.cases.empty()) {
+    size_t children = 0;
     double start = 0, setup = 0, call = 0, finish = 0;  // the child's phases, shown only here
     out += fmt::format("  {:<10} {:<40} {:>7} | {:>8} {:>6} {:>6} {:>6} {:>6} | {:>6} {:>7} {:>7}\n", "part", "case",
                        "prepare", "child", "start", "setup", "call", "finish", "read", "compare", "profile");

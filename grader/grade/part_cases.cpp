@@ -284,6 +284,7 @@ bool run_part_cases(const LabSpec& lab, const PartSpec& part, const std::vector<
     const double prepare = std::max(0.0, since(started) - in_children);
     for (size_t k = 0; k < runs.size(); ++k, ++i) {
       const auto& [km, kc] = cases[i];
+      // cppcheck-suppress accessMoved ; `first` is moved from once, for the batch's first case (k == 0)
       CaseResult cr = k == 0 ? std::move(first) : new_case_result(part, *km, *kc, each);
       CaseTiming timing;
       timing.part = part.name;

@@ -23,7 +23,9 @@ while IFS= read -r line; do
   done
 done <"$table"
 while IFS= read -r f; do
-  if ! printf '%s\n' "${listed[@]}" | grep -qx "$f"; then
+  # (A here-string, not a pipe: `grep -q` may stop reading early, and under pipefail printf's
+  # SIGPIPE would read as "not listed".)
+  if ! grep -qx "$f" <<<"$(printf '%s\n' "${listed[@]}")"; then
     echo "$doc: lists $f/, which $table does not"
     failures=$((failures + 1))
   fi

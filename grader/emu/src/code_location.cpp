@@ -88,7 +88,7 @@ namespace {
 // outside the system's and the emulator's headers (std::copy's lines are not the student's).
 [[maybe_unused]] std::string pick_line(const std::string& text) {
   std::istringstream in(text);
-  std::string line, first;
+  std::string line;
   std::vector<std::string> locations;
   while (std::getline(in, line)) {
     if (line.rfind("0x", 0) == 0) continue;  // the address itself
