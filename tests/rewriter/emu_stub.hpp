@@ -67,21 +67,7 @@ struct region_note {
 };
 }  // namespace gpulab::emu
 extern gpulab::emu::BlockContext* gpulab_emu_block;
-// clang-format off
-#define GPULAB_EMU_EACH_THREAD_AT(rb, unroll, ...)                                               \
-  for (int gpulab_z = 0; gpulab_z < int((rb).dim.z); ++gpulab_z)                                 \
-    for (int gpulab_y = 0; gpulab_y < int((rb).dim.y); ++gpulab_y)                               \
-      unroll for (int gpulab_x = 0, gpulab_r = (gpulab_z * int((rb).dim.y) + gpulab_y) * int((rb).dim.x); \
-                  gpulab_x < int((rb).dim.x); ++gpulab_x, ++gpulab_r)                            \
-        if ([[maybe_unused]] const ::uint3 gpulab_tid{unsigned(gpulab_x), unsigned(gpulab_y), unsigned(gpulab_z)}; \
-            (rb).at(__VA_ARGS__), true)
-#define GPULAB_EMU_UNROLL_4 _Pragma("GCC unroll 4")
-#define GPULAB_EMU_EACH_THREAD(rb) GPULAB_EMU_EACH_THREAD_AT(rb, , gpulab_r)
-#define GPULAB_EMU_EACH_THREAD_WITH_CONTEXT(rb) GPULAB_EMU_EACH_THREAD_AT(rb, , gpulab_r, gpulab_x, gpulab_y, gpulab_z)
-#define GPULAB_EMU_EACH_THREAD_UNROLLED(rb) GPULAB_EMU_EACH_THREAD_AT(rb, GPULAB_EMU_UNROLL_4, gpulab_r)
-#define GPULAB_EMU_EACH_THREAD_UNROLLED_WITH_CONTEXT(rb) \
-  GPULAB_EMU_EACH_THREAD_AT(rb, GPULAB_EMU_UNROLL_4, gpulab_r, gpulab_x, gpulab_y, gpulab_z)
-// clang-format on
+#include "../../grader/emu/include/gpulab/emu/region_loop_macros.hpp"  // the runtime's own loops
 
 #define __global__
 #define __device__
