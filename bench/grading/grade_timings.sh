@@ -45,5 +45,10 @@ for lab in "${labs[@]}"; do
     echo "== $lab (grading $i): $(tail -1 "$work/$lab-$i/timings.txt"), wall $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s," \
       "load average $load_before before, $load_after after"
     grep -v '^  [a-z0-9]* *\(hidden \)\?dataset ' "$work/$lab-$i/timings.txt" | grep -v '^score:' || true
+    # A score short of full: every line of the report but the passed cases, to say why.
+    if ! grep -qE '^score: ([0-9.]+) / \1$' "$work/$lab-$i/result.txt"; then
+      echo "-- $lab (grading $i): not a full score; the report without its passed cases:"
+      grep -v '^  ok ' "$work/$lab-$i/result.txt" | head -60
+    fi
   done
 done

@@ -86,10 +86,10 @@ struct PerformanceResult {
   bool l2_persisting_reset = false;  // persisting L2 lines reset and their set-aside set to 0 before every call
   // The grader's own clock (timing_bound.hpp): per timed call, the wall time of the timed phase, the
   // harness's own work between calls and what the marks and events add to each call's window (both
-  // from a trusted program), what none of them accounts for, and the margin; all 0 when it could
-  // not be measured.
+  // from a trusted program), what none of them accounts for, the trusted run's spread of a call's
+  // overhead and the margin (which includes that spread); all 0 when it could not be measured.
   double wall_per_call_s = 0, harness_per_call_s = 0, overhead_per_call_s = 0, unexplained_per_call_s = 0,
-         bound_margin_s = 0;
+         bound_noise_s = 0, bound_margin_s = 0;
   std::string review;    // status "implausible": why, for the instructor
   std::string feedback;  // what was measured and how it was scored, or why not
 

@@ -178,9 +178,7 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   if (!t.run.failure.empty()) return t;
   const HarnessReport& report = *t.run.report;
   if (report.timing && report.timing->runs > 0) {
-    double sum = 0;
-    for (double x : report.timing->samples_s) sum += x;
-    t.phase = phase_timing(t.run.child, report.timing->runs, sum / static_cast<double>(report.timing->runs));
+    t.phase = phase_timing(t.run.child, report.timing->runs, report.timing->samples_s);
   }
   for (const Problem& w :
        harness_findings(report.call, report.kernel_launches, part.host_work, input_volume(part, timed)))
@@ -390,6 +388,7 @@ PerformanceResult PerformanceScorer::measure(const PartSpec& part, const fs::pat
       r.harness_per_call_s = v.harness_s;
       r.overhead_per_call_s = v.overhead_s;
       r.unexplained_per_call_s = v.unexplained_s;
+      r.bound_noise_s = v.noise_s;
       r.bound_margin_s = v.margin_s;
       if (!v.consistent) review = v.reason;
     }

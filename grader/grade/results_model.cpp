@@ -102,6 +102,7 @@ json performance_json(const PerformanceResult& r) {
                        {"harness_per_call_s", r.harness_per_call_s},
                        {"overhead_per_call_s", r.overhead_per_call_s},
                        {"unexplained_per_call_s", r.unexplained_per_call_s},
+                       {"noise_s", r.bound_noise_s},
                        {"margin_s", r.bound_margin_s}};
   }
   if (r.rate_unit == "GB/s") j["gbps"] = r.rate;
@@ -138,6 +139,7 @@ PerformanceResult performance_from(const Field& f) {
     r.harness_per_call_s = c.at("harness_per_call_s").number();
     if (c.has("overhead_per_call_s")) r.overhead_per_call_s = c.at("overhead_per_call_s").number();
     r.unexplained_per_call_s = c.at("unexplained_per_call_s").number();
+    if (c.has("noise_s")) r.bound_noise_s = c.at("noise_s").number();
     r.bound_margin_s = c.at("margin_s").number();
   }
   return r;

@@ -16,6 +16,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "process/run.hpp"
 
@@ -23,16 +24,19 @@ namespace gpulab::grade {
 
 // One timed run as the parent saw it and the harness reported it.
 struct PhaseTiming {
-  double wall_s = 0;           // the first start mark to the last end mark, on the parent's clock
-  long long runs = 0;          // timed calls the harness reports
-  double claimed_mean_s = 0;   // the mean of the times it reports for them
-  long long call_windows = 0;  // timed calls whose begin and end marks arrived, in order
-  double in_calls_s = 0;       // the sum of those calls' windows, on the parent's clock
+  double wall_s = 0;              // the first start mark to the last end mark, on the parent's clock
+  long long runs = 0;             // timed calls the harness reports
+  double claimed_mean_s = 0;      // the mean of the times it reports for them
+  long long call_windows = 0;     // timed calls whose begin and end marks arrived, in order
+  double in_calls_s = 0;          // the sum of those calls' windows, on the parent's clock
+  std::vector<double> windows_s;  // each of those windows, in call order
+  std::vector<double> claimed_s;  // the time the harness reports for each call, in call order
 };
 
-// The timed run's marks on the parent's clock, with what the harness reported; nullopt when the
-// start or the end mark is missing or out of order.
-std::optional<PhaseTiming> phase_timing(const process::ProcessResult& child, long long runs, double claimed_mean_s);
+// The timed run's marks on the parent's clock, with what the harness reported for each call (in
+// call order); nullopt when the start or the end mark is missing or out of order.
+std::optional<PhaseTiming> phase_timing(const process::ProcessResult& child, long long runs,
+                                        const std::vector<double>& claimed_s);
 
 struct BoundVerdict {
   bool consistent = true;
@@ -40,17 +44,22 @@ struct BoundVerdict {
   double harness_s = 0;      // the harness's own work between calls, per call, from the trusted run
   double overhead_s = 0;     // what the marks and events add to each call's window, from the trusted run
   double unexplained_s = 0;  // per call: the submission's window not accounted for by its report and the overhead
-  double margin_s = 0;       // how much of that is noise
+  double noise_s = 0;        // how much a call's overhead varies in the trusted run (its interquartile range)
+  double margin_s = 0;       // how much of the unexplained time is noise (grows with noise_s)
 };
 
-// Margins (per call): `relative` x the submission's reported mean + `absolute`. Wider on the
-// emulator, whose CPU time is shared with the grader.
+// Margins (per call): `relative` x the submission's reported median + `absolute` + `noise` x the
+// trusted run's own spread of a call's overhead (its interquartile range). Wider on the emulator,
+// whose CPU time is shared with the grader.
 struct BoundMargins {
-  double relative, absolute;
+  double relative, absolute, noise;
 };
 BoundMargins bound_margins(bool emulator);
 
 // Whether the submission's reported time is what its calls' windows allow, next to the trusted run's.
+// Per call, a window minus the time reported for that call is the timing's own overhead plus what
+// the submission hides; medians over the calls, so that a few calls delayed by the scheduler (the
+// parent timestamps marks when it gets the CPU) move neither run's figure.
 BoundVerdict check_timing_bound(const PhaseTiming& submission, const PhaseTiming& trusted, bool emulator);
 
 }  // namespace gpulab::grade
