@@ -64,7 +64,10 @@ cudaMemcpy3DParms without_devices(const cudaMemcpy3DPeerParms& p) {
   q.dstPos = p.dstPos;
   q.dstPtr = p.dstPtr;
   q.extent = p.extent;
-  q.kind = cudaMemcpyDefault;  // the pointers say which side is which
+  // As cudaMemcpyPeer: both sides must be memory a device can address (device, managed or
+  // page-locked host memory); pageable host memory on either side is refused, as on a GPU
+  // (tests/gpu/expected/probe_copy_forms.txt).
+  q.kind = cudaMemcpyDeviceToDevice;
   return q;
 }
 }  // namespace
