@@ -1,6 +1,6 @@
 // Conformance: the rarer copy forms and memory pools, as CUDA 13 has them: cudaMemcpy3DPeer and
-// its Async form between the one device and itself (to and from host memory too, the pointers
-// deciding the direction), cudaMemcpyBatchAsync (CUDA 12.8), pool access for the device, and
+// its Async form between the one device and itself (to and from page-locked host memory too, the
+// pointers deciding the direction; pageable host memory refused, as on a GPU), cudaMemcpyBatchAsync (CUDA 12.8), pool access for the device, and
 // pools located in host memory (page-locked host memory the host reads directly) or of managed
 // memory. Plain CUDA: it also builds with nvcc (with tests/catch_main.cpp).
 #include <catch2/catch.hpp>
@@ -22,27 +22,41 @@ cudaMemcpy3DPeerParms one_row(void* dst, const void* src, size_t bytes) {
 }
 }  // namespace
 
-TEST_CASE("copy forms: cudaMemcpy3DPeer copies between device and host memory on device 0") {
+TEST_CASE("copy forms: cudaMemcpy3DPeer copies between device and page-locked host memory on device 0") {
   const int n = 1000;
   int* d = nullptr;
   REQUIRE(cudaMalloc(&d, n * sizeof(int)) == cudaSuccess);
   fill<<<(n + 255) / 256, 256>>>(d, n, 7);
-  std::vector<int> h(n, 0);
-  cudaMemcpy3DPeerParms p = one_row(h.data(), d, n * sizeof(int));
+  int* h = nullptr;
+  REQUIRE(cudaMallocHost(&h, n * sizeof(int)) == cudaSuccess);
+  cudaMemcpy3DPeerParms p = one_row(h, d, n * sizeof(int));
   CHECK(cudaMemcpy3DPeer(&p) == cudaSuccess);
   CHECK(h[0] == 7);
   CHECK(h[n - 1] == 7 + n - 1);
-  std::vector<int> back(n, 0);
+  int* back = nullptr;
+  REQUIRE(cudaMallocHost(&back, n * sizeof(int)) == cudaSuccess);
   cudaStream_t s;
   cudaStreamCreate(&s);
-  p = one_row(back.data(), d, n * sizeof(int));
+  p = one_row(back, d, n * sizeof(int));
   CHECK(cudaMemcpy3DPeerAsync(&p, s) == cudaSuccess);
   CHECK(cudaStreamSynchronize(s) == cudaSuccess);
   CHECK(back[500] == 507);
   p.dstDevice = 1;  // a device there is not
   CHECK(cudaMemcpy3DPeer(&p) == cudaErrorInvalidDevice);
   cudaGetLastError();
+  // Pageable host memory on either side is refused, as by cudaMemcpyPeer (recorded on an H200:
+  // tests/gpu/expected/probe_copy_forms.txt), and nothing is copied.
+  std::vector<int> pageable(n, 0);
+  p = one_row(pageable.data(), d, n * sizeof(int));
+  CHECK(cudaMemcpy3DPeer(&p) == cudaErrorInvalidValue);
+  CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+  CHECK(pageable[0] == 0);
+  p = one_row(d, pageable.data(), n * sizeof(int));
+  CHECK(cudaMemcpy3DPeer(&p) == cudaErrorInvalidValue);
+  cudaGetLastError();
   cudaStreamDestroy(s);
+  cudaFreeHost(back);
+  cudaFreeHost(h);
   cudaFree(d);
 }
 
