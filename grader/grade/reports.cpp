@@ -182,10 +182,17 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
            ": " + (p.sanitizer_findings.empty() ? "nothing found" : "") + "\n";
       for (const std::string& f : p.sanitizer_findings) s += "      " + f + "\n";
     }
-    if (p.profile && !p.profile->findings.empty()) {
-      s += "  " + paint(warn, "performance hints (emulator, no points):") + "\n";
-      for (size_t i = 0; i < p.profile->findings.size() && i < 3; ++i)
-        s += "      " + p.profile->findings[i].sentence + "\n";
+    // Only the findings that are hints (profile_report.hpp): the others are observations that no
+    // GPU counter confirms or no line of the student's file can change.
+    if (p.profile) {
+      const std::string hints = profile::profile_hints(*p.profile);
+      if (!hints.empty()) {
+        s += "  " + paint(warn, "performance hints (emulator, no points):") + "\n";
+        std::string lines = hints;
+        for (size_t pos = 0; (pos = lines.find('\n', pos)) != std::string::npos; pos += 7)
+          lines.replace(pos, 1, "\n      ");
+        s += "      " + lines + "\n";
+      }
     }
     s += "  " + paint(bold, "part " + p.name + ": " + points(p.score) + " / " + points(p.max_score)) + "\n";
   }

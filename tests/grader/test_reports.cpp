@@ -209,6 +209,26 @@ TEST_CASE("reports: the text report lists parts, cases and the score", "[reports
   CHECK_THAT(t, !Catch::Contains("\033["));
 }
 
+TEST_CASE("reports: the text report's performance hints are the profile's hints, not its observations", "[reports]") {
+  GradeResult g = sample();
+  gpulab::profile::ProfileReport profile;
+  gpulab::profile::Finding hint;
+  hint.sentence = "student.cu:23 (kernel 'k'): each global load of a warp reads 32 sectors where 4 would do";
+  gpulab::profile::Finding observation;
+  observation.sentence = "async_copy.hpp:129 (kernel 'k'): each shared-memory store of a warp takes 6.0 passes";
+  observation.hint = false;
+  observation.unconfirmed = "the emulator's own code for an asynchronous copy";
+  profile.findings = {hint, observation};
+  g.parts[0].profile = profile;
+  const std::string t = gpulab::grade::text_report(g, false, true);
+  CHECK_THAT(t, Catch::Contains("performance hints (emulator, no points):\n      student.cu:23"));
+  CHECK_THAT(t, !Catch::Contains("async_copy.hpp"));
+  // Only observations: no hints heading at all.
+  profile.findings = {observation};
+  g.parts[0].profile = profile;
+  CHECK_THAT(gpulab::grade::text_report(g, false, true), !Catch::Contains("performance hints"));
+}
+
 TEST_CASE("reports: the text report's columns and the colours of a terminal", "[reports]") {
   GradeResult g = sample();
   g.compile_output = "student.cu:3: warning: unused variable 'x'";
