@@ -185,10 +185,9 @@ std::string text_report(const GradeResult& g, bool colour, bool hints) {
     // Only the findings that are hints (profile_report.hpp): the others are observations that no
     // GPU counter confirms or no line of the student's file can change.
     if (p.profile) {
-      const std::string hints = profile::profile_hints(*p.profile);
-      if (!hints.empty()) {
+      std::string lines = profile::profile_hints(*p.profile);
+      if (!lines.empty()) {
         s += "  " + paint(warn, "performance hints (emulator, no points):") + "\n";
-        std::string lines = hints;
         for (size_t pos = 0; (pos = lines.find('\n', pos)) != std::string::npos; pos += 7)
           lines.replace(pos, 1, "\n      ");
         s += "      " + lines + "\n";
