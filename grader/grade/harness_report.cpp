@@ -2,8 +2,10 @@
 #include "grade/harness_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
+#include "data/quantile.hpp"
 #include "harness/transfer_routes.hpp"
 
 namespace gpulab::grade {
@@ -123,6 +125,15 @@ TimingReport read_timing(const JsonReader& r, long long max_calls) {
   }
   for (double s : t.samples_s) {
     if (s < t.min_s || s > t.max_s) r.fail("a sample lies outside its minimum and maximum");
+  }
+  // The median is the time scored, and the samples are what the grader's own clock bounds
+  // (timing_bound.hpp): the one must be the other's median, as the harness computes it.
+  if (!t.samples_s.empty()) {
+    const double median = quantile(t.samples_s, 0.5);
+    if (std::fabs(median - t.median_s) > 1e-9 * std::max(median, 1e-9)) {
+      r.fail("says its median is " + std::to_string(t.median_s) + " s where its samples' median is " +
+             std::to_string(median) + " s");
+    }
   }
   return t;
 }

@@ -1,6 +1,8 @@
 // Implementation of timing_bound.hpp.
 #include "grade/timing_bound.hpp"
 
+#include "data/quantile.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -9,16 +11,6 @@
 namespace gpulab::grade {
 
 namespace {
-
-// The q-quantile (0..1) of the values, interpolated; 0 for none.
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const double at = q * static_cast<double>(v.size() - 1);
-  const size_t lo = static_cast<size_t>(at);
-  const size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (at - static_cast<double>(lo));
-}
 
 // Per call: its window on the parent's clock minus the time reported for it.
 std::vector<double> excess(const PhaseTiming& p) {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <string>
 
+#include "data/quantile.hpp"
 #include "process/run.hpp"
 
 namespace gpulab::harness {
@@ -78,13 +79,6 @@ class L2PersistenceReset {
 void write_marker(const char* name) {
   const std::string m = std::string("\n") + process::kMarkerStart + name + process::kMarkerEnd + "\n";
   (void)!write(2, m.data(), m.size());
-}
-
-double quantile(const std::vector<double>& sorted, double q) {
-  const double pos = q * static_cast<double>(sorted.size() - 1);
-  const size_t lo = static_cast<size_t>(pos);
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (pos - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
 }
 
 }  // namespace
@@ -172,10 +166,10 @@ TimingResult time_runs(const std::function<void()>& call, const CallHooks& hooks
   std::vector<double> sorted = r.samples_s;
   std::sort(sorted.begin(), sorted.end());
   r.runs = static_cast<int>(sorted.size());
-  r.median_s = quantile(sorted, 0.5);
+  r.median_s = quantile_of_sorted(sorted, 0.5);
   r.min_s = sorted.front();
   r.max_s = sorted.back();
-  r.spread = r.median_s > 0 ? (quantile(sorted, 0.75) - quantile(sorted, 0.25)) / r.median_s : 0;
+  r.spread = r.median_s > 0 ? (quantile_of_sorted(sorted, 0.75) - quantile_of_sorted(sorted, 0.25)) / r.median_s : 0;
   r.ok = true;
   return r;
 }
