@@ -9,7 +9,8 @@
 # Usage: bench/grading/grade_timings.sh [LAB...]   (default: every lab)
 #   GPULAB=path/to/gpulab (default build/grader/cli/gpulab), BENCH_WORK=folder (default: a new
 #   one in /tmp), BENCH_CPU=the CPU to pin to (default 0), BENCH_REPEAT=gradings per lab (default 1),
-#   BENCH_BACKEND=emu|cuda (default: gpulab's own choice, cuda where a GPU is)
+#   BENCH_BACKEND=emu|cuda (default: gpulab's own choice, cuda where a GPU is), BENCH_WARM_PARALLEL=1
+#   (every warm-up at once, before the measured gradings)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 gpulab=${GPULAB:-$root/build/grader/cli/gpulab}
@@ -24,14 +25,26 @@ if [ ${#labs[@]} -eq 0 ]; then
   for d in "$root"/assignments/*/; do labs+=("$(basename "$d")"); done
 fi
 echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?'), $(nproc) cores, cache $GPULAB_CACHE"
+warm_hidden=()
+[ "${BENCH_WARM_HIDDEN:-1}" = 1 ] || warm_hidden=(--no-hidden)
+backend=()
+[ -z "${BENCH_BACKEND:-}" ] || backend=(--backend "$BENCH_BACKEND")
+# Warm-up: the large public datasets and the harness's objects, as an installed image has them.
+warm_up() {
+  nice -n 10 "$gpulab" grade "$1" "$root/reference/$1/$1.cu" "${backend[@]}" "${warm_hidden[@]}" --format text \
+    --out "$work/$1-warmup.txt" 2>/dev/null || { echo "$1: the warm-up grading failed (see $work/$1-warmup.txt)"; return 1; }
+}
+# BENCH_WARM_PARALLEL=1: every lab's warm-up at once first (a fresh many-core machine builds its
+# cache in the time of the slowest lab instead of the sum), then the measured gradings one by one.
+if [ "${BENCH_WARM_PARALLEL:-0}" = 1 ]; then
+  started=$SECONDS
+  pids=()
+  for lab in "${labs[@]}"; do warm_up "$lab" & pids+=($!); done
+  for p in "${pids[@]}"; do wait "$p" || exit 1; done
+  echo "warm-ups of ${#labs[@]} labs at once: $((SECONDS - started)) s"
+fi
 for lab in "${labs[@]}"; do
-  # Warm-up: the large public datasets and the harness's objects, as an installed image has them.
-  warm_hidden=()
-  [ "${BENCH_WARM_HIDDEN:-1}" = 1 ] || warm_hidden=(--no-hidden)
-  backend=()
-  [ -z "${BENCH_BACKEND:-}" ] || backend=(--backend "$BENCH_BACKEND")
-  nice -n 10 "$gpulab" grade "$lab" "$root/reference/$lab/$lab.cu" "${backend[@]}" "${warm_hidden[@]}" --format text --out "$work/$lab-warmup.txt" \
-    2>/dev/null || { echo "$lab: the warm-up grading failed (see $work/$lab-warmup.txt)"; exit 1; }
+  [ "${BENCH_WARM_PARALLEL:-0}" = 1 ] || warm_up "$lab" || exit 1
   for i in $(seq 1 "$repeat"); do
     mkdir -p "$work/$lab-$i"
     cp "$root/reference/$lab/$lab.cu" "$work/$lab-$i/$lab.cu"
