@@ -29,9 +29,6 @@ std::optional<PhaseTiming> phase_timing(const process::ProcessResult& child, lon
   PhaseTiming p;
   p.runs = runs;
   p.claimed_s = claimed_s;
-  double sum = 0;
-  for (double x : claimed_s) sum += x;
-  p.claimed_mean_s = claimed_s.empty() ? 0 : sum / static_cast<double>(claimed_s.size());
   for (const process::OutputMarker& m : child.markers) {
     if (m.name == "start" && !start) start = m.seconds;
     if (m.name == "end") end = m.seconds;

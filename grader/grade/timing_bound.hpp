@@ -26,7 +26,6 @@ namespace gpulab::grade {
 struct PhaseTiming {
   double wall_s = 0;              // the first start mark to the last end mark, on the parent's clock
   long long runs = 0;             // timed calls the harness reports
-  double claimed_mean_s = 0;      // the mean of the times it reports for them
   long long call_windows = 0;     // timed calls whose begin and end marks arrived, in order
   double in_calls_s = 0;          // the sum of those calls' windows, on the parent's clock
   std::vector<double> windows_s;  // each of those windows, in call order

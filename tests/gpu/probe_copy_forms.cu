@@ -8,35 +8,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "probe_memories.cuh"
+
 namespace {
-constexpr size_t kBytes = 64;
-
-struct Memory {
-  const char* name;
-  char* ptr;
-  bool device_only;  // the host cannot read it directly
-};
-
-void fill(const Memory& m, unsigned char value) {
-  if (m.device_only) {
-    cudaMemset(m.ptr, value, kBytes);
-    cudaDeviceSynchronize();
-  } else {
-    std::memset(m.ptr, value, kBytes);
-  }
-}
-
-bool holds(const Memory& m, unsigned char value) {
-  unsigned char seen[kBytes];
-  if (m.device_only) {
-    if (cudaMemcpy(seen, m.ptr, kBytes, cudaMemcpyDeviceToHost) != cudaSuccess) return false;
-  } else {
-    std::memcpy(seen, m.ptr, kBytes);
-  }
-  for (unsigned char b : seen)
-    if (b != value) return false;
-  return true;
-}
+using probe::fill;
+using probe::holds;
+using probe::kBytes;
+using probe::Memory;
 
 cudaError_t peer(const Memory& dst, const Memory& src) { return cudaMemcpyPeer(dst.ptr, 0, src.ptr, 0, kBytes); }
 
@@ -70,13 +48,8 @@ struct Form {
 }  // namespace
 
 int main() {
-  Memory memories[4] = {{"pageable", static_cast<char*>(std::malloc(kBytes)), false},
-                        {"pinned", nullptr, false},
-                        {"device", nullptr, true},
-                        {"managed", nullptr, false}};
-  cudaMallocHost(reinterpret_cast<void**>(&memories[1].ptr), kBytes);
-  cudaMalloc(reinterpret_cast<void**>(&memories[2].ptr), kBytes);
-  cudaMallocManaged(reinterpret_cast<void**>(&memories[3].ptr), kBytes);
+  probe::Memories owned;
+  Memory (&memories)[4] = owned.all;
   const Form forms[4] = {{"Peer", peer}, {"3DPeer", peer_3d}, {"2D", copy_2d}, {"3D", copy_3d}};
   std::printf("copies of %zu bytes: form, destination <- source: error, bytes arrived\n", kBytes);
   for (const Form& form : forms) {
@@ -93,9 +66,5 @@ int main() {
       }
     }
   }
-  cudaFree(memories[3].ptr);
-  cudaFree(memories[2].ptr);
-  cudaFreeHost(memories[1].ptr);
-  std::free(memories[0].ptr);
   return 0;
 }

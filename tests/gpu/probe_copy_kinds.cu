@@ -7,35 +7,13 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "probe_memories.cuh"
+
 namespace {
-constexpr size_t kBytes = 64;
-
-struct Memory {
-  const char* name;
-  char* ptr;
-  bool device_only;  // the host cannot read it directly
-};
-
-void fill(const Memory& m, unsigned char value) {
-  if (m.device_only) {
-    cudaMemset(m.ptr, value, kBytes);
-    cudaDeviceSynchronize();
-  } else {
-    std::memset(m.ptr, value, kBytes);
-  }
-}
-
-bool holds(const Memory& m, unsigned char value) {
-  unsigned char seen[kBytes];
-  if (m.device_only) {
-    if (cudaMemcpy(seen, m.ptr, kBytes, cudaMemcpyDeviceToHost) != cudaSuccess) return false;
-  } else {
-    std::memcpy(seen, m.ptr, kBytes);
-  }
-  for (unsigned char b : seen)
-    if (b != value) return false;
-  return true;
-}
+using probe::fill;
+using probe::holds;
+using probe::kBytes;
+using probe::Memory;
 
 const char* kind_name(cudaMemcpyKind k) {
   switch (k) {
@@ -71,13 +49,8 @@ int in_host_static[16];
 }  // namespace
 
 int main() {
-  Memory memories[4] = {{"pageable", static_cast<char*>(std::malloc(kBytes)), false},
-                        {"pinned", nullptr, false},
-                        {"device", nullptr, true},
-                        {"managed", nullptr, false}};
-  cudaMallocHost(reinterpret_cast<void**>(&memories[1].ptr), kBytes);
-  cudaMalloc(reinterpret_cast<void**>(&memories[2].ptr), kBytes);
-  cudaMallocManaged(reinterpret_cast<void**>(&memories[3].ptr), kBytes);
+  probe::Memories owned;
+  Memory (&memories)[4] = owned.all;
   const cudaMemcpyKind kinds[5] = {cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost,
                                    cudaMemcpyDeviceToDevice, cudaMemcpyDefault};
   std::printf("cudaMemcpy of %zu bytes: destination <- source, kind: error, bytes arrived\n", kBytes);
@@ -114,9 +87,5 @@ int main() {
   attributes("null", nullptr);
   cudaHostUnregister(registered);
   std::free(registered);
-  cudaFree(memories[3].ptr);
-  cudaFree(memories[2].ptr);
-  cudaFreeHost(memories[1].ptr);
-  std::free(memories[0].ptr);
   return 0;
 }
