@@ -50,9 +50,9 @@ BoundMargins bound_margins(bool emulator) {
   // GPU: each call's window is the call's own time plus what the marks and the events add, which
   // the trusted run measures in the same grading; the medians, twice the trusted run's own spread
   // and 10 us absorb the calls that the scheduler delayed and the wake-ups' jitter (measured on an
-  // H200 on one CPU: the references' unexplained time -12 to 0 us, the spread about 2.5 to 10 us) (docs/performance.md, "The
-  // grader's own clock on one CPU"). The emulator's CPU time is shared with the grader and other
-  // tests, so its margins are wide (they still catch a time off by 2x).
+  // H200 on one CPU: the references' unexplained time -12 to 0 us, the spread about 2.5 to 10 us;
+  // docs/performance.md, "The grader's own clock on one CPU"). The emulator's CPU time is shared
+  // with the grader and other tests, so its margins are wide (they still catch a time off by 2x).
   return emulator ? BoundMargins{1.0, 5e-3, 2.0} : BoundMargins{0.2, 10e-6, 2.0};
 }
 
