@@ -11,12 +11,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <vector>
 
@@ -140,37 +142,73 @@ LoadedObject object_holding(uintptr_t pc) {
   return o;
 }
 
-// The function holding `file_address` in the program's symbol table, demangled, or "".
-std::string function_in_symbol_table(const std::string& object, uintptr_t file_address) {
-  std::ifstream in(object, std::ios::binary);
-  const std::string elf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (elf.size() < sizeof(Elf64_Ehdr) || std::memcmp(elf.data(), ELFMAG, SELFMAG) != 0) return {};
+// One object file's functions from its symbol table, sorted by address, names not yet demangled.
+struct FunctionSymbols {
+  struct Function {
+    uintptr_t begin = 0, end = 0;
+    std::string name;
+  };
+  std::vector<Function> functions;
+};
+
+FunctionSymbols read_function_symbols(const std::string& object) {
+  FunctionSymbols table;
+  std::ifstream in(object, std::ios::binary | std::ios::ate);
+  if (!in) return table;
+  std::string elf(static_cast<size_t>(std::max<std::streamoff>(0, in.tellg())), '\0');
+  in.seekg(0);
+  if (!in.read(elf.data(), static_cast<std::streamsize>(elf.size()))) return table;
+  if (elf.size() < sizeof(Elf64_Ehdr) || std::memcmp(elf.data(), ELFMAG, SELFMAG) != 0) return table;
   Elf64_Ehdr eh;
   std::memcpy(&eh, elf.data(), sizeof eh);
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shoff == 0 ||
       eh.e_shoff + static_cast<size_t>(eh.e_shnum) * sizeof(Elf64_Shdr) > elf.size()) {
-    return {};
+    return table;
   }
   std::vector<Elf64_Shdr> sections(eh.e_shnum);
   std::memcpy(sections.data(), elf.data() + eh.e_shoff, sections.size() * sizeof(Elf64_Shdr));
   for (const Elf64_Shdr& sh : sections) {
     if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= sections.size()) continue;
     const Elf64_Shdr& names = sections[sh.sh_link];
-    if (sh.sh_offset + sh.sh_size > elf.size() || names.sh_offset + names.sh_size > elf.size()) return {};
+    if (sh.sh_offset + sh.sh_size > elf.size() || names.sh_offset + names.sh_size > elf.size()) return table;
     for (size_t off = 0; off + sizeof(Elf64_Sym) <= sh.sh_size; off += sizeof(Elf64_Sym)) {
       Elf64_Sym sym;
       std::memcpy(&sym, elf.data() + sh.sh_offset + off, sizeof sym);
-      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || file_address < sym.st_value ||
-          file_address >= sym.st_value + sym.st_size || sym.st_name >= names.sh_size) {
-        continue;
-      }
+      if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 || sym.st_name >= names.sh_size) continue;
       const char* name = elf.data() + names.sh_offset + sym.st_name;
+      table.functions.push_back({sym.st_value, sym.st_value + sym.st_size,
+                                 std::string(name, strnlen(name, names.sh_size - sym.st_name))});
+    }
+  }
+  std::sort(table.functions.begin(), table.functions.end(),
+            [](const auto& a, const auto& b) { return a.begin < b.begin; });
+  return table;
+}
+
+// The function holding `file_address` in the object's symbol table, demangled, or "". The table is
+// read once per object and process (a checked kernel asks for each of its call sites, and the
+// program's file with its debug information is tens of megabytes).
+std::string function_in_symbol_table(const std::string& object, uintptr_t file_address) {
+  static std::mutex tables_mutex;
+  static std::map<std::string, FunctionSymbols> tables;
+  std::lock_guard<std::mutex> lock(tables_mutex);
+  auto it = tables.find(object);
+  if (it == tables.end()) it = tables.emplace(object, read_function_symbols(object)).first;
+  const std::vector<FunctionSymbols::Function>& functions = it->second.functions;
+  // Symbols may nest or overlap (aliases): the last one starting at or before the address that
+  // holds it, searching back from the upper bound.
+  auto f = std::upper_bound(functions.begin(), functions.end(), file_address,
+                            [](uintptr_t a, const FunctionSymbols::Function& fn) { return a < fn.begin; });
+  while (f != functions.begin()) {
+    --f;
+    if (file_address < f->end) {
       int status = 0;
-      char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-      std::string out = status == 0 && demangled ? demangled : name;
+      char* demangled = abi::__cxa_demangle(f->name.c_str(), nullptr, nullptr, &status);
+      std::string out = status == 0 && demangled ? demangled : f->name;
       std::free(demangled);
       return out;
     }
+    if (file_address - f->begin > (uintptr_t{1} << 24)) break;  // no function is that long
   }
   return {};
 }
