@@ -1,6 +1,8 @@
 // Large buffers kept for reuse by the allocator (large_buffers.hpp).
 #include "large_buffers.hpp"
 
+#include <cstdlib>  // defines __GLIBC__ where the C library is glibc (the test below needs it first)
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
