@@ -353,6 +353,7 @@ void grade_parts(GradeResult& g, const LabSpec& lab, const GradeOptions& o, cons
       if (withheld.reason.empty()) {
         speed_step(pr, part, built, scorer, all_passed);
         g.timings.steps.push_back({"part " + pr.name + ": speed (reference and submission timed)", since(t), ""});
+        for (StepTiming& run : scorer.take_run_timings()) g.timings.steps.push_back(std::move(run));
       } else {
         speed_withheld(pr, part, g);
       }

@@ -15,8 +15,9 @@ std::string timings_text(const GradingTimings& t) {
   std::string out = "timings (seconds):\n";
   double steps = 0;
   for (const StepTiming& s : t.steps) {
-    out += fmt::format("  {:<50} {:8.3f}{}\n", s.step, s.seconds, s.note.empty() ? "" : "  (" + s.note + ")");
-    steps += s.seconds;
+    out += fmt::format("  {:<50} {:8.3f}{}\n", (s.detail ? "  " : "") + s.step, s.seconds,
+                       s.note.empty() ? "" : "  (" + s.note + ")");
+    if (!s.detail) steps += s.seconds;
   }
   double prepare = 0, child = 0, read = 0, compare = 0, profile = 0;
   if (!t.cases.empty()) {

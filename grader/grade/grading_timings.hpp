@@ -13,7 +13,8 @@ namespace gpulab::grade {
 struct StepTiming {
   std::string step;  // "plain build: object", "datasets: hidden (generated)", ...
   double seconds = 0;
-  std::string note;  // "cache hit", "12 cases", ...
+  std::string note;     // "cache hit", "12 cases", ...
+  bool detail = false;  // a part of the step before it (shown indented, not added to the sum)
 };
 
 // One correctness case. The child's phases come from markers the harness writes on its output,

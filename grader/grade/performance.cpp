@@ -13,6 +13,7 @@
 #include "grade/case_runner.hpp"
 #include "grade/dataset_cache.hpp"
 #include "grade/plausibility.hpp"
+#include "grade/speed_run_timing.hpp"
 #include "grade/submission_build.hpp"
 #include "lab/performance_spec.hpp"
 #include "lab/size_expression.hpp"
@@ -175,7 +176,12 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
         "instructor's review";
     t.run.failure_kind = FailureKind::tampering;
   }
-  if (!t.run.failure.empty()) return t;
+  const std::string what = "part " + part.name + " speed: " + (trusted_run ? "trusted" : "submission's") + " timed run";
+  if (!t.run.failure.empty()) {
+    run_timings_.push_back(speed_run_step(what, t.run.child, 0));
+    return t;
+  }
+  const auto compare_start = std::chrono::steady_clock::now();
   const HarnessReport& report = *t.run.report;
   if (report.timing && report.timing->runs > 0) {
     t.phase = phase_timing(t.run.child, report.timing->runs, report.timing->samples_s);
@@ -186,7 +192,13 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
   for (const Problem& w : compare_case_outputs(part, manifest(), timed, t.run.dir, "output_")) {
     t.wrong.push_back("the " + timed.label() + ": " + w.text);
   }
-  if (!recheck) return t;
+  const auto compared = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - compare_start).count();
+  };
+  if (!recheck) {
+    run_timings_.push_back(speed_run_step(what, t.run.child, compared()));
+    return t;
+  }
   for (const Problem& w :
        harness_findings(report.recheck.value_or(CallInspection{}), -1, part.host_work, input_volume(part, second))) {
     t.wrong.push_back("when called again after the timed runs: " + w.text);
@@ -200,6 +212,7 @@ PerformanceScorer::TimedRun PerformanceScorer::run_timed(const PartSpec& part, c
         "result was wrong: does it keep results from an earlier call or skip work when called again? " +
         join(stale));
   }
+  run_timings_.push_back(speed_run_step(what, t.run.child, compared()));
   return t;
 }
 
@@ -219,6 +232,7 @@ const PerformanceScorer::DeviceProbe& PerformanceScorer::probe(const PartSpec& p
       {"copy_bandwidth_bytes", options_.backend == toolchain::Backend::emu ? kCopyBytesEmulator : kCopyBytesGpu}};
   const CaseRun run =
       run_harness_case(part, manifest(), find_case(part, "timed"), trusted, work_ / "probe", runner_, extra);
+  run_timings_.push_back(speed_run_step("part " + part.name + " speed: the device probe", run.child, 0));
   if (!run.harness_error.empty()) throw files::GraderError(run.harness_error);
   if (!run.failure.empty()) {
     probe_->problem = "the grader's probe of the device (" + trusted.filename().string() + ") failed: " + run.failure;

@@ -17,8 +17,11 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "data/dataset.hpp"
+#include "grade/grading_timings.hpp"
 #include "grade/harness_report.hpp"
 #include "grade/timing_bound.hpp"
 #include "grade/trusted_program.hpp"
@@ -52,6 +55,8 @@ class PerformanceScorer {
   PerformanceResult measure(const PartSpec& part, const std::filesystem::path& program, bool correct);
   // Times the reference on the timed case (no cache); throws std::runtime_error when it cannot.
   Calibration calibrate(const PartSpec& part);
+  // Each speed run's child since the last call (`gpulab grade --timings`), handed over once.
+  std::vector<StepTiming> take_run_timings() { return std::exchange(run_timings_, {}); }
 
  private:
   const Manifest& manifest();
@@ -90,6 +95,7 @@ class PerformanceScorer {
   std::optional<Manifest> manifest_;
   std::optional<DeviceProbe> probe_;
   std::map<std::string, TrustedTiming> trusted_timings_;  // by part
+  std::vector<StepTiming> run_timings_;
   uint64_t seed_;  // of this grading: the hidden seed where one is set, mixed with fresh randomness
 };
 
