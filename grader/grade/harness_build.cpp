@@ -89,7 +89,7 @@ toolchain::BuildOptions harness_build_options(const LabSpec& lab, toolchain::Bac
         "harness/launch_counter_cuda.cpp", "harness/transfer_log.cpp", "harness/transfer_hooks_cuda.cpp",
         "harness/graph_copies_cuda.cpp", "harness/submission_state.cpp", "harness/device_variables_cuda.cpp",
         "harness/leftover_allocations_cuda.cpp", "harness/harness_case.cpp", "harness/process_hardening.cpp",
-        "data/npy_io.cpp", "data/nd_array.cpp"}) {
+        "data/npy_io.cpp", "data/nd_array.cpp", "platform/large_buffers.cpp"}) {
     b.extra_sources.push_back(grader_dir / f);
   }
   // Every launch, copy, allocation and graph entry point goes through the harness first
