@@ -22,6 +22,7 @@ StepTiming speed_run_step(const std::string& what, const process::ProcessResult&
   add("start", 0, main);
   add("setup", main, call);
   add("checked call", call, returned);
+  add("its checks and outputs, the timed inputs", returned, start);
   add("timed calls", start, end);
   add("rest", end >= 0 ? end : returned, child.seconds);
   note += fmt::format("{}compare {:.2f}", note.empty() ? "" : ", ", compare_s);

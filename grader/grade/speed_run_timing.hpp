@@ -11,8 +11,9 @@ namespace gpulab::grade {
 
 // `what`: the step's name ("part 1d speed: the reference's timed run"); `compare_s`: the parent's
 // time reading and comparing the run's outputs. The note splits the child into its start (spawn to
-// the harness's main), setup (to the checked call), the checked call, the timed calls and the rest
-// (outputs written, the recheck, exit), for the phases whose markers arrived.
+// the harness's main), setup (to the checked call), the checked call, its checks and outputs with
+// the timed calls' inputs (read and placed), the timed calls and the rest (outputs written, the
+// recheck, exit), for the phases whose markers arrived.
 StepTiming speed_run_step(const std::string& what, const process::ProcessResult& child, double compare_s);
 
 }  // namespace gpulab::grade
