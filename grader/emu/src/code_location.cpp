@@ -176,8 +176,8 @@ FunctionSymbols read_function_symbols(const std::string& object) {
       std::memcpy(&sym, elf.data() + sh.sh_offset + off, sizeof sym);
       if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 || sym.st_name >= names.sh_size) continue;
       const char* name = elf.data() + names.sh_offset + sym.st_name;
-      table.functions.push_back({sym.st_value, sym.st_value + sym.st_size,
-                                 std::string(name, strnlen(name, names.sh_size - sym.st_name))});
+      table.functions.push_back(
+          {sym.st_value, sym.st_value + sym.st_size, std::string(name, strnlen(name, names.sh_size - sym.st_name))});
     }
   }
   std::sort(table.functions.begin(), table.functions.end(),
