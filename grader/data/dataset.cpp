@@ -77,13 +77,22 @@ Manifest read_manifest(const fs::path& dir, bool verify) {
   return m;
 }
 
-NdArray load_case_file(const Manifest& m, const CaseFile& f) {
-  NdArray a = read_npy(m.directory / f.file);
+namespace {
+NdArray checked_case_file(const Manifest& m, const CaseFile& f, NdArray a) {
   if (dtype_name(a.dtype()) != f.dtype || a.shape() != f.shape) {
     throw DatasetError((m.directory / f.file).string() + ": holds " + dtype_name(a.dtype()) + a.shape_text() +
                        " but the manifest says " + f.dtype + " of " + std::to_string(f.shape.size()) + " dims");
   }
   return a;
+}
+}  // namespace
+
+NdArray load_case_file(const Manifest& m, const CaseFile& f) {
+  return checked_case_file(m, f, read_npy(m.directory / f.file));
+}
+
+NdArray map_case_file(const Manifest& m, const CaseFile& f) {
+  return checked_case_file(m, f, map_npy(m.directory / f.file));
 }
 
 }  // namespace gpulab

@@ -45,5 +45,7 @@ struct Manifest {
 // Reads DIR/manifest.json; with verify, checks every file's size, shape and hash (DatasetError names the file).
 Manifest read_manifest(const std::filesystem::path& dir, bool verify);
 NdArray load_case_file(const Manifest& m, const CaseFile& f);  // reads and checks dtype/shape
+// The same, its elements mapped from the file rather than copied (npy_io.hpp's map_npy).
+NdArray map_case_file(const Manifest& m, const CaseFile& f);
 
 }  // namespace gpulab

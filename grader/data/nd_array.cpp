@@ -1,6 +1,8 @@
 // NdArray and the dtype table.
 #include "nd_array.hpp"
 
+#include <utility>
+
 namespace gpulab {
 
 size_t dtype_size(DType t) {
@@ -59,6 +61,49 @@ NdArray NdArray::uninitialized(DType dtype, std::vector<size_t> shape) {
   a.shape_ = std::move(shape);
   a.bytes_.resize(a.size() * dtype_size(dtype));  // default-initialised: not zeroed (uninitialized_allocator.hpp)
   return a;
+}
+
+NdArray NdArray::borrowed(DType dtype, std::vector<size_t> shape, unsigned char* data, std::shared_ptr<void> keep) {
+  NdArray a;
+  a.dtype_ = dtype;
+  a.shape_ = std::move(shape);
+  a.borrowed_ = data;
+  a.borrowed_bytes_ = a.size() * dtype_size(dtype);
+  a.keep_ = std::move(keep);
+  return a;
+}
+
+NdArray::NdArray(const NdArray& other) : dtype_(other.dtype_), shape_(other.shape_) {
+  if (other.borrowed_) {
+    bytes_.assign(other.borrowed_, other.borrowed_ + other.borrowed_bytes_);
+  } else {
+    bytes_ = other.bytes_;
+  }
+}
+
+NdArray& NdArray::operator=(const NdArray& other) {
+  if (this != &other) *this = NdArray(other);
+  return *this;
+}
+
+NdArray::NdArray(NdArray&& other) noexcept
+    : dtype_(other.dtype_),
+      shape_(std::move(other.shape_)),
+      bytes_(std::move(other.bytes_)),
+      borrowed_(std::exchange(other.borrowed_, nullptr)),
+      borrowed_bytes_(std::exchange(other.borrowed_bytes_, 0)),
+      keep_(std::move(other.keep_)) {}
+
+NdArray& NdArray::operator=(NdArray&& other) noexcept {
+  if (this != &other) {
+    dtype_ = other.dtype_;
+    shape_ = std::move(other.shape_);
+    bytes_ = std::move(other.bytes_);
+    borrowed_ = std::exchange(other.borrowed_, nullptr);
+    borrowed_bytes_ = std::exchange(other.borrowed_bytes_, 0);
+    keep_ = std::move(other.keep_);
+  }
+  return *this;
 }
 
 size_t NdArray::size() const {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,17 @@ class NdArray {
   // (reading a .npy file): no zero-filling of a buffer that is about to be replaced.
   static NdArray uninitialized(DType dtype, std::vector<size_t> shape);
 
+  // Elements in memory the array does not own (a .npy file mapped copy-on-write, npy_io.hpp's
+  // map_npy: read without copying it); `keep` holds that memory for as long as the array uses it.
+  // A copy of such an array owns its elements, as any other copy does.
+  static NdArray borrowed(DType dtype, std::vector<size_t> shape, unsigned char* data, std::shared_ptr<void> keep);
+
+  NdArray(const NdArray& other);
+  NdArray& operator=(const NdArray& other);
+  NdArray(NdArray&& other) noexcept;
+  NdArray& operator=(NdArray&& other) noexcept;
+  ~NdArray() = default;
+
   template <class T> static NdArray from(const std::vector<T>& values, std::vector<size_t> shape = {}) {
     if (shape.empty()) shape = {values.size()};
     NdArray a(dtype_of<T>(), shape);
@@ -49,18 +61,18 @@ class NdArray {
   DType dtype() const { return dtype_; }
   const std::vector<size_t>& shape() const { return shape_; }
   size_t size() const;  // number of elements
-  size_t byte_size() const { return bytes_.size(); }
-  unsigned char* data() { return bytes_.data(); }
-  const unsigned char* data() const { return bytes_.data(); }
+  size_t byte_size() const { return borrowed_ ? borrowed_bytes_ : bytes_.size(); }
+  unsigned char* data() { return borrowed_ ? borrowed_ : bytes_.data(); }
+  const unsigned char* data() const { return borrowed_ ? borrowed_ : bytes_.data(); }
   std::string shape_text() const;  // "(1000003,)" or "(37, 53)"
 
   template <class T> std::span<T> as() {
     check_type<T>();
-    return {reinterpret_cast<T*>(bytes_.data()), size()};
+    return {reinterpret_cast<T*>(data()), size()};
   }
   template <class T> std::span<const T> as() const {
     check_type<T>();
-    return {reinterpret_cast<const T*>(bytes_.data()), size()};
+    return {reinterpret_cast<const T*>(data()), size()};
   }
 
  private:
@@ -72,6 +84,9 @@ class NdArray {
   DType dtype_ = DType::uint8;
   std::vector<size_t> shape_;
   std::vector<unsigned char, UninitializedAllocator<unsigned char>> bytes_;
+  unsigned char* borrowed_ = nullptr;  // the elements, where the array does not own them
+  size_t borrowed_bytes_ = 0;
+  std::shared_ptr<void> keep_;  // what holds borrowed_ valid
 };
 
 }  // namespace gpulab

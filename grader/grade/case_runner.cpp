@@ -424,12 +424,16 @@ std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& 
     if (p.role != ParamRole::output) continue;
     const CaseFile* ef = c.file("expected", p.name);
     if (!ef) throw DatasetError("case " + c.id + " has no expected output '" + p.name + "'");
-    const NdArray expected = load_case_file(m, *ef);
+    // The grader's own files mapped, not copied: a large case's expected output and its bound are
+    // hundreds of megabytes.
+    const NdArray expected = map_case_file(m, *ef);
     const CaseFile* sf = c.file("scale", p.name);
     NdArray scale;
-    if (sf) scale = load_case_file(m, *sf);
+    if (sf) scale = map_case_file(m, *sf);
     NdArray got;
     try {
+      // Copied, not mapped: the submission's file (a mapping of a file that shrinks under it would
+      // end the grader with SIGBUS).
       got = read_npy(dir / (prefix + p.name + ".npy"));
     } catch (const DatasetError& e) {
       problems.push_back(

@@ -203,3 +203,53 @@ TEST_CASE("npy: damaged files give errors that name the file and the problem", "
     CHECK_THAT(read_error(file), Catch::StartsWith(name + ": ") && Catch::Contains("unsupported .npy version 9"));
   }
 }
+
+TEST_CASE("npy: a mapped file gives the array read_npy gives, and writing to it never reaches the file", "[npy]") {
+  TempDir tmp;
+  const auto file = tmp / "expected_out.npy";
+  std::vector<float> values(100000);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i) * 0.5f;
+  gpulab::write_npy(file, NdArray::from(values, {400, 250}));
+
+  NdArray mapped = gpulab::map_npy(file);
+  const NdArray read = gpulab::read_npy(file);
+  REQUIRE(mapped.dtype() == DType::float32);
+  CHECK(mapped.shape() == std::vector<size_t>{400, 250});
+  REQUIRE(mapped.byte_size() == read.byte_size());
+  CHECK(std::memcmp(mapped.data(), read.data(), read.byte_size()) == 0);
+
+  // Copy-on-write: the array changes, the file does not.
+  mapped.as<float>()[7] = -1.0f;
+  CHECK(gpulab::read_npy(file).as<float>()[7] == 3.5f);
+
+  // A copy owns its elements; a move takes the mapping along.
+  NdArray copy = mapped;
+  copy.as<float>()[8] = -2.0f;
+  CHECK(mapped.as<float>()[8] == 4.0f);
+  CHECK(copy.as<float>()[7] == -1.0f);
+  NdArray moved = std::move(mapped);
+  CHECK(moved.as<float>()[99999] == 49999.5f);
+  copy = moved;
+  CHECK(copy.as<float>()[7] == -1.0f);
+}
+
+TEST_CASE("npy: a mapped file is refused as read_npy refuses it", "[npy]") {
+  TempDir tmp;
+  const auto file = tmp / "scale_out.npy";
+  const std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (4,), }";
+  const auto map_error = [&] {
+    try {
+      gpulab::map_npy(file);
+    } catch (const gpulab::DatasetError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(map_error(), Catch::Contains("cannot open"));
+  write_file(file, npy_bytes(dict, std::string(31, '\x02')));
+  CHECK_THAT(map_error(), Catch::Contains("truncated: expected 32 bytes of data for shape (4,)"));
+  write_file(file, npy_bytes(dict, std::string(33, '\x02')));
+  CHECK_THAT(map_error(), Catch::Contains("bytes after the data of shape (4,)"));
+  write_file(file, npy_bytes("{'descr': '<f8', 'fortran_order': False, 'shape': (0,), }", ""));
+  CHECK(gpulab::map_npy(file).size() == 0);
+}
