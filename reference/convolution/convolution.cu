@@ -6,7 +6,13 @@
 // limit. Each technique and why:
 //   * One kernel instantiation per odd mask width (a template parameter), so
 //     every mask loop is unrolled and every mask value is a constant-memory
-//     operand of the multiply-add itself (no load instruction for it).
+//     operand of the multiply-add itself (no load instruction for it). Only
+//     where speed is measured: 1-D arrays that are 16-byte aligned (as
+//     cudaMalloc gives) and 2-D masks up to 7 x 7. Unaligned 1-D arrays and
+//     wider 2-D masks take one plain tiled kernel each, with the mask width a
+//     run-time value: unrolled copies for them would be most of the code the
+//     compiler has to build (on a GPU and on the emulator) for cases that are
+//     only checked for correctness.
 //   * Large tiles (thread coarsening, README "How much does tiling save?"): a
 //     block computes thousands of outputs in 1-D and 64 x 64 in 2-D, so the
 //     halo adds a few per cent and each input cell comes from device memory
@@ -51,36 +57,33 @@ template <int W> struct Halo {
   static_assert(W / 2 <= 8, "the halo holds 8 cells");
 };
 
-// One 16-byte group of a row (the 4 cells from column col of a row of `width`
-// cells at src_row; row_inside false for a row outside the input) into shared
-// memory at dst: one asynchronous 16-byte copy when the 4 cells are inside and
-// the row is 16-byte aligned (VEC), zeros when they are all outside (ghost
-// cells), and cell by cell otherwise (the ends of unaligned rows).
-template <bool VEC>
-__device__ __forceinline__ void copy_group(float* dst, const float* src_row, long long col, long long width,
-                                           bool row_inside) {
-  if (VEC && row_inside && col >= 0 && col + 4 <= width) {
-    __pipeline_memcpy_async(dst, src_row + col, 16);
-  } else if (!row_inside || col + 4 <= 0 || col >= width) {
+// One 16-byte group of the input (the 4 cells from cell col of an array of
+// `width` cells, 16-byte aligned) into shared memory at dst: one asynchronous
+// 16-byte copy when the 4 cells are inside, zeros when they are all outside
+// (ghost cells), and cell by cell at the array's ends.
+__device__ __forceinline__ void copy_group(float* dst, const float* src, long long col, long long width) {
+  if (col >= 0 && col + 4 <= width) {
+    __pipeline_memcpy_async(dst, src + col, 16);
+  } else if (col + 4 <= 0 || col >= width) {
     *reinterpret_cast<float4*>(dst) = make_float4(0.f, 0.f, 0.f, 0.f);
   } else {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      if (col + e >= 0 && col + e < width) __pipeline_memcpy_async(dst + e, src_row + col + e, 4);
+      if (col + e >= 0 && col + e < width) __pipeline_memcpy_async(dst + e, src + col + e, 4);
       else dst[e] = 0.0f;
     }
   }
 }
 
-// Four outputs (col .. col+3 of a row of `width`) stored as one 16-byte vector
-// when they are whole and aligned, one by one otherwise.
-template <bool VEC> __device__ __forceinline__ void store4(float* row, long long col, long long width, const float* v) {
-  if (VEC && col + 3 < width) {
-    *reinterpret_cast<float4*>(row + col) = make_float4(v[0], v[1], v[2], v[3]);
+// Four outputs (col .. col+3 of an array of `width`, 16-byte aligned) stored as
+// one 16-byte vector when they are whole, one by one at the array's end.
+__device__ __forceinline__ void store4(float* out, long long col, long long width, const float* v) {
+  if (col + 3 < width) {
+    *reinterpret_cast<float4*>(out + col) = make_float4(v[0], v[1], v[2], v[3]);
   } else {
 #pragma unroll
     for (int e = 0; e < 4; ++e)
-      if (col + e < width) row[col + e] = v[e];
+      if (col + e < width) out[col + e] = v[e];
   }
 }
 
@@ -93,7 +96,8 @@ template <int BLOCK_, int ROUNDS_> struct Shape1D {
 };
 using Conv1D = Shape1D<256, 2>;
 
-template <class S, int W, bool VEC>
+// The arrays are 16-byte aligned (the host side checks).
+template <class S, int W>
 __global__ void __launch_bounds__(S::BLOCK)
     conv1d_tiled(const float* __restrict__ in, float* __restrict__ out, int width) {
   constexpr int R = W / 2, HV = Halo<W>::GROUPS, HALO = 4 * HV;
@@ -103,7 +107,7 @@ __global__ void __launch_bounds__(S::BLOCK)
   // Shared cell s holds input cell base - HALO + s (0 outside the input).
   const long long base = static_cast<long long>(blockIdx.x) * S::TILE;
   for (int g = threadIdx.x; g < GROUPS; g += S::BLOCK)
-    copy_group<VEC>(tile + 4 * g, in, base - HALO + 4 * g, width, true);
+    copy_group(tile + 4 * g, in, base - HALO + 4 * g, width);
   __pipeline_commit();
   __pipeline_wait_prior(0);
   __syncthreads();
@@ -124,7 +128,7 @@ __global__ void __launch_bounds__(S::BLOCK)
     for (int j = 0; j < W; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[e] += win[HALO - R + e + j] * c_mask[j];
-    store4<VEC>(out, base + o, width, acc);
+    store4(out, base + o, width, acc);
   }
 }
 
@@ -264,14 +268,77 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
   }
 }
 
+// ---- the plain kernels: correctness-only cases ---------------------------------------------------
+
+// 1-D on arrays that are not 16-byte aligned: the course's tiled kernel
+// (README "3. Tiling with halo cells"), one output per thread, the block's
+// inputs and halo staged in shared memory one cell at a time.
+constexpr int PLAIN_BLOCK = 256;
+
+__global__ void __launch_bounds__(PLAIN_BLOCK)
+    conv1d_unaligned(const float* __restrict__ in, float* __restrict__ out, int width, int mask_width) {
+  __shared__ float tile[PLAIN_BLOCK + MAX_MASK_WIDTH - 1];
+  const int r = mask_width / 2;
+  // Shared cell s holds input cell base - r + s (0 outside the input: ghost cells).
+  const long long base = static_cast<long long>(blockIdx.x) * PLAIN_BLOCK;
+  for (int s = threadIdx.x; s < PLAIN_BLOCK + mask_width - 1; s += PLAIN_BLOCK) {
+    const long long g = base - r + s;
+    tile[s] = g >= 0 && g < width ? in[g] : 0.0f;
+  }
+  __syncthreads();
+  const long long o = base + threadIdx.x;
+  if (o >= width) return;
+  float acc = 0.0f;
+  for (int j = 0; j < mask_width; ++j) acc += tile[threadIdx.x + j] * c_mask[j];
+  out[o] = acc;
+}
+
+// 2-D masks wider than 7 x 7: a WIDE_TILE_X x WIDE_TILE_Y output tile per
+// block, its input and halo in shared memory; thread (x, y) computes column x
+// of the WIDE_ROWS consecutive rows from y * WIDE_ROWS, each mask value read
+// once for all of them (README "How much does tiling save?": reuse from
+// registers), their sums independent of each other.
+constexpr int WIDE_BX = 32;
+constexpr int WIDE_BY = 8;
+constexpr int WIDE_ROWS = 16;
+constexpr int WIDE_TILE_X = WIDE_BX;
+constexpr int WIDE_TILE_Y = WIDE_BY * WIDE_ROWS;
+constexpr int WIDE_IN_X = WIDE_TILE_X + MAX_MASK_WIDTH - 1;  // input columns a tile needs, at most
+constexpr int WIDE_IN_Y = WIDE_TILE_Y + MAX_MASK_WIDTH - 1;  // and rows
+
+__global__ void __launch_bounds__(WIDE_BX* WIDE_BY)
+    conv2d_wide(const float* __restrict__ in, float* __restrict__ out, int height, int width, int mask_width) {
+  // One more column than needed: a column's rows fall on different banks.
+  __shared__ float tile[WIDE_IN_Y][WIDE_IN_X + 1];
+  const int r = mask_width / 2, in_x = WIDE_TILE_X + mask_width - 1, in_y = WIDE_TILE_Y + mask_width - 1;
+  const int row0 = blockIdx.y * WIDE_TILE_Y, col0 = blockIdx.x * WIDE_TILE_X;
+  // Shared cell (tr, tc) holds input cell (row0 - r + tr, col0 - r + tc), 0 outside the input.
+  for (int s = threadIdx.y * WIDE_BX + threadIdx.x; s < in_x * in_y; s += WIDE_BX * WIDE_BY) {
+    const int tr = s / in_x, tc = s - tr * in_x;
+    const int gr = row0 - r + tr, gc = col0 - r + tc;
+    tile[tr][tc] = gr >= 0 && gr < height && gc >= 0 && gc < width ? in[static_cast<size_t>(gr) * width + gc] : 0.0f;
+  }
+  __syncthreads();
+  const int tr0 = threadIdx.y * WIDE_ROWS, col = col0 + threadIdx.x;
+  if (row0 + tr0 >= height || col >= width) return;  // this thread's outputs are all outside
+  float acc[WIDE_ROWS] = {};
+  for (int mr = 0; mr < mask_width; ++mr) {
+    for (int mc = 0; mc < mask_width; ++mc) {
+      const float m = c_mask[mr * mask_width + mc];
+#pragma unroll
+      for (int i = 0; i < WIDE_ROWS; ++i) acc[i] += tile[tr0 + i + mr][threadIdx.x + mc] * m;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < WIDE_ROWS; ++i)
+    if (row0 + tr0 + i < height) out[static_cast<size_t>(row0 + tr0 + i) * width + col] = acc[i];
+}
+
 // ---- host side ---------------------------------------------------------------------------------
 
 template <class S, int W> void launch_1d(const float* in, float* out, int width) {
   const int blocks = (width + S::TILE - 1) / S::TILE;
-  // 16-byte copies and stores need 16-byte aligned arrays.
-  if (reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0)
-    conv1d_tiled<S, W, true><<<blocks, S::BLOCK>>>(in, out, width);
-  else conv1d_tiled<S, W, false><<<blocks, S::BLOCK>>>(in, out, width);
+  conv1d_tiled<S, W><<<blocks, S::BLOCK>>>(in, out, width);
 }
 
 template <int W> void launch_2d(const float* in, float* out, int height, int width) {
@@ -293,6 +360,11 @@ template <class S> void convolution_1d_with(const float* in, const float* mask, 
   if (width <= 0 || mask_width <= 0 || mask_width > MAX_MASK_WIDTH || mask_width % 2 == 0) return;
   // The mask is already in device memory: a device-to-device copy into constant memory.
   cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
+  // 16-byte copies and stores need 16-byte aligned arrays.
+  if (reinterpret_cast<uintptr_t>(in) % 16 != 0 || reinterpret_cast<uintptr_t>(out) % 16 != 0) {
+    conv1d_unaligned<<<(width + PLAIN_BLOCK - 1) / PLAIN_BLOCK, PLAIN_BLOCK>>>(in, out, width, mask_width);
+    return;
+  }
   switch (mask_width) {
     case 1: launch_1d<S, 1>(in, out, width); break;
     case 3: launch_1d<S, 3>(in, out, width); break;
@@ -319,9 +391,9 @@ void convolution_2d(const float* in, const float* mask, float* out, int height, 
     case 3: launch_2d<3>(in, out, height, width); break;
     case 5: launch_2d<5>(in, out, height, width); break;
     case 7: launch_2d<7>(in, out, height, width); break;
-    case 9: launch_2d<9>(in, out, height, width); break;
-    case 11: launch_2d<11>(in, out, height, width); break;
-    case 13: launch_2d<13>(in, out, height, width); break;
-    default: launch_2d<15>(in, out, height, width); break;
+    default: {
+      const dim3 grid((width + WIDE_TILE_X - 1) / WIDE_TILE_X, (height + WIDE_TILE_Y - 1) / WIDE_TILE_Y);
+      conv2d_wide<<<grid, dim3(WIDE_BX, WIDE_BY)>>>(in, out, height, width, mask_width);
+    }
   }
 }
