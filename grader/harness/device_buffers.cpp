@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <memory>
 
 namespace gpulab::harness {
 namespace {
@@ -55,12 +56,18 @@ std::string upload_input(DeviceBuffer& b, NdArray values) {
 void inspect_after_call(std::vector<DeviceBuffer>& buffers, nlohmann::json& result) {
   nlohmann::json modified = nlohmann::json::array(), overruns = nlohmann::json::array();
   for (DeviceBuffer& b : buffers) {
-    std::vector<unsigned char> now(b.bytes);
-    if (b.bytes) cudaMemcpy(now.data(), b.data, b.bytes, cudaMemcpyDeviceToHost);
     if (b.role == "input") {
-      if (b.bytes && std::memcmp(now.data(), b.host.data(), b.bytes) != 0) modified.push_back(b.name);
-    } else if (b.bytes) {
-      std::memcpy(b.host.data(), now.data(), b.bytes);
+      // Read back into memory left uninitialised (it is overwritten whole), compared with the values sent.
+      const std::unique_ptr<unsigned char[]> now(new unsigned char[b.bytes ? b.bytes : 1]);
+      if (b.bytes && (cudaMemcpy(now.get(), b.data, b.bytes, cudaMemcpyDeviceToHost) != cudaSuccess ||
+                      std::memcmp(now.get(), b.host.data(), b.bytes) != 0)) {
+        modified.push_back(b.name);
+      }
+    } else if (b.bytes && cudaMemcpy(b.host.data(), b.data, b.bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      // Outputs straight into their host array; where they cannot be read, all bits set (NaN, -1):
+      // never an earlier call's output, nor zeros that an all-zero expected output would accept.
+      cudaGetLastError();
+      std::memset(b.host.data(), 0xFF, b.bytes);
     }
     const size_t guard = b.guard;
     if (!guard) continue;

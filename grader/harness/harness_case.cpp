@@ -99,9 +99,12 @@ CaseOutcome run_case(const PartBinding& binding, const json& request, const json
     b.name = p.at("name");
     b.role = role;
     if (role == "input") {
-      b.host = gpulab::read_npy(p.at("file").get<std::string>());
+      // Mapped, not copied (copy-on-write): the grader's dataset files do not change while it runs.
+      b.host = gpulab::map_npy(p.at("file").get<std::string>());
     } else {
-      b.host = gpulab::NdArray(gpulab::parse_dtype(p.at("dtype")), p.at("shape").get<std::vector<size_t>>());
+      // Overwritten whole by each call's read-back (inspect_after_call).
+      b.host =
+          gpulab::NdArray::uninitialized(gpulab::parse_dtype(p.at("dtype")), p.at("shape").get<std::vector<size_t>>());
       b.zero_initial = p.value("initial", "poison") == "zero";
     }
     const std::string error = allocate_buffer(b, !request.value("no_guard_zones", false));
@@ -157,7 +160,7 @@ CaseOutcome run_case(const PartBinding& binding, const json& request, const json
       if (b.role == "output") {
         reset_output(b);
       } else if (fresh.contains(b.name)) {
-        const std::string e = upload_input(b, gpulab::read_npy(fresh.at(b.name).get<std::string>()));
+        const std::string e = upload_input(b, gpulab::map_npy(fresh.at(b.name).get<std::string>()));
         if (!e.empty()) return fail(result, result_path, "harness_error", e, true);
       }
     }

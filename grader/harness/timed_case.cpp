@@ -152,7 +152,7 @@ TimedCaseOutcome run_timed_case(const PartBinding& binding, const Call& call, st
         out.error = "the request names no second input set for '" + b.name + "'";
         return out;
       }
-      NdArray second = read_npy(alternates.at(b.name).get<std::string>());
+      const NdArray second = map_npy(alternates.at(b.name).get<std::string>());
       if (second.byte_size() != b.bytes) {
         out.status = "harness_error";
         out.error = "the second input set of '" + b.name + "' has " + std::to_string(second.byte_size()) +
