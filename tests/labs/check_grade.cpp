@@ -1,7 +1,7 @@
 // Runs `gpulab grade` on one submission and checks the result against what
 // tests/labs/<lab>/expectations.json (or the reference/skeleton rule) says:
 // per part "full", "zero" or "loses", and substrings the feedback must contain.
-// Usage: check_grade GPULAB LAB SUBMISSION [--no-large] [part=full|zero|loses]... [feedback=TEXT]...
+// Usage: check_grade GPULAB LAB SUBMISSION [--no-large] [--no-cache] [part=full|zero|loses]... [feedback=TEXT]...
 #include <algorithm>
 #include <cctype>
 #include <unistd.h>
@@ -17,8 +17,10 @@
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: %s GPULAB LAB SUBMISSION [--no-large] [part=full|zero|loses]... [feedback=TEXT]...\n",
-                 argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s GPULAB LAB SUBMISSION [--no-large] [--no-cache] [part=full|zero|loses]... [feedback=TEXT]...\n",
+        argv[0]);
     return 2;
   }
   char out_path[] = "/tmp/gpulab-check-XXXXXX";
@@ -30,7 +32,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> feedback;
   for (int i = 4; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--no-large") cmd.push_back(a);
+    if (a == "--no-large" || a == "--no-cache") cmd.push_back(a);
     else if (a.rfind("feedback=", 0) == 0) feedback.push_back(a.substr(9));
     else if (auto eq = a.find('='); eq != std::string::npos) expect[a.substr(0, eq)] = a.substr(eq + 1);
   }
