@@ -161,14 +161,19 @@ Facts RegionAnalysis::facts_of(TokenRange r) const {
   if (r.empty()) return f;
   for (const Call& c : calls(t_, r)) {
     const std::string_view name = t_.text(c.name);
-    if (!is_pure_builtin(name) && !is_builtin_type_name(name) && !sym_.types.count(name)) f.calls_out = true;
+    // (A program's own type, constructed: its constructor may read the thread's indices.)
+    if (!is_pure_builtin(name) && !is_builtin_type_name(name)) f.calls_out = true;
   }
   for (std::size_t i = r.first; i <= r.last; ++i)
     f.calls_out |= t_.is_identifier(i, "asm") || t_.is_identifier(i, "__asm__");
   for (const Occurrence& o : name_occurrences(t_, r)) {
     const std::string_view name = t_.text(o.token);
     f.names.insert(std::string(name));
-    if (plan_.declarator_var.count(o.token)) continue;  // a declarator's own name
+    if (const auto d = plan_.declarator_var.find(o.token); d != plan_.declarator_var.end()) {
+      // A declarator's own name: an object of a type with constructors runs one here.
+      f.calls_out |= of_program_type(d->second);
+      continue;
+    }
     const int v = resolve(o.token);
     if (v < 0) {
       const auto m = sym_.macros.find(name);
@@ -188,6 +193,7 @@ Facts RegionAnalysis::facts_of(TokenRange r) const {
     }
     const RegionVar& var = plan_.vars[static_cast<std::size_t>(v)];
     f.mentions.insert(v);
+    f.calls_out |= of_program_type(v);  // its operators and conversions may be the program's code
     if (var.lambda) {
       const Facts& l = lambda_facts(v);
       f.mentions.insert(l.mentions.begin(), l.mentions.end());

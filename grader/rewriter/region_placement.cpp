@@ -124,7 +124,9 @@ std::string RegionAnalysis::settle_uniform_variables() {
       if (!var.parameter) {
         if (var.region >= 0) ok = plan_.hoisted.count(var.statement) > 0;
         const TokenRange init = initializer_value(var.declaration.declarators[var.declarator]);
-        ok = ok && (init.empty() || pure_value(init, -1, nullptr));
+        // An object of the program's own type runs its constructor (which may read threadIdx), even
+        // with uniform arguments: one per thread.
+        ok = ok && !of_program_type(v) && (init.empty() || pure_value(init, -1, nullptr));
       }
       for (const Region& region : plan_.regions) {
         for (const Stmt* s : region.statements) {

@@ -98,7 +98,11 @@ bool RegionAnalysis::pure_tokens(const std::vector<std::size_t>& tokens, std::si
       }
     }
     if (call) {
-      if (is_pure_builtin(w) || is_builtin_type_name(w) || sym_.types.count(w)) continue;
+      // A built-in type's construction is a value; a program's own type may have a constructor
+      // that reads threadIdx (or anything else), so building one is not.
+      if (is_pure_builtin(w) || is_builtin_type_name(w)) continue;
+      if (sym_.types.count(w))
+        return no(i, "it constructs a " + std::string(w) + ", whose constructor may differ between threads");
       if (std::find(k_.template_parameters.begin(), k_.template_parameters.end(), w) != k_.template_parameters.end())
         continue;
       if (!sym_.macros.count(w)) return no(i, "it calls " + std::string(w));
@@ -123,6 +127,26 @@ bool RegionAnalysis::pure_tokens(const std::vector<std::size_t>& tokens, std::si
     return no(i, "it reads '" + std::string(w) + "', which the rewriter cannot see is a constant");
   }
   return true;
+}
+
+bool RegionAnalysis::constructed_by_code(const Declaration& d, const Declarator& dr) const {
+  for (std::size_t i = dr.tokens.first; !dr.tokens.empty() && i <= dr.tokens.last && i < dr.name; ++i)
+    if (t_.is_punct(i, '*')) return false;  // a pointer: no constructor runs
+  for (std::size_t i = d.specifiers.first; !d.specifiers.empty() && i <= d.specifiers.last; ++i) {
+    if (!t_.is_identifier(i)) continue;
+    const std::string_view w = t_.text(i);
+    if (is_value_keyword(w) || is_builtin_type_name(w) ||
+        one_of(w, {"static", "constexpr", "register", "__shared__", "__device__", "__restrict__", "inline"}))
+      continue;
+    return true;  // a class of the program, a template parameter, a qualified name: it may construct by code
+  }
+  return false;
+}
+
+bool RegionAnalysis::of_program_type(int v) const {
+  const RegionVar& var = plan_.vars[static_cast<std::size_t>(v)];
+  if (var.lambda || var.declaration.declarators.empty()) return false;
+  return constructed_by_code(var.declaration, var.declaration.declarators[var.declarator]);
 }
 
 bool RegionAnalysis::written_anywhere(int v, const Stmt* except_for) const {
