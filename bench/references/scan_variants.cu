@@ -22,6 +22,7 @@ namespace before {
 namespace after {
 #include "../../reference/scan/scan.cu"
 }
+#include "scan_candidates.cuh"
 
 using namespace refbench;
 
@@ -71,12 +72,22 @@ int main(int argc, char** argv) {
   {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, float, false>(fin, fout, n); }},
 #define EXCL(T, I, B) \
   {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, int, true>(iin, iout, n); }},
+    // Candidates aimed at the latency (scan_candidates.cuh).
+#define CANDIDATES(X)                                                                                            \
+  X("cand persistent 256x32 stages 2", Persistent256x32) X("cand persistent 256x16 stages 3", Persistent256x16s3) \
+  X("cand lookback warp 256x32", LookbackWarp256x32)                                                           \
+  X("cand persistent lookback warp 256x32 stages 2", PersistentLookback256x32)                                 \
+  X("cand persistent lookback warp 256x16 stages 3", PersistentLookback256x16s3)
+#define CAND_INCL(NAME, D) {NAME, [=] { candidates::inclusive_scan<candidates::D>(fin, fout, n); }},
+#define CAND_EXCL(NAME, D) {NAME, [=] { candidates::exclusive_scan<candidates::D>(iin, iout, n); }},
     std::vector<Impl> incl = {{"reference (before)", [=] { before::inclusive_scan(fin, fout, n); }},
                               {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }},
-                              SHAPES(INCL)};
+                              SHAPES(INCL)
+                              CANDIDATES(CAND_INCL)};
     std::vector<Impl> excl = {{"reference (before)", [=] { before::exclusive_scan(iin, iout, n); }},
                               {"reference (after)", [=] { after::exclusive_scan(iin, iout, n); }},
-                              SHAPES(EXCL)};
+                              SHAPES(EXCL)
+                              CANDIDATES(CAND_EXCL)};
     cub_incl();
     cub_excl();
     CHECK_CUDA(cudaDeviceSynchronize());
