@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "data/dataset.hpp"
+#include "grade/case_runner.hpp"
 #include "grade/grading_timings.hpp"
 #include "grade/harness_report.hpp"
 #include "grade/timing_bound.hpp"
@@ -63,7 +64,11 @@ class PerformanceScorer {
   const DatasetCase& find_case(const PartSpec& part, const std::string& family);
   // Runs `program` on the timed case: timed calls (each checked), the copy bandwidth, and with
   // `recheck` one more call on the recheck inputs.
-  struct TimedRun;
+  struct TimedRun {
+    CaseRun run;
+    std::vector<std::string> wrong;    // problems with its checked outputs (timed case and recheck, against the gold)
+    std::optional<PhaseTiming> phase;  // the timed calls on the parent's clock and as reported; none without marks
+  };
   // `trusted_run`: the program is the reference (a harness failure is then the grader's problem).
   // `exact_runs` > 0: exactly that many timed calls, stopping early only after `budget_s` of wall time.
   TimedRun run_timed(const PartSpec& part, const std::filesystem::path& program, const std::string& folder,
