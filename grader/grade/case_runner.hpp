@@ -80,16 +80,6 @@ CaseRun run_harness_case(const PartSpec& part, const Manifest& m, const DatasetC
                          const std::vector<std::filesystem::path>& more_inputs = {},
                          Profiling profile = Profiling::off);
 
-// Compares the outputs the harness wrote as <prefix><name>.npy in `dir` with case `c`'s expected
-// outputs; one problem each (wrong_answer, missing_output), none when all match.
-std::vector<Problem> compare_case_outputs(const PartSpec& part, const Manifest& m, const DatasetCase& c,
-                                          const std::filesystem::path& dir, const std::string& prefix);
-
-// The harness's own findings after a call: no kernel launched (`kernel_launches` 0), modified inputs,
-// guard overruns, and against `policy` (lab.json's "host_work") a result that came from the host
-// (more bytes reached host memory than the policy allows for `inputs`: host_work.hpp).
-std::vector<Problem> harness_findings(const CallInspection& call, long long kernel_launches,
-                                      const HostWorkPolicy& policy, const InputVolume& inputs);
 // The kind of failure a harness status other than ok says (missing_function, cuda_error, ...).
 FailureKind harness_failure_kind(HarnessStatus status);
 

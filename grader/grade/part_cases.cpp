@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "grade/case_findings.hpp"
 #include "grade/case_runner.hpp"
 
 namespace gpulab::grade {

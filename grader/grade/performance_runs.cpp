@@ -13,6 +13,7 @@
 
 #include "files/grader_error.hpp"
 #include "files/utf8_text.hpp"
+#include "grade/case_findings.hpp"
 #include "grade/dataset_cache.hpp"
 #include "grade/performance.hpp"
 #include "grade/speed_run_timing.hpp"

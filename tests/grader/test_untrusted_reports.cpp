@@ -14,6 +14,7 @@
 #include <string>
 
 #include "data/dataset.hpp"
+#include "grade/case_findings.hpp"
 #include "grade/case_runner.hpp"
 #include "grade/harness_report.hpp"
 #include "grade/performance.hpp"
