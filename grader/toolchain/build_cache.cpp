@@ -104,5 +104,4 @@ std::string cache_key(const BuildSources& s, const BuildOptions& options) {
   return hash.hex();
 }
 
-
 }  // namespace gpulab::toolchain

@@ -15,10 +15,9 @@ namespace gpulab::toolchain {
 struct BuildSources {
   std::vector<std::filesystem::path> paths;
   std::vector<std::string> texts;
-  std::vector<std::filesystem::path> folders;     // include folders in the compiler's order: -I, then each source's folder
-  std::vector<LocalHeader> headers;  // what the sources include from those folders, recursively
+  std::vector<std::filesystem::path> folders;  // include folders in the compiler's order: -I, then each source's folder
+  std::vector<LocalHeader> headers;            // what the sources include from those folders, recursively
 };
-
 
 // Plain -I options for the build's folders (the cache key's stand-in for the emulator's header
 // copies, which depend only on the headers' text, hashed on their own).
@@ -35,6 +34,7 @@ std::vector<std::string> emulator_options_before_header(const BuildOptions& opti
 // The compile command; on the emulator it compiles the rewritten .cu sources in `dir`.
 // `include_flags`: the -I options (with the emulator's rewritten header copies first, where any).
 std::vector<std::string> compile_command(const BuildSources& s, const BuildOptions& options,
-                                         const std::filesystem::path& dir, const std::vector<std::string>& include_flags);
+                                         const std::filesystem::path& dir,
+                                         const std::vector<std::string>& include_flags);
 
 }  // namespace gpulab::toolchain
