@@ -19,11 +19,10 @@ inline void memcpy_async(const Group& group, T* dst, const T* src, const Size& b
   const size_t members = static_cast<size_t>(group.size());
   const size_t share = (total + members - 1) / members;
   const size_t begin = static_cast<size_t>(group.thread_rank()) * share;
-  if (gpulab::emu::ThreadAsyncCopies* t = gpulab::emu::this_thread_async_copies(file, line)) {
-    if (begin < total) {
-      const size_t n = total - begin < share ? total - begin : share;
-      t->open.push_back({reinterpret_cast<char*>(dst) + begin, reinterpret_cast<const char*>(src) + begin, n, 0});
-    }
+  if (begin < total) {
+    const size_t n = total - begin < share ? total - begin : share;
+    gpulab::emu::async_copy_issue(
+        {reinterpret_cast<char*>(dst) + begin, reinterpret_cast<const char*>(src) + begin, n, 0}, file, line);
   }
   __pipeline_commit(file, line);
 }

@@ -4,13 +4,11 @@
 // emulator performs each batch exactly then, so reading the destination too
 // early gives the old contents (the poison of fresh shared memory: NaN, -1)
 // instead of the data, the bug a GPU shows only now and then.
-// Each GPU thread has its own batches, kept per worker thread (a worker runs
-// one block at a time) and indexed by the thread's rank in its block.
+// Each GPU thread has its own batches, kept by the runtime per worker thread (a
+// worker runs one block at a time) and indexed by the thread's rank in its block.
 #pragma once
 #include <cstddef>
 #include <cstring>
-#include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include "gpulab/emu/checking_build.hpp"
@@ -32,33 +30,30 @@ struct AsyncCopy {
   size_t fill_bytes;  // zeros after them
 };
 
-struct ThreadAsyncCopies {
-  std::vector<AsyncCopy> open;                   // issued, not yet committed
-  std::deque<std::vector<AsyncCopy>> committed;  // oldest batch first
-};
+// This GPU thread's batches are kept by the emulator's runtime (src/async_copy.cpp), which the
+// checking build does not instrument: its tables, growing on the heap as copies are issued, are the
+// emulator's memory, never accesses of the program's kernel.
+// Adds `copy` to this thread's open batch (reporting a call outside a kernel).
+void async_copy_issue(const AsyncCopy& copy, const char* file, int line);
+// Closes the batch of copies issued since the last commit.
+void async_copy_commit(const char* file, int line);
+// Performs, oldest first, this thread's committed batches but the newest `prior`, each through `perform`.
+using PerformCopies = void (*)(const AsyncCopy* copies, size_t count);
+void async_copy_wait(size_t prior, PerformCopies perform, const char* file, int line);
+// Copies that a barrier phase waits for (cuda::memcpy_async with a barrier or a block-scope
+// pipeline), by the barrier's address: attached, then performed when that phase completes.
+void async_copy_attach(const void* barrier, const AsyncCopy& copy);
+void async_copy_perform_attached(const void* barrier, PerformCopies perform);
 
-// This GPU thread's copies; null (after reporting it) outside a kernel.
-inline ThreadAsyncCopies* this_thread_async_copies(const char* file, int line) {
-  if (!gpulab_emu_thread || !gpulab_emu_block) {
-    device_misuse("async-copy", "the cuda_pipeline.h copies are device functions", file, line);
-    return nullptr;
-  }
-  struct BlockCopies {
-    unsigned long long generation = 0;
-    std::vector<ThreadAsyncCopies> threads;
-  };
-  static thread_local BlockCopies table;
-  if (table.generation != gpulab_emu_block->generation) {  // a new block: what an earlier one left is gone
-    table.threads.clear();
-    table.generation = gpulab_emu_block->generation;
-  }
-  const unsigned rank = gpulab_emu_thread->linear;
-  if (table.threads.size() <= rank) table.threads.resize(rank + 1);
-  return &table.threads[rank];
-}
-
-inline void perform_async_copies(const std::vector<AsyncCopy>& batch) {
-  for (const AsyncCopy& c : batch) {
+// Performs copies the runtime hands over (its own memory: not an access of the program's, so not
+// instrumented in the checking build, which records each copy's ranges itself).
+#ifdef GPULAB_EMU_CHECKING_BUILD
+__attribute__((no_sanitize("thread")))
+#endif
+inline void
+perform_copies(const AsyncCopy* copies, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const AsyncCopy& c = copies[i];
 #ifdef GPULAB_EMU_CHECKING_BUILD
     // The checking build (--race-check) sees memory through instrumented accesses;
     // memcpy is not one, so the copy's read and write are recorded here.
@@ -70,27 +65,9 @@ inline void perform_async_copies(const std::vector<AsyncCopy>& batch) {
   }
 }
 
-// Copies that a barrier phase waits for (cuda::memcpy_async with a barrier or
-// a block-scope pipeline), by the barrier's address, kept per worker thread
-// like the batches above: performed when that phase completes.
-inline std::vector<AsyncCopy>& copies_attached_to(const void* barrier) {
-  struct BlockAttached {
-    unsigned long long generation = 0;
-    std::unordered_map<const void*, std::vector<AsyncCopy>> by_barrier;
-  };
-  static thread_local BlockAttached table;
-  if (table.generation != gpulab_emu_block->generation) {
-    table.by_barrier.clear();
-    table.generation = gpulab_emu_block->generation;
-  }
-  return table.by_barrier[barrier];
-}
+inline void perform_async_copies(const std::vector<AsyncCopy>& batch) { perform_copies(batch.data(), batch.size()); }
 
-inline void perform_attached_copies(const void* barrier) {
-  std::vector<AsyncCopy>& copies = copies_attached_to(barrier);
-  perform_async_copies(copies);
-  copies.clear();
-}
+inline void perform_attached_copies(const void* barrier) { async_copy_perform_attached(barrier, &perform_copies); }
 
 }  // namespace gpulab::emu
 
@@ -109,24 +86,15 @@ inline void __pipeline_memcpy_async(void* dst_shared, const void* src_global, si
     gpulab::emu::device_misuse(
         "async-copy", "__pipeline_memcpy_async: both addresses must be aligned to the copy's size", file, line);
   }
-  if (gpulab::emu::ThreadAsyncCopies* t = gpulab::emu::this_thread_async_copies(file, line))
-    t->open.push_back({dst_shared, src_global, size_and_align - zfill, zfill});
+  gpulab::emu::async_copy_issue({dst_shared, src_global, size_and_align - zfill, zfill}, file, line);
 }
 
 // Closes the batch of copies issued since the last commit.
 inline void __pipeline_commit(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  gpulab::emu::ThreadAsyncCopies* t = gpulab::emu::this_thread_async_copies(file, line);
-  if (!t) return;
-  t->committed.push_back(std::move(t->open));
-  t->open.clear();
+  gpulab::emu::async_copy_commit(file, line);
 }
 
 // Waits until at most `prior` committed batches (the newest) are still in flight.
 inline void __pipeline_wait_prior(size_t prior, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-  gpulab::emu::ThreadAsyncCopies* t = gpulab::emu::this_thread_async_copies(file, line);
-  if (!t) return;
-  while (t->committed.size() > prior) {
-    gpulab::emu::perform_async_copies(t->committed.front());
-    t->committed.pop_front();
-  }
+  gpulab::emu::async_copy_wait(prior, &gpulab::emu::perform_copies, file, line);
 }
