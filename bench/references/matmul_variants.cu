@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "common.cuh"
-#include "matmul_candidates.cuh"
 
 namespace before {
 #include "before/matmul.cu"
@@ -73,12 +72,6 @@ int main(int argc, char** argv) {
         candidate<Config<64, 64, 16, 64, 32, 3, 4>>("64x64x16 w64x32 s3", a, b, c, m, n, k),
         candidate<Config<128, 64, 16, 32, 64, 3, 3>>("128x64x16 w32x64 s3", a, b, c, m, n, k),
         candidate<Config<64, 128, 16, 32, 64, 3, 3>>("64x128x16 w32x64 s3", a, b, c, m, n, k),
-        // Larger per-thread tiles, fewer non-FMA instructions per FMA (matmul_candidates.cuh).
-        {"cand 128x128 w64x64 t8x16 bk8 s4", [=] { candidates::launch<candidates::C128x128_w64x64_t8x16_bk8>(a, b, c, m, n, k); }},
-        {"cand 128x128 w64x64 t8x16 bk16 s3", [=] { candidates::launch<candidates::C128x128_w64x64_t8x16_bk16>(a, b, c, m, n, k); }},
-        {"cand 128x64 w64x64 t8x16 bk16 s3", [=] { candidates::launch<candidates::C128x64_w64x64_t8x16_bk16>(a, b, c, m, n, k); }},
-        {"cand 64x64 w64x64 t8x16 bk8 s4", [=] { candidates::launch<candidates::C64x64_w64x64_t8x16_bk8>(a, b, c, m, n, k); }},
-        {"cand 128x128 w64x32 t8x8 bk8 s4", [=] { candidates::launch<candidates::C128x128_w64x32_t8x8_bk8>(a, b, c, m, n, k); }},
     };
     const double flops = 2.0 * m * n * k;
     cublas();

@@ -1,33 +1,12 @@
-// Candidate single-pass scans for the scan reference's tuning bench
+// A candidate single-pass scan for the scan reference's tuning bench
 // (scan_variants.cu), aimed at the latency the reference loses at the
 // hardware's edge (docs/performance.md, "### scan": DRAM 58.5%, SM 12.3%: each
-// tile waits for its load, then for its predecessors' prefixes).
-//
-// Two kernels. pipelined_kernel (below scan_kernel; the Pipelined* designs) is
-// the one that won on the H200 (2026-11-29, n = 2^28 and 2^28-5, 15 runs):
-// 256x32 at 1.12-1.21x of CUB for both scans (256x16 1.02-1.10x, 128x32
-// 1.06-1.13x), against 0.91-0.98x for the reference. scan_kernel's persistent
-// form lost (0.25-0.37x: see pipelined_kernel) and its one-tile look-back warp
-// form too (0.86-0.95x).
-// scan_kernel: two independent features chosen by the Design parameters:
-//   * STAGES >= 2: a persistent kernel. The grid is as many blocks as fit on the
-//     GPU at once; each block takes tile numbers from the global counter in
-//     order and keeps STAGES - 1 tiles AHEAD of the one it scans in flight:
-//     their input is copied into shared buffers with cp.async (16-byte copies,
-//     each thread copying exactly the vectors it later reads, so no barrier is
-//     needed between a copy landing and its use) while the block scans the
-//     current tile and waits for its look-back. The DRAM pipe keeps reading
-//     while a tile waits for its predecessors.
-//     STAGES == 0: one tile per block, loaded straight into registers (as the
-//     reference does; grid = number of tiles).
-//   * LOOKBACK_WARP: one extra warp per block does the decoupled look-back from
-//     the moment the tile number is known, while the other warps load and scan
-//     the tile (the local scan does not need the prefix; only the final add
-//     does). The last compute warp to finish its part (a shared atomic counts
-//     them) adds the warps' totals and publishes the tile's aggregate at once;
-//     after one barrier the prefix is published and every warp adds it.
-//     Without it, warp 0 does the look-back after the tile's local scan (as the
-//     reference does).
+// tile waits for its load, then for its predecessors' prefixes): a pipelined
+// persistent kernel, 1.12-1.21x of CUB on the H200 at 2^28 and 2^28-5 for both
+// scans with 256 x 32 tiles (2026-11-29, 15 runs). The forms that lost (a
+// persistent kernel keeping tiles ahead without this pipeline, 0.25-0.37x; one
+// tile per block with a look-back warp of its own, 0.86-0.95x) were removed;
+// docs/performance.md ("Candidates of the night") keeps their numbers.
 // Within a tile the arrangement is the reference's: each warp owns 32 x ITEMS
 // consecutive elements, read in rounds of one 16-byte vector per lane (512
 // contiguous bytes per warp and instruction), scanned in registers, rounds
@@ -67,73 +46,20 @@ struct Design {
   static_assert(STAGES == 0 || STAGES >= 2, "a persistent block keeps at least one tile ahead in flight");
 };
 
-constexpr unsigned FULL_MASK = 0xffffffffu;
-// Tile states: the flag in the high 32 bits, the value's bits in the low 32.
-constexpr unsigned long long FLAG_NONE = 0;
-constexpr unsigned long long FLAG_AGGREGATE = 1;
-constexpr unsigned long long FLAG_PREFIX = 2;
-
-template <class T> struct Types;
-template <> struct Types<float> {
-  using vec = float4;
-  __device__ static unsigned bits(float v) { return __float_as_uint(v); }
-  __device__ static float value(unsigned b) { return __uint_as_float(b); }
-};
-template <> struct Types<int> {
-  using vec = int4;
-  __device__ static unsigned bits(int v) { return static_cast<unsigned>(v); }
-  __device__ static int value(unsigned b) { return static_cast<int>(b); }
-};
-
-template <class T>
-__device__ __forceinline__ void publish(unsigned long long* states, unsigned tile, unsigned long long flag, T v) {
-  const unsigned long long word = (flag << 32) | Types<T>::bits(v);
-  *reinterpret_cast<volatile unsigned long long*>(&states[tile]) = word;
-}
-
-template <class T>
-__device__ __forceinline__ T warp_sum(T v) {
-  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(FULL_MASK, v, offset);
-  return v;
-}
-
-template <class T>
-__device__ __forceinline__ T warp_inclusive_scan(T v, int lane) {
-  for (int offset = 1; offset < 32; offset *= 2) {
-    const T up = __shfl_up_sync(FULL_MASK, v, offset);
-    if (lane >= offset) v += up;
-  }
-  return v;
-}
-
-// Run by all 32 lanes of one warp: the sum of every tile before `tile`
-// (windows of 32 tiles, stopping at the nearest one with its prefix published).
-template <class T, int BACKOFF_NS>
-__device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
-  T exclusive = T(0);
-  long long last = static_cast<long long>(tile) - 1;
-  for (;;) {
-    const long long mine = last - lane;
-    unsigned long long word;
-    for (;;) {
-      word = mine >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&states[mine]) : (FLAG_PREFIX << 32);
-      if (!__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE)) break;
-      if (BACKOFF_NS > 0) __nanosleep(BACKOFF_NS);
-    }
-    T v = Types<T>::value(static_cast<unsigned>(word));
-    const unsigned prefixes = __ballot_sync(FULL_MASK, (word >> 32) == FLAG_PREFIX);
-    if (prefixes) {
-      const int stop = __ffs(prefixes) - 1;
-      if (lane > stop) v = T(0);
-      return exclusive + warp_sum(v);
-    }
-    exclusive += warp_sum(v);
-    last -= 32;
-  }
-}
+// The reference's tile states, warp primitives and look-back (reference/scan/scan.cu, which
+// scan_variants.cu includes in namespace `after` before this header).
+using after::FLAG_AGGREGATE;
+using after::FLAG_NONE;
+using after::FLAG_PREFIX;
+using after::FULL_MASK;
+using after::look_back;
+using after::publish;
+using after::warp_inclusive_scan;
+template <class T> using Types = after::ScanTypes<T>;
+template <class T> __device__ __forceinline__ T warp_sum(T v) { return after::warp_total(v); }
 
 // The cp.async copies of one full tile into a shared buffer, by the compute
-// thread (warp, lane): the same vectors it reads back in scan_kernel.
+// thread (warp, lane): the same vectors it reads back.
 template <class D, class T>
 __device__ __forceinline__ void prefetch_tile(T* buffer, const T* in, unsigned tile, int warp, int lane) {
   constexpr int WARP_ELEMS = 32 * D::ITEMS;
@@ -143,189 +69,12 @@ __device__ __forceinline__ void prefetch_tile(T* buffer, const T* in, unsigned t
   for (int j = 0; j < D::GROUPS; ++j) __pipeline_memcpy_async(dst + j * 128, src + j * 128, 16);
 }
 
-template <class D, class T, bool EXCLUSIVE>
-__global__ void __launch_bounds__(D::BLOCK, D::MIN_BLOCKS)
-    scan_kernel(const T* __restrict__ in, T* __restrict__ out, int n, unsigned tiles, bool vector_ok,
-                unsigned long long* states, unsigned* counter) {
-  using V = typename Types<T>::vec;
-  constexpr int WARPS = D::WARPS, GROUPS = D::GROUPS, WARP_ELEMS = 32 * D::ITEMS;
-  extern __shared__ __align__(16) unsigned char stage_bytes[];  // STAGES tiles (persistent only)
-  __shared__ unsigned queue_s[D::QUEUE];                        // the first tiles taken
-  __shared__ unsigned next_s[2];                                // the tile taken during an iteration
-  __shared__ T warp_sums_s[2][WARPS];                           // [iteration parity][warp]
-  __shared__ T aggregate_s[2];
-  __shared__ T prefix_s[2];
-  __shared__ unsigned arrived_s;  // compute warps done with their part of the tile (look-back warp only)
-  T* const buffers = reinterpret_cast<T*>(stage_bytes);
-  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
-  const bool compute = warp < WARPS;
-
-  if (t == 0) {
-    for (int s = 0; s < D::QUEUE; ++s) queue_s[s] = atomicAdd(counter, 1u);
-    arrived_s = 0;
-  }
-  __syncthreads();
-  unsigned queue[D::QUEUE];  // tiles held by this block, in increasing order; queue[0] is scanned now
-#pragma unroll
-  for (int s = 0; s < D::QUEUE; ++s) queue[s] = queue_s[s];
-  const auto prefetchable = [&](unsigned tile) {
-    return tile < tiles && static_cast<long long>(tile + 1) * D::TILE <= n && vector_ok;
-  };
-  if constexpr (D::STAGES > 0) {
-    if (compute) {
-#pragma unroll
-      for (int s = 0; s + 1 < D::STAGES; ++s) {
-        if (prefetchable(queue[s])) prefetch_tile<D>(buffers + s * D::TILE, in, queue[s], warp, lane);
-        __pipeline_commit();
-      }
-    }
-  }
-
-  int stage = 0;  // the buffer of queue[0]
-  for (int it = 0;; ++it) {
-    const unsigned tile = queue[0];
-    if (tile >= tiles) break;  // the same in every thread (the queue came through shared memory)
-    const int p = it & 1;
-    unsigned taken = 0;
-    if constexpr (D::STAGES > 0) {
-      if (t == 0) taken = atomicAdd(counter, 1u);  // its result is only needed at the iteration's end
-      if (compute) {
-        const unsigned ahead = queue[D::STAGES - 1];
-        int ahead_stage = stage + D::STAGES - 1;
-        if (ahead_stage >= D::STAGES) ahead_stage -= D::STAGES;
-        if (prefetchable(ahead)) prefetch_tile<D>(buffers + ahead_stage * D::TILE, in, ahead, warp, lane);
-        __pipeline_commit();
-        __pipeline_wait_prior(D::STAGES - 1);  // this thread's copies of `tile` have landed
-      }
-    }
-    const bool full = static_cast<long long>(tile + 1) * D::TILE <= n;
-    const long long warp_base = static_cast<long long>(tile) * D::TILE + static_cast<long long>(warp) * WARP_ELEMS;
-
-    T x[GROUPS][4];
-    T before_in_warp[GROUPS];
-    if (compute) {
-#pragma unroll
-      for (int j = 0; j < GROUPS; ++j) {
-        const long long first = warp_base + j * 128 + lane * 4;
-        if (D::STAGES > 0 && full && vector_ok) {
-          const V v = *reinterpret_cast<const V*>(buffers + stage * D::TILE + warp * WARP_ELEMS + j * 128 + lane * 4);
-          x[j][0] = v.x, x[j][1] = v.y, x[j][2] = v.z, x[j][3] = v.w;
-        } else if (full && vector_ok) {
-          const V v = *reinterpret_cast<const V*>(in + first);
-          x[j][0] = v.x, x[j][1] = v.y, x[j][2] = v.z, x[j][3] = v.w;
-        } else {
-#pragma unroll
-          for (int e = 0; e < 4; ++e) x[j][e] = first + e < n ? in[first + e] : T(0);
-        }
-      }
-      T warp_total = T(0);
-#pragma unroll
-      for (int j = 0; j < GROUPS; ++j) {
-#pragma unroll
-        for (int e = 1; e < 4; ++e) x[j][e] += x[j][e - 1];
-        const T incl = warp_inclusive_scan(x[j][3], lane);
-        T excl = __shfl_up_sync(FULL_MASK, incl, 1);
-        if (lane == 0) excl = T(0);
-        before_in_warp[j] = warp_total + excl;
-        warp_total += __shfl_sync(FULL_MASK, incl, 31);
-      }
-      if constexpr (D::LOOKBACK_WARP) {
-        // The last compute warp to get here adds all the warps' totals and
-        // publishes the tile's aggregate at once.
-        unsigned done = 0;
-        if (lane == 0) {
-          warp_sums_s[p][warp] = warp_total;
-          __threadfence_block();
-          done = atomicAdd(&arrived_s, 1u);
-        }
-        if (__shfl_sync(FULL_MASK, done, 0) == WARPS - 1) {
-          __threadfence_block();
-          const T s = lane < WARPS ? *reinterpret_cast<volatile T*>(&warp_sums_s[p][lane]) : T(0);
-          const T aggregate = warp_sum(s);
-          if (lane == 0) {
-            arrived_s = 0;  // next used after the barrier below
-            aggregate_s[p] = aggregate;
-            publish(states, tile, tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, aggregate);
-          }
-        }
-      } else {
-        if (lane == 0) warp_sums_s[p][warp] = warp_total;
-      }
-    } else if constexpr (D::LOOKBACK_WARP) {
-      // The look-back warp: the sum of every earlier tile, while the compute
-      // warps load and scan this one.
-      const T prefix = tile == 0 ? T(0) : look_back<T, D::BACKOFF_NS>(states, tile, lane);
-      if (lane == 0) prefix_s[p] = prefix;
-    }
-
-    if constexpr (!D::LOOKBACK_WARP) {
-      // The reference's order: warp 0 adds the totals, publishes, looks back.
-      __syncthreads();
-      if (warp == 0) {
-        const T aggregate = warp_sum(lane < WARPS ? warp_sums_s[p][lane] : T(0));
-        T prefix = T(0);
-        if (tile == 0) {
-          if (lane == 0) publish(states, 0, FLAG_PREFIX, aggregate);
-        } else {
-          if (lane == 0) publish(states, tile, FLAG_AGGREGATE, aggregate);
-          prefix = look_back<T, D::BACKOFF_NS>(states, tile, lane);
-          if (lane == 0) publish(states, tile, FLAG_PREFIX, prefix + aggregate);
-        }
-        if (lane == 0) prefix_s[p] = prefix;
-      }
-    }
-    if (t == 0) next_s[p] = taken;
-    __syncthreads();
-    if constexpr (D::LOOKBACK_WARP) {
-      if (t == 0 && tile != 0) publish(states, tile, FLAG_PREFIX, prefix_s[p] + aggregate_s[p]);
-    }
-
-    if (compute) {
-      // Everything before this warp's stretch: the tile's prefix and the totals
-      // of the earlier warps.
-      const T earlier = warp_sum(lane < warp ? warp_sums_s[p][lane] : T(0));
-      const T warp_prefix = prefix_s[p] + earlier;
-#pragma unroll
-      for (int j = 0; j < GROUPS; ++j) {
-        const T before = warp_prefix + before_in_warp[j];
-        T y[4];
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          if (EXCLUSIVE) y[e] = e == 0 ? before : before + x[j][e - 1];
-          else y[e] = before + x[j][e];
-        }
-        const long long first = warp_base + j * 128 + lane * 4;
-        if (full && vector_ok) {
-          *reinterpret_cast<V*>(out + first) = V{y[0], y[1], y[2], y[3]};
-        } else {
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (first + e < n) out[first + e] = y[e];
-        }
-      }
-    }
-
-    if constexpr (D::STAGES == 0) {
-      break;  // one tile per block
-    } else {
-#pragma unroll
-      for (int s = 0; s + 1 < D::STAGES; ++s) queue[s] = queue[s + 1];
-      queue[D::STAGES - 1] = next_s[p];  // written before the barrier above; rewritten two iterations on
-      stage = stage + 1 == D::STAGES ? 0 : stage + 1;
-    }
-  }
-  if constexpr (D::STAGES > 0) {
-    if (compute) __pipeline_wait_prior(0);  // no copy outlives the block
-  }
-}
-
-
 // The pipelined persistent kernel (Design with STAGES == 2 and LOOKBACK_WARP).
-// Measured on the H200 (2026-11-29), scan_kernel's persistent form ran at only
-// 0.25-0.37x of CUB: a block there holds tiles it has taken but not yet
-// reduced (the ones ahead), and every later tile's look-back waits for their
-// aggregates, which come only after the block's current tile has finished its
-// own look-back -- a chain through the blocks. Here no taken tile waits on a
+// A persistent form without this pipeline ran at only 0.25-0.37x of CUB: a
+// block there held tiles it had taken but not yet reduced (the ones ahead), and
+// every later tile's look-back waited for their aggregates, which came only
+// after the block's current tile had finished its own look-back -- a chain
+// through the blocks. Here no taken tile waits on a
 // look-back before its aggregate is published: each iteration
 //   A. takes the next tile `ahead` (counter, then a barrier to share it) and
 //      starts copying it into the free buffer (cp.async);
@@ -507,9 +256,9 @@ inline unsigned long long* state_buffer(unsigned tiles) {
   return buffer;
 }
 
-// max_blocks (persistent kernels only; 0: no limit) caps the grid below the
-// resident count, so that a test can make each block scan many tiles.
-template <class D, class T, bool EXCLUSIVE, bool PIPELINED = false>
+// max_blocks (0: no limit) caps the grid below the resident count, so that a
+// test can make each block scan many tiles.
+template <class D, class T, bool EXCLUSIVE>
 void scan(const T* in, T* out, int n, unsigned max_blocks = 0) {
   if (n <= 0) return;
   const unsigned tiles = static_cast<unsigned>((static_cast<long long>(n) - 1) / D::TILE + 1);
@@ -517,8 +266,7 @@ void scan(const T* in, T* out, int n, unsigned max_blocks = 0) {
   if (!state) return;  // cudaMalloc failed: its error is what the caller sees
   cudaMemsetAsync(state, 0, (static_cast<size_t>(tiles) + 1) * sizeof(unsigned long long));
   const bool vector_ok = reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
-  auto kernel = scan_kernel<D, T, EXCLUSIVE>;
-  if constexpr (PIPELINED) kernel = pipelined_kernel<D, T, EXCLUSIVE>;
+  const auto kernel = pipelined_kernel<D, T, EXCLUSIVE>;
   const size_t shared = static_cast<size_t>(D::STAGES) * D::TILE * sizeof(T);
   unsigned grid = tiles;
   if constexpr (D::STAGES > 0) {
@@ -546,23 +294,10 @@ template <class D> void inclusive_scan(const float* in, float* out, int n, unsig
 template <class D> void exclusive_scan(const int* in, int* out, int n, unsigned max_blocks = 0) {
   scan<D, int, true>(in, out, n, max_blocks);
 }
-template <class D> void pipelined_inclusive_scan(const float* in, float* out, int n, unsigned max_blocks = 0) {
-  scan<D, float, false, true>(in, out, n, max_blocks);
-}
-template <class D> void pipelined_exclusive_scan(const int* in, int* out, int n, unsigned max_blocks = 0) {
-  scan<D, int, true, true>(in, out, n, max_blocks);
-}
 
-// The candidates the bench times.
-// One tile per block (as the reference) with the look-back in a warp of its own.
-using LookbackWarp256x32 = Design<256, 32, 0, true, 2>;
-// The pipelined persistent kernel (pipelined_kernel), 8192- and 4096-element tiles.
+// The shapes the bench times: 8192- and 4096-element tiles.
 using Pipelined256x32 = Design<256, 32, 2, true, 3>;
 using Pipelined256x16 = Design<256, 16, 2, true, 4>;
 using Pipelined128x32 = Design<128, 32, 2, true, 5>;
-// scan_kernel's persistent forms (0.25-0.37x of CUB on the H200: see
-// pipelined_kernel), kept for the emulator checks and a later comparison.
-using Persistent256x32 = Design<256, 32, 2, false, 3>;
-using PersistentLookback256x16s3 = Design<256, 16, 3, true, 4>;
 
 }  // namespace candidates

@@ -73,11 +73,11 @@ int main(int argc, char** argv) {
 #define EXCL(T, I, B) \
   {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, int, true>(iin, iout, n); }},
     // Candidates aimed at the latency (scan_candidates.cuh).
-#define CANDIDATES(X)                                                                              \
-  X("cand lookback warp 256x32", , LookbackWarp256x32) X("cand pipelined 256x32", pipelined_, Pipelined256x32) \
-  X("cand pipelined 256x16", pipelined_, Pipelined256x16) X("cand pipelined 128x32", pipelined_, Pipelined128x32)
-#define CAND_INCL(NAME, K, D) {NAME, [=] { candidates::K##inclusive_scan<candidates::D>(fin, fout, n); }},
-#define CAND_EXCL(NAME, K, D) {NAME, [=] { candidates::K##exclusive_scan<candidates::D>(iin, iout, n); }},
+#define CANDIDATES(X)                                                                          \
+  X("cand pipelined 256x32", Pipelined256x32) X("cand pipelined 256x16", Pipelined256x16) \
+  X("cand pipelined 128x32", Pipelined128x32)
+#define CAND_INCL(NAME, D) {NAME, [=] { candidates::inclusive_scan<candidates::D>(fin, fout, n); }},
+#define CAND_EXCL(NAME, D) {NAME, [=] { candidates::exclusive_scan<candidates::D>(iin, iout, n); }},
     std::vector<Impl> incl = {{"reference (before)", [=] { before::inclusive_scan(fin, fout, n); }},
                               {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }},
                               SHAPES(INCL)
