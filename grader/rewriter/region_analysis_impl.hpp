@@ -69,9 +69,6 @@ class RegionAnalysis {
   bool pure_value(TokenRange r, int for_var, std::string* why) const;
   bool pure_tokens(const std::vector<std::size_t>& tokens, std::size_t at, int for_var, std::string* why,
                    int depth) const;
-  // A declaration with no initializer value (`T x;`, `T x{};`) whose type is not built in: its
-  // default constructor may run code, which may read threadIdx.
-  bool constructed_by_code(const Declaration& d, const Declarator& dr) const;
   // Variable v's type is the program's own or a template parameter (not a pointer): constructing,
   // copying or operating on it may run the program's code.
   bool of_program_type(int v) const;

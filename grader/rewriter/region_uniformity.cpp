@@ -129,7 +129,11 @@ bool RegionAnalysis::pure_tokens(const std::vector<std::size_t>& tokens, std::si
   return true;
 }
 
-bool RegionAnalysis::constructed_by_code(const Declaration& d, const Declarator& dr) const {
+bool RegionAnalysis::of_program_type(int v) const {
+  const RegionVar& var = plan_.vars[static_cast<std::size_t>(v)];
+  if (var.lambda || var.declaration.declarators.empty()) return false;
+  const Declaration& d = var.declaration;
+  const Declarator& dr = d.declarators[var.declarator];
   for (std::size_t i = dr.tokens.first; !dr.tokens.empty() && i <= dr.tokens.last && i < dr.name; ++i)
     if (t_.is_punct(i, '*')) return false;  // a pointer: no constructor runs
   for (std::size_t i = d.specifiers.first; !d.specifiers.empty() && i <= d.specifiers.last; ++i) {
@@ -141,12 +145,6 @@ bool RegionAnalysis::constructed_by_code(const Declaration& d, const Declarator&
     return true;  // a class of the program, a template parameter, a qualified name: it may construct by code
   }
   return false;
-}
-
-bool RegionAnalysis::of_program_type(int v) const {
-  const RegionVar& var = plan_.vars[static_cast<std::size_t>(v)];
-  if (var.lambda || var.declaration.declarators.empty()) return false;
-  return constructed_by_code(var.declaration, var.declaration.declarators[var.declarator]);
 }
 
 bool RegionAnalysis::written_anywhere(int v, const Stmt* except_for) const {
