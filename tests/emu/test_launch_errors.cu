@@ -31,6 +31,17 @@ __global__ void set_flag_with_shared(int* flag) {
   if (threadIdx.x == 0) *flag = scratch[0];
 }
 
+// 40 KiB of static shared memory beside the dynamic part: the static part counts against the
+// block's 227 KiB, not against cudaFuncAttributeMaxDynamicSharedMemorySize.
+__global__ void set_flag_with_both_shared(int* flag) {
+  extern __shared__ int scratch[];
+  __shared__ int fixed[10 * 1024];
+  fixed[threadIdx.x] = 1;
+  scratch[threadIdx.x] = 1;
+  __syncthreads();
+  if (threadIdx.x == 0) *flag = scratch[0] + fixed[31];
+}
+
 struct Flag {
   int* d = nullptr;
   Flag() {
@@ -156,4 +167,13 @@ TEST_CASE("64 KiB of dynamic shared memory runs after cudaFuncSetAttribute(MaxDy
   CHECK(cudaGetLastError() == cudaSuccess);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
   CHECK(flag.value() == 1);
+
+  // 64 KiB dynamic (the attribute's limit) and 40 KiB static: 104 KiB in all, which a GPU runs.
+  REQUIRE(cudaFuncSetAttribute(set_flag_with_both_shared, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024) ==
+          cudaSuccess);
+  cudaMemset(flag.d, 0, sizeof(int));
+  set_flag_with_both_shared<<<1, 32, 64 * 1024>>>(flag.d);
+  CHECK(cudaGetLastError() == cudaSuccess);
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+  CHECK(flag.value() == 2);
 }

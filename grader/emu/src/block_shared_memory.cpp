@@ -8,6 +8,7 @@
 #include "checker_hooks.hpp"
 #include "diagnostics.hpp"
 #include "gpulab/emu/shared_memory.hpp"
+#include "launch_limits.hpp"
 #include "namespace_shared.hpp"
 
 namespace gpulab::emu {
@@ -30,7 +31,9 @@ void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const 
   }
   alignment = std::max<size_t>(alignment, 16);
   const size_t offset = (static_shared_used_ + alignment - 1) / alignment * alignment;
-  if (offset + bytes > launch_->shared_limit) {
+  const size_t dynamic = launch_->request.dynamic_shared_bytes;
+  const size_t static_bytes = offset + bytes - dynamic;  // the __shared__ variables (with their alignment)
+  if (static_bytes > kStaticSharedLimit || offset + bytes > launch_->shared_limit) {
     Diagnostic d;
     d.kind = "shared-memory-limit";
     d.severity = "error";
@@ -38,10 +41,18 @@ void* BlockRunner::allocate_static_shared(size_t bytes, size_t alignment, const 
     d.file = launch_->request.file;
     d.line = launch_->request.line;
     d.block = block_label();
-    d.message = launch_->where() + " needs " + std::to_string(offset + bytes) +
-                " bytes of shared memory per block (dynamic " + std::to_string(launch_->request.dynamic_shared_bytes) +
-                " + __shared__ variables), more than the " + std::to_string(launch_->shared_limit) +
-                " bytes a block may use; use smaller tiles or fewer shared arrays.";
+    if (static_bytes > kStaticSharedLimit) {
+      d.message = launch_->where() + " declares " + std::to_string(static_bytes) +
+                  " bytes of __shared__ variables, more than the " + std::to_string(kStaticSharedLimit) +
+                  " bytes a kernel may declare statically (nvcc refuses it); use smaller tiles, or take the "
+                  "memory as dynamic shared memory (extern __shared__, the launch's third argument, raised with "
+                  "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize)).";
+    } else {
+      d.message = launch_->where() + " needs " + std::to_string(offset + bytes) +
+                  " bytes of shared memory per block (dynamic " + std::to_string(dynamic) + " + __shared__ variables " +
+                  std::to_string(static_bytes) + "), more than the " + std::to_string(launch_->shared_limit) +
+                  " bytes a block may use; use smaller tiles or fewer shared arrays.";
+    }
     report(std::move(d), cudaErrorLaunchOutOfResources);
     abort_block();
   }

@@ -228,7 +228,7 @@ void run_checked_launch(const LaunchRequest& request, const KernelBody& body, bo
                                  cooperative};
   launch.threads_per_block = request.block.x * request.block.y * request.block.z;
   launch.total_blocks = 1ull * request.grid.x * request.grid.y * request.grid.z;
-  launch.shared_limit = std::max<size_t>(48 * 1024, max_dynamic_shared_bytes());
+  launch.shared_limit = block_shared_limit(request.dynamic_shared_bytes);
 
   // A repeat of an earlier launch on the same device state is replayed instead of run, cooperative
   // launches too (a benchmark loop of grid-synchronised reductions); never in the checking build,

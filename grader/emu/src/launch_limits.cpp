@@ -14,6 +14,9 @@ std::string dims(dim3 d) {
 
 size_t max_dynamic_shared_bytes() { return dynamic_limit.load(); }
 void raise_max_dynamic_shared_bytes(size_t bytes) { dynamic_limit.store(bytes); }
+size_t block_shared_limit(size_t dynamic_bytes) {
+  return std::min(kSharedPerBlockOptin, dynamic_bytes + kStaticSharedLimit);
+}
 
 LaunchCheck check_launch_configuration(const LaunchRequest& r, size_t dynamic_shared_limit) {
   const dim3 b = r.block;

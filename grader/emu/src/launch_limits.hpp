@@ -26,5 +26,13 @@ unsigned max_resident_blocks_per_sm(unsigned threads_per_block, size_t shared_by
 LaunchCheck check_cooperative_launch(const LaunchRequest& request);
 size_t max_dynamic_shared_bytes();  // 48 KiB unless raised with cudaFuncSetAttribute
 void raise_max_dynamic_shared_bytes(size_t bytes);
+// Shared memory per block on sm_90: a kernel's static __shared__ variables may take at most 48 KiB
+// (ptxas refuses more), the dynamic part at most what cudaFuncAttributeMaxDynamicSharedMemorySize
+// allows (checked at launch), and both together at most the opt-in maximum. The static part does
+// not count against the attribute.
+constexpr size_t kStaticSharedLimit = 48 * 1024;
+constexpr size_t kSharedPerBlockOptin = 232448;
+// The most shared memory (dynamic + static) a block of a launch with `dynamic_bytes` may use.
+size_t block_shared_limit(size_t dynamic_bytes);
 
 }  // namespace gpulab::emu
