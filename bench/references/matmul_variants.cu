@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "common.cuh"
+#include "matmul_candidates.cuh"
 
 namespace before {
 #include "before/matmul.cu"
@@ -22,6 +23,10 @@ namespace after {
 }
 
 using namespace refbench;
+
+template <class S> Impl cand(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
+  return {name, [=] { mmcand::launch<S>(a, b, c, m, n, k); }};
+}
 
 template <class C> Impl candidate(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
   return {name, [=] { after::launch_any<C>(a, b, c, m, n, k); }};
@@ -57,21 +62,19 @@ int main(int argc, char** argv) {
     std::vector<Impl> impls = {
         {"reference (before)", [=] { before::matmul(a, b, c, m, n, k); }},
         {"reference (after)", [=] { after::matmul(a, b, c, m, n, k); }},
-        candidate<Config<128, 128, 16, 32, 64, 3, 2>>("128x128x16 w32x64 s3", a, b, c, m, n, k),
-        candidate<Config<128, 128, 32, 32, 64, 3, 2>>("128x128x32 w32x64 s3", a, b, c, m, n, k),
-        candidate<Config<128, 128, 16, 64, 32, 3, 2>>("128x128x16 w64x32 s3", a, b, c, m, n, k),
-        candidate<Config<128, 128, 16, 32, 64, 2, 2>>("128x128x16 w32x64 s2", a, b, c, m, n, k),
-        candidate<Config<128, 128, 8, 32, 64, 4, 2>>("128x128x8 w32x64 s4", a, b, c, m, n, k),
-        candidate<Config<128, 128, 32, 64, 32, 2, 2>>("128x128x32 w64x32 s2", a, b, c, m, n, k),
-        candidate<Config<128, 256, 16, 32, 64, 3, 1>>("128x256x16 w32x64 s3", a, b, c, m, n, k),
-        candidate<Config<256, 128, 16, 64, 32, 3, 1>>("256x128x16 w64x32 s3", a, b, c, m, n, k),
-        candidate<Config<64, 64, 16, 32, 64, 3, 4>>("64x64x16 w32x64 s3", a, b, c, m, n, k),
-        // Around the fastest shape of 2026-11-29 (64 x 64 x 16, 3 stages), for the next run.
-        candidate<Config<64, 64, 32, 32, 64, 3, 4>>("64x64x32 w32x64 s3", a, b, c, m, n, k),
-        candidate<Config<64, 64, 16, 32, 64, 4, 4>>("64x64x16 w32x64 s4", a, b, c, m, n, k),
-        candidate<Config<64, 64, 16, 64, 32, 3, 4>>("64x64x16 w64x32 s3", a, b, c, m, n, k),
-        candidate<Config<128, 64, 16, 32, 64, 3, 3>>("128x64x16 w32x64 s3", a, b, c, m, n, k),
-        candidate<Config<64, 128, 16, 32, 64, 3, 3>>("64x128x16 w32x64 s3", a, b, c, m, n, k),
+        // Transposed a, fragments double-buffered in registers (matmul_candidates.cuh).
+        cand<mmcand::Shape<128, 128, 8, 32, 64, mmcand::Feed::Regs, 2, 2>>("rp 128x128x8 w32x64", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 8, 64, 32, mmcand::Feed::Regs, 2, 2>>("rp 128x128x8 w64x32", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Regs, 2, 2>>("rp 128x128x16 w32x64", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 64, 8, 32, 64, mmcand::Feed::Regs, 2, 4>>("rp 128x64x8 w32x64", a, b, c, m, n, k),
+        cand<mmcand::Shape<64, 128, 8, 32, 64, mmcand::Feed::Regs, 2, 4>>("rp 64x128x8 w32x64", a, b, c, m, n, k),
+        cand<mmcand::Shape<64, 64, 16, 32, 64, mmcand::Feed::Regs, 2, 6>>("rp 64x64x16 w32x64", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 8, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x8 w32x64 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 8, 32, 64, mmcand::Feed::Async, 4, 2>>("as 128x128x8 w32x64 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 8, 64, 32, mmcand::Feed::Async, 4, 2>>("as 128x128x8 w64x32 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x16 w32x64 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 64, 8, 32, 64, mmcand::Feed::Async, 4, 4>>("as 128x64x8 w32x64 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<64, 64, 16, 32, 64, mmcand::Feed::Async, 3, 8>>("as 64x64x16 w32x64 s3", a, b, c, m, n, k),
     };
     const double flops = 2.0 * m * n * k;
     cublas();
