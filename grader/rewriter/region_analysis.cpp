@@ -15,11 +15,12 @@ std::string RegionAnalysis::run() {
   if (std::string why = check_kernel_text(); !why.empty()) return why;
   std::vector<const Stmt*> top;
   for (const Stmt& c : body_.body.children) top.push_back(&c);
-  if (!build_sequence(body_.body, top, false)) return failure_;
+  if (!build_sequence(body_.body, top, false) || !failure_.empty()) return failure_;
   collect_variables();
   compute_statement_facts();
   if (std::string why = settle_uniform_variables(); !why.empty()) return why;
   if (std::string why = check_conditions(); !why.empty()) return why;
+  if (std::string why = check_warp_arguments(); !why.empty()) return why;
   if (std::string why = place_thread_variables(); !why.empty()) return why;
   shape_region_loops();
   return "";
@@ -34,7 +35,10 @@ std::string RegionAnalysis::check_kernel_text() {
   for (const Lambda& l : lambdas(t_, all)) {
     has_captureless_lambda_ |= l.captures_nothing;
     for (std::size_t i = l.body_open; i <= l.body_close; ++i) {
-      if (block_sync_at(i)) return "the barrier on " + where(i) + " is in a lambda";
+      if (block_sync_at(i))
+        return (is_region_warp_collective(t_.text(i)) ? "the warp collective " + std::string(t_.text(i))
+                                                      : std::string("the barrier")) +
+               " on " + where(i) + " is in a lambda";
     }
   }
   for (std::size_t i = all.first; i <= all.last; ++i) {
@@ -110,6 +114,8 @@ int RegionAnalysis::region_for(int& current) {
 // `__syncthreads();`, `__syncthreads_count(p);`, `x = __syncthreads_or(p);`, `int c = __syncthreads_and(p);`:
 // records the barrier and gives the predicate to the region before it (`region`, made if needed).
 bool RegionAnalysis::valued_barrier(const Stmt& s, int& region) {
+  if (warp_statement(s, region)) return true;  // a shuffle, vote or __syncwarp (region_warps.cpp)
+  if (!failure_.empty()) return false;
   if (s.kind == StmtKind::expression) {  // a thread block's sync as a statement: a plain barrier
     for (std::size_t i = s.first; i < s.last; ++i) {
       const std::optional<std::size_t> close = t_.is_identifier(i, "sync") ? block_sync_at(i) : std::nullopt;
@@ -170,12 +176,18 @@ bool RegionAnalysis::build_sequence(const Stmt& key, const std::vector<const Stm
       }
       continue;
     }
-    if ((c.kind == StmtKind::expression || c.kind == StmtKind::declaration) && valued_barrier(c, current)) {
+    if ((c.kind == StmtKind::expression || c.kind == StmtKind::declaration || c.kind == StmtKind::if_) &&
+        valued_barrier(c, current)) {
       close_region();
       items.push_back(SequenceItem{&c, -1});
       plan_.block_level.insert(&c);
-      if (plan_.barrier_of.count(&c) && (c.kind == StmtKind::declaration || t_.is_name(c.first)) &&
-          !is_block_barrier(t_.text(c.first))) {  // `v = __syncthreads_count(p);`: v's statement goes on
+      const auto b = plan_.barrier_of.find(&c);
+      const ValuedBarrier* vb =
+          b == plan_.barrier_of.end() ? nullptr : &plan_.barriers[static_cast<std::size_t>(b->second)];
+      if (vb && (vb->warp ? vb->result_used
+                          : (c.kind == StmtKind::declaration || t_.is_name(c.first)) &&
+                                !is_block_barrier(
+                                    t_.text(c.first)))) {  // `v = __syncthreads_count(p);`: v's statement goes on
         plan_.after_barrier[&c] = plan_.barrier_of[&c];
         plan_.regions[static_cast<std::size_t>(region_for(current))].statements.push_back(&c);
         region_sequence_[current] = &key;

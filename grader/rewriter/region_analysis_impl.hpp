@@ -17,6 +17,9 @@
 
 namespace gpulab::rewriter {
 
+// The warp collectives the region form runs (region_warps.cpp): shuffles, votes, __syncwarp.
+bool is_region_warp_collective(std::string_view name);
+
 // What one piece of the kernel (a plain statement, a condition) does with the kernel's variables.
 struct Facts {
   std::set<int> mentions;                    // variables it names, also through a lambda it calls or a macro it uses
@@ -90,6 +93,11 @@ class RegionAnalysis {
   // A barrier call at token i (__syncthreads..., or a thread block's sync): its closing ')'.
   std::optional<std::size_t> block_sync_at(std::size_t i) const;
   std::size_t block_sync_start(std::size_t i) const;
+
+  // --- region_warps.cpp: warp collectives every thread of the block reaches together ---
+  bool warp_statement(const Stmt& s, int& region);
+  std::string side_effects_in(TokenRange r) const;  // "" or what the value does besides being read
+  std::string check_warp_arguments() const;
 
   // --- region_loops.cpp: how each region's loop is written ---
   void shape_region_loops();

@@ -21,7 +21,8 @@ class RegionWriter {
   }
 
   SourceEdit write() {
-    text(" if (::gpulab::emu::RegionBlock gpulab_rb; gpulab_rb.begin()) {");
+    text(std::string(" if (::gpulab::emu::RegionBlock gpulab_rb; gpulab_rb.begin(") +
+         (plan_.warp_collectives ? "true" : "") + ")) {");
     if (plan_.shadow_block_values) {
       text(
           " const ::gpulab::emu::BlockContext gpulab_block_copy = *::gpulab_emu_block;"
@@ -82,7 +83,8 @@ class RegionWriter {
       }
       for (std::size_t b = 0; b < plan_.barriers.size(); ++b)
         if (plan_.barriers[b].call_first == i)
-          swaps[i] = {plan_.barriers[b].call_last, "gpulab_sync_" + std::to_string(b)};
+          swaps[i] = {plan_.barriers[b].call_last, plan_.barriers[b].warp ? warp_result(b, region)
+                                                                          : "gpulab_sync_" + std::to_string(b)};
     }
     std::size_t at = t_[first].begin;
     for (const auto& [from, swap] : swaps) {
@@ -127,8 +129,47 @@ class RegionWriter {
 
   void branch(const Stmt& s) { sequence(s); }
 
+  // Tokens of r as text, threadIdx read as the loop's thread (for a type named in a region).
+  std::string region_text(TokenRange r) const {
+    std::string out;
+    for (std::size_t i = r.first; !r.empty() && i <= r.last; ++i)
+      out += (t_.is_identifier(i, "threadIdx") ? std::string("gpulab_tid") : std::string(t_.text(i))) + " ";
+    return out;
+  }
+  // What replaces warp collective b in the region after it: the thread's result, as the type the
+  // call returns (a shuffle's: its value's, deduced as the template deduces it).
+  std::string warp_result(std::size_t b, int region) const {
+    const ValuedBarrier& vb = plan_.barriers[b];
+    const std::string slot = "gpulab_sync_" + std::to_string(b) + "[gpulab_r]";
+    if (region < 0) return "0";  // not reached: a warp collective's statement runs in a region
+    if (vb.combine == "ballot") return "static_cast<unsigned>(" + slot + ")";
+    if (vb.combine == "any" || vb.combine == "all") return "static_cast<int>(" + slot + ")";
+    return "::gpulab::emu::warp_value<decltype(::gpulab::emu::warp_deduced(" + region_text(vb.predicate) + "))>(" +
+           slot + ")";
+  }
+  // At block level, once every thread has left its value: the runtime checks the mask and width as
+  // the fibers do and works out each thread's result (gpulab/emu/thread_regions.hpp).
+  void warp_exchange(const Stmt& s, int id) {
+    const ValuedBarrier& vb = plan_.barriers[static_cast<std::size_t>(id)];
+    const std::string n = std::to_string(id);
+    text(" gpulab_rb.barrier();");
+    if (vb.result_used) text(" unsigned long long* const gpulab_sync_" + n + " = gpulab_rb.storage<unsigned long long>();");
+    text(" gpulab_rb.warp(::gpulab::emu::WarpOp::" + vb.combine + ", static_cast<unsigned>(");
+    if (vb.mask.empty()) text("0xffffffffu");
+    copy_range(vb.mask);
+    text("), static_cast<int>(");
+    if (vb.width.empty()) text("32");
+    copy_range(vb.width);
+    text("), " + (vb.predicate.empty() ? std::string("nullptr") : "gpulab_p_" + n) + ", " +
+         (vb.lane.empty() ? std::string("nullptr") : "gpulab_l_" + n) + ", " +
+         (vb.result_used ? "gpulab_sync_" + n : std::string("nullptr")) + ", \"" + c_.file_literal + "\", " +
+         std::to_string(c_.line_of(vb.call_first)) + ");");
+    (void)s;
+  }
+
   void block_statement(const Stmt& s) {
     if (const auto b = plan_.barrier_of.find(&s); b != plan_.barrier_of.end()) {
+      if (plan_.barriers[static_cast<std::size_t>(b->second)].warp) return warp_exchange(s, b->second);
       const std::string id = std::to_string(b->second);
       text(" gpulab_rb.barrier(); [[maybe_unused]] const int gpulab_sync_" + id + " = gpulab_rb." +
            plan_.barriers[static_cast<std::size_t>(b->second)].combine + "(gpulab_p_" + id + ");");
@@ -259,7 +300,16 @@ class RegionWriter {
            "* const gpulab_s_" + n + " = gpulab_rb.storage<gpulab_t_" + n + ">();");
     }
     const std::string p = std::to_string(r.predicate_of);
-    if (r.predicate_of >= 0) text(" int* const gpulab_p_" + p + " = gpulab_rb.storage<int>();");
+    const ValuedBarrier* warp =
+        r.predicate_of >= 0 && plan_.barriers[static_cast<std::size_t>(r.predicate_of)].warp
+            ? &plan_.barriers[static_cast<std::size_t>(r.predicate_of)]
+            : nullptr;
+    if (warp) {  // each thread's value (its bits) and lane or delta
+      text(" unsigned long long* const gpulab_p_" + p + " = gpulab_rb.storage<unsigned long long>();");
+      if (!warp->lane.empty()) text(" int* const gpulab_l_" + p + " = gpulab_rb.storage<int>();");
+    } else if (r.predicate_of >= 0) {
+      text(" int* const gpulab_p_" + p + " = gpulab_rb.storage<int>();");
+    }
     std::vector<const Stmt*> body;
     for (const Stmt* s : r.statements)
       if (!plan_.hoisted.count(s)) body.push_back(s);
@@ -280,7 +330,21 @@ class RegionWriter {
         if (s == r.stop_before) stop_check(r, index);
         region_statement(*s, index);
       }
-      if (r.predicate_of >= 0) {
+      if (warp) {
+        const bool vote = warp->combine == "ballot" || warp->combine == "any" || warp->combine == "all";
+        line(warp->predicate.first);
+        text("gpulab_p_" + p + "[gpulab_r] = " +
+             (vote ? std::string("static_cast<int>(") : std::string("::gpulab::emu::warp_bits(")));
+        copy(warp->predicate.first, warp->predicate.last, index);
+        text(vote ? ") != 0;" : ");");
+        if (!warp->lane.empty()) {  // as the call's parameter takes it: int, or unsigned for a delta
+          const bool delta = warp->combine == "shfl_up" || warp->combine == "shfl_down";
+          text(" gpulab_l_" + p + "[gpulab_r] = static_cast<int>(" +
+               (delta ? std::string("static_cast<unsigned>(") : std::string("(")));
+          copy(warp->lane.first, warp->lane.last, index);
+          text("));");
+        }
+      } else if (r.predicate_of >= 0) {
         const TokenRange pred = plan_.barriers[static_cast<std::size_t>(r.predicate_of)].predicate;
         line(pred.first);
         text("gpulab_p_" + p + "[gpulab_r] = static_cast<int>(");

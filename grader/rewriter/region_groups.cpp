@@ -1,6 +1,7 @@
 // Cooperative groups' thread block in the region analysis: the variables a kernel declares as one
 // (`cg::thread_block cta = cg::this_thread_block();`, or with `auto`), and the calls that are its
 // barrier, as __syncthreads is: `cta.sync()`, `cg::sync(cta)`, `cg::this_thread_block().sync()`.
+// block_sync_at also finds the warp collectives that the region form runs (region_warps.cpp).
 // A thread_block has no state of its own (its thread_rank() and thread_index() read the running
 // thread), so it is one value for the whole block. Tiles, coalesced groups and grids stay waits
 // the regions do not model.
@@ -54,6 +55,12 @@ std::optional<std::size_t> RegionAnalysis::block_sync_at(std::size_t i) const {
   const std::string_view w = t_.text(i);
   if (is_block_barrier(w)) {
     if (!t_.is_punct(i + 1, '(')) return std::nullopt;
+    return closing_bracket(t_, i + 1);
+  }
+  if (is_region_warp_collective(w)) {  // a barrier with a value for the warp (region_warps.cpp)
+    if (!t_.is_punct(i + 1, '(') || (i > 0 && (t_.is_punct(i - 1, '.') || t_.is_arrow_head(i - 1))) ||
+        (i >= 2 && t_.is_scope_op(i - 2)))
+      return std::nullopt;
     return closing_bracket(t_, i + 1);
   }
   if (w != "sync" || !t_.is_punct(i + 1, '(') || i < 2) return std::nullopt;

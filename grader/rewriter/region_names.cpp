@@ -245,11 +245,25 @@ void RegionAnalysis::compute_statement_facts() {
       f.mentions.insert(rest.mentions.begin(), rest.mentions.end());
       f.writes.insert(rest.writes.begin(), rest.writes.end());
       f.names.insert(rest.names.begin(), rest.names.end());
+      if (vb.warp && !vb.predicate.empty()) {  // a shuffle's result has its value's type: named there
+        const Facts value = facts_of(vb.predicate);
+        f.mentions.insert(value.mentions.begin(), value.mentions.end());
+        f.names.insert(value.names.begin(), value.names.end());
+      }
       statement_facts_[s] = std::move(f);
     }
-    if (region.predicate_of >= 0)
-      predicate_facts_[static_cast<int>(r)] =
-          facts_of(plan_.barriers[static_cast<std::size_t>(region.predicate_of)].predicate);
+    if (region.predicate_of >= 0) {
+      const ValuedBarrier& vb = plan_.barriers[static_cast<std::size_t>(region.predicate_of)];
+      Facts f = facts_of(vb.predicate);
+      if (!vb.lane.empty()) {  // a shuffle's lane or delta, also each thread's own
+        const Facts lane = facts_of(vb.lane);
+        f.mentions.insert(lane.mentions.begin(), lane.mentions.end());
+        f.writes.insert(lane.writes.begin(), lane.writes.end());
+        f.names.insert(lane.names.begin(), lane.names.end());
+        f.calls_out = f.calls_out || lane.calls_out;
+      }
+      predicate_facts_[static_cast<int>(r)] = std::move(f);
+    }
   }
   for (const Stmt* s : block_conditions_) {
     statement_facts_[s] = facts_of(s->cond);

@@ -40,10 +40,15 @@ struct RegionVar {
   std::string type;  // stored: its type-id
 };
 
-struct ValuedBarrier {                        // `v = __syncthreads_count(p);` and its kind
+// `v = __syncthreads_count(p);` and its kind, or a warp collective that every thread of the block
+// reaches together (region_warps.cpp): `v += __shfl_down_sync(mask, v, d);`, `__syncwarp();`.
+struct ValuedBarrier {
   std::size_t call_first = 0, call_last = 0;  // the call, replaced by its result
-  TokenRange predicate;
-  std::string combine;  // "count", "all" or "any"
+  TokenRange predicate;      // what each thread leaves at the end of the region before (a shuffle's value)
+  std::string combine;       // "count", "all" or "any"; a warp collective's WarpOp ("shfl_down", "ballot", "sync", ...)
+  bool warp = false;         // a warp collective: its result is the thread's own, not the block's
+  bool result_used = false;  // the statement goes on with the result in the region after it
+  TokenRange mask, lane, width;  // warp: the uniform mask, the receiving thread's lane or delta, the uniform width
 };
 
 struct Region {
@@ -86,6 +91,7 @@ struct RegionPlan {
   std::map<const Stmt*, int> after_barrier;  // the statement that uses a valued barrier's result
   std::set<std::size_t> thread_returns;      // `return` tokens that end a thread (inside regions)
   bool shadow_block_values = true;           // no captureless lambda: blockIdx etc. may be local copies
+  bool warp_collectives = false;             // a barrier is a warp collective: whole warps only
 };
 
 }  // namespace gpulab::rewriter

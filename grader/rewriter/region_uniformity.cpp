@@ -37,7 +37,7 @@ bool RegionAnalysis::pure_value(TokenRange r, int for_var, std::string* why) con
   for (std::size_t i = r.first; !r.empty() && i <= r.last; ++i) {
     bool in_barrier = false;
     for (const ValuedBarrier& b : plan_.barriers) {
-      if (i == b.call_first && for_var < 0) {  // a barrier's result is the same in every thread
+      if (i == b.call_first && for_var < 0 && !b.warp) {  // a barrier's result is the same in every thread
         i = b.call_last;
         in_barrier = true;
       }

@@ -44,9 +44,10 @@ template <class T> struct dynamic_shared_array {
 struct BlockContext {
   uint3 block_idx;
 };
+enum class WarpOp : int { shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, sync, match_any };
 struct RegionBlock {
   dim3 dim;
-  bool begin() { return false; }
+  bool begin(bool = false) { return false; }
   unsigned threads() const { return 0; }
   void at(unsigned) const {}
   void at(unsigned, unsigned, unsigned, unsigned) const {}
@@ -55,6 +56,7 @@ struct RegionBlock {
   int all(const int*) const { return 0; }
   int any(const int*) const { return 0; }
   template <class T> T* storage() { return nullptr; }
+  void warp(WarpOp, unsigned, int, const unsigned long long*, const int*, unsigned long long*, const char*, int) const {}
 };
 struct RegionScope {
   explicit RegionScope(RegionBlock&) {}
@@ -68,6 +70,7 @@ struct region_note {
 }  // namespace gpulab::emu
 extern gpulab::emu::BlockContext* gpulab_emu_block;
 #include "../../grader/emu/include/gpulab/emu/region_loop_macros.hpp"  // the runtime's own loops
+#include "../../grader/emu/include/gpulab/emu/region_warps.hpp"        // and its warp values
 
 #define __global__
 #define __device__
@@ -79,3 +82,11 @@ extern gpulab::emu::BlockContext* gpulab_emu_block;
 
 extern dim3 threadIdx, blockIdx, blockDim, gridDim;
 void __syncthreads();
+template <class T> T __shfl_sync(unsigned, T var, int, int = 32) { return var; }
+template <class T> T __shfl_up_sync(unsigned, T var, unsigned, int = 32) { return var; }
+template <class T> T __shfl_down_sync(unsigned, T var, unsigned, int = 32) { return var; }
+template <class T> T __shfl_xor_sync(unsigned, T var, int, int = 32) { return var; }
+unsigned __ballot_sync(unsigned, int);
+int __any_sync(unsigned, int);
+int __all_sync(unsigned, int);
+void __syncwarp(unsigned = 0xffffffffu);

@@ -136,6 +136,9 @@ class BlockRunner {
   void end_regions();     // every thread of the block has run: the sweep ends
   void region_barrier();  // the threads passed a barrier
   ThreadContext* region_context() { return &sweep_context_; }
+  // A warp collective of the region form misused by the thread of rank `rank`: reported as the
+  // fibers report it (warp_lanes.cpp), and the block ends (region_warps.cpp).
+  [[noreturn]] void region_warp_problem(unsigned rank, WarpOp op, const char* file, int line, const std::string& what);
 
  private:
   [[noreturn]] void sweep();  // runs the unstarted threads in order as plain calls

@@ -88,9 +88,10 @@ void BlockRunner::regions_misused() {
   abort_block();
 }
 
-bool RegionBlock::begin() {
+bool RegionBlock::begin(bool warps) {
   BlockRunner* r = running_block_runner();
   if (!r || !r->may_run_regions()) return false;
+  if (warps && r->thread_count() % 32 != 0) return false;  // a partial warp: its fibers say what it does
   RegionArena& arena = worker_arena();
   if (!arena.base) return false;  // no slots to be had: the block's threads run one fiber each
   r->begin_regions();

@@ -109,6 +109,19 @@ __global__ void count_positive(int n) {
     if (threadIdx.x == 0 && n > 0) file_scope_counter = n;
 }
 
+// Warp collectives in uniform code: the region form keeps each thread's value and gives back its
+// result as the call's type (a double, a float, a vote's unsigned and int).
+__global__ void warp_mix(const double* in, double* out, unsigned* votes) {
+    double v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+    const float f = static_cast<float>(threadIdx.x);
+    float g = __shfl_xor_sync(0xffffffffu, f, 3, 16);
+    unsigned b = __ballot_sync(0xffffffffu, v > 0.0);
+    __syncwarp();
+    if (__all_sync(0xffffffffu, g >= 0.0f)) votes[threadIdx.x] = b;
+    out[threadIdx.x] = v + g;
+}
+
 void run_all(const float* d_in, float* d_out, const float* dA, const float* dB, float* dC, int width, int n,
              cudaStream_t stream) {
     convolution_1d_tiled<<<(width + BLOCK - 1) / BLOCK, BLOCK>>>(d_in, d_out, width);

@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "gpulab/emu/execution_context.hpp"
+#include "gpulab/emu/region_warps.hpp"
 #include "gpulab/emu/thread_sweep.hpp"
 
 namespace gpulab::emu {
@@ -41,8 +42,9 @@ class RegionBlock {
     if (active_) finish();
   }
 
-  // True when the calling thread (the block's first) runs the whole block as regions.
-  bool begin();
+  // True when the calling thread (the block's first) runs the whole block as regions. A kernel with
+  // warp collectives (`warps`) runs so only in whole warps: a partial last warp keeps its fibers.
+  bool begin(bool warps = false);
   unsigned threads() const { return threads_; }
 
   // The thread a region's loop is at: its rank, for reports and the watchdog, and, when the region
@@ -63,6 +65,12 @@ class RegionBlock {
   }
   int all(const int* p) const { return count(p) == static_cast<int>(threads_) ? 1 : 0; }
   int any(const int* p) const { return count(p) != 0 ? 1 : 0; }
+
+  // A warp collective every thread reached together: checks the mask and width for each thread as
+  // the fibers do (a misuse is reported and ends the block), then gives each thread its result in
+  // `out` from the values and lanes (or deltas) the threads left (region_warps.cpp).
+  void warp(WarpOp op, unsigned mask, int width, const unsigned long long* values, const int* lanes,
+            unsigned long long* out, const char* file, int line) const;
 
   // One T per thread, uninitialised, until the enclosing RegionScope ends.
   template <class T> T* storage() {
