@@ -35,13 +35,15 @@ enum class Feed { Regs, Async };
 
 // BM x BN block tile, BK deep, warps of WM x WN, 8 x 8 per thread (two 4 x 4
 // groups in each direction, half a warp tile apart).
-template <int BM_, int BN_, int BK_, int WM_, int WN_, Feed FEED_, int STAGES_, int MIN_BLOCKS_> struct Shape {
-  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+template <int BM_, int BN_, int BK_, int WM_, int WN_, Feed FEED_, int STAGES_, int MIN_BLOCKS_, int TN_ = 8>
+struct Shape {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TN = TN_;
   static constexpr Feed FEED = FEED_;
   static constexpr int STAGES = FEED_ == Feed::Regs ? 2 : STAGES_;
   static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
-  static constexpr int WARP_Y = WM / 8, WARP_X = WN / 8;  // threads of a warp
-  static_assert(WARP_Y * WARP_X == 32, "a warp tile must hold 32 threads' 8 x 8 patches");
+  static constexpr int WARP_Y = WM / 8, WARP_X = WN / TN;  // threads of a warp
+  static_assert(WARP_Y * WARP_X == 32, "a warp tile must hold 32 threads' 8 x TN patches");
+  static_assert(TN % 4 == 0, "TN must be a multiple of 4");
   static constexpr int WARPS_Y = BM / WM, WARPS_X = BN / WN;
   static constexpr int THREADS = 32 * WARPS_Y * WARPS_X;
   static constexpr int A_LD = BM + 4;  // floats per k-row of the transposed a tile
@@ -78,18 +80,19 @@ template <class S, bool VEC> struct Copies {
 // One k step of the tile: acc += a column (8 rows) x b row (8 columns), the
 // next step's fragments loaded before this step's FFMAs.
 template <class S>
-__device__ __forceinline__ void multiply_tile(float (&acc)[8][8], const float* __restrict__ as,
+__device__ __forceinline__ void multiply_tile(float (&acc)[8][S::TN], const float* __restrict__ as,
                                               const float* __restrict__ bs) {
-  float af[2][8], bf[2][8];
+  float af[2][8], bf[2][S::TN];
   auto load = [&](int buf, int p) {
     const float4 a0 = *reinterpret_cast<const float4*>(as + p * S::A_LD);
     const float4 a1 = *reinterpret_cast<const float4*>(as + p * S::A_LD + S::WM / 2);
-    const float4 b0 = *reinterpret_cast<const float4*>(bs + p * S::B_LD);
-    const float4 b1 = *reinterpret_cast<const float4*>(bs + p * S::B_LD + S::WN / 2);
     af[buf][0] = a0.x, af[buf][1] = a0.y, af[buf][2] = a0.z, af[buf][3] = a0.w;
     af[buf][4] = a1.x, af[buf][5] = a1.y, af[buf][6] = a1.z, af[buf][7] = a1.w;
-    bf[buf][0] = b0.x, bf[buf][1] = b0.y, bf[buf][2] = b0.z, bf[buf][3] = b0.w;
-    bf[buf][4] = b1.x, bf[buf][5] = b1.y, bf[buf][6] = b1.z, bf[buf][7] = b1.w;
+#pragma unroll
+    for (int g = 0; g < S::TN / 4; ++g) {
+      const float4 bv = *reinterpret_cast<const float4*>(bs + p * S::B_LD + g * S::WARP_X * 4);
+      bf[buf][4 * g] = bv.x, bf[buf][4 * g + 1] = bv.y, bf[buf][4 * g + 2] = bv.z, bf[buf][4 * g + 3] = bv.w;
+    }
   };
   load(0, 0);
 #pragma unroll
@@ -98,12 +101,12 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[8][8], const float* _
 #pragma unroll
     for (int i = 0; i < 8; ++i)
 #pragma unroll
-      for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(af[p & 1][i], bf[p & 1][j], acc[i][j]);
+      for (int j = 0; j < S::TN; ++j) acc[i][j] = fmaf(af[p & 1][i], bf[p & 1][j], acc[i][j]);
   }
 }
 
 template <class S, bool VEC>
-__device__ __forceinline__ void store_c(const float (&acc)[8][8], float* __restrict__ c, int m, int n, int row_base,
+__device__ __forceinline__ void store_c(const float (&acc)[8][S::TN], float* __restrict__ c, int m, int n, int row_base,
                                         int col_base) {
 #pragma unroll
   for (int i = 0; i < 8; ++i) {
@@ -111,8 +114,8 @@ __device__ __forceinline__ void store_c(const float (&acc)[8][8], float* __restr
     if (row >= m) continue;
     float* crow = c + static_cast<size_t>(row) * n;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int col = col_base + h * (S::WN / 2);
+    for (int h = 0; h < S::TN / 4; ++h) {
+      const int col = col_base + h * S::WARP_X * 4;
       const float* v = &acc[i][h * 4];
       if (VEC) {
         if (col < n) *reinterpret_cast<float4*>(crow + col) = make_float4(v[0], v[1], v[2], v[3]);
@@ -216,11 +219,11 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
     else st.template fetch<true>(a_src, b_src, a_step, b_step, n, kt, a_rows_left, a_k_left, b_k_left, b_cols_left);
   };
 
-  float acc[8][8];
+  float acc[8][S::TN];
 #pragma unroll
   for (int i = 0; i < 8; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < S::TN; ++j) acc[i][j] = 0.0f;
 
   fetch(0);
   st.stash(smem, smem + S::A_FLOATS, cp);
@@ -298,11 +301,11 @@ __global__ void __launch_bounds__(S::THREADS, S::MIN_BLOCKS)
     }
   };
 
-  float acc[8][8];
+  float acc[8][S::TN];
 #pragma unroll
   for (int i = 0; i < 8; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < S::TN; ++j) acc[i][j] = 0.0f;
 
 #pragma unroll
   for (int s = 0; s < S::STAGES - 1; ++s) {

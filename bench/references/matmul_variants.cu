@@ -62,19 +62,23 @@ int main(int argc, char** argv) {
     std::vector<Impl> impls = {
         {"reference (before)", [=] { before::matmul(a, b, c, m, n, k); }},
         {"reference (after)", [=] { after::matmul(a, b, c, m, n, k); }},
-        // Transposed a, fragments double-buffered in registers (matmul_candidates.cuh).
-        cand<mmcand::Shape<128, 128, 8, 32, 64, mmcand::Feed::Regs, 2, 2>>("rp 128x128x8 w32x64", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 8, 64, 32, mmcand::Feed::Regs, 2, 2>>("rp 128x128x8 w64x32", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Regs, 2, 2>>("rp 128x128x16 w32x64", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 64, 8, 32, 64, mmcand::Feed::Regs, 2, 4>>("rp 128x64x8 w32x64", a, b, c, m, n, k),
-        cand<mmcand::Shape<64, 128, 8, 32, 64, mmcand::Feed::Regs, 2, 4>>("rp 64x128x8 w32x64", a, b, c, m, n, k),
-        cand<mmcand::Shape<64, 64, 16, 32, 64, mmcand::Feed::Regs, 2, 6>>("rp 64x64x16 w32x64", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 8, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x8 w32x64 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 8, 32, 64, mmcand::Feed::Async, 4, 2>>("as 128x128x8 w32x64 s4", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 8, 64, 32, mmcand::Feed::Async, 4, 2>>("as 128x128x8 w64x32 s4", a, b, c, m, n, k),
+        // Transposed a, fragments double-buffered in registers (matmul_candidates.cuh); t8x16: 8 x 16 per thread.
         cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x16 w32x64 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 64, 8, 32, 64, mmcand::Feed::Async, 4, 4>>("as 128x64x8 w32x64 s4", a, b, c, m, n, k),
-        cand<mmcand::Shape<64, 64, 16, 32, 64, mmcand::Feed::Async, 3, 8>>("as 64x64x16 w32x64 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Async, 4, 2>>("as 128x128x16 w32x64 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 32, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x32 w32x64 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Regs, 2, 2>>("rp 128x128x16 w32x64", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 8, 64, 64, mmcand::Feed::Async, 3, 1, 16>>("as 256x128x8 w64x64 t8x16 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 16, 64, 64, mmcand::Feed::Async, 3, 1, 16>>("as 256x128x16 w64x64 t8x16 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 256, 8, 64, 64, mmcand::Feed::Async, 3, 1, 16>>("as 128x256x8 w64x64 t8x16 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 8, 64, 64, mmcand::Feed::Regs, 2, 1, 16>>("rp 256x128x8 w64x64 t8x16", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 16, 64, 64, mmcand::Feed::Regs, 2, 1, 16>>("rp 256x128x16 w64x64 t8x16", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 8, 64, 64, mmcand::Feed::Async, 4, 1, 16>>("as 256x128x8 w64x64 t8x16 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 16, 64, 64, mmcand::Feed::Async, 4, 1, 16>>("as 256x128x16 w64x64 t8x16 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 256, 8, 64, 64, mmcand::Feed::Regs, 2, 1, 16>>("rp 128x256x8 w64x64 t8x16", a, b, c, m, n, k),
+        cand<mmcand::Shape<256, 128, 8, 32, 128, mmcand::Feed::Async, 3, 1, 16>>("as 256x128x8 w32x128 t8x16 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 256, 8, 32, 128, mmcand::Feed::Async, 3, 1, 16>>("as 128x256x8 w32x128 t8x16 s3", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 8, 64, 64, mmcand::Feed::Async, 4, 2, 16>>("as 128x128x8 w64x64 t8x16 s4", a, b, c, m, n, k),
+        cand<mmcand::Shape<128, 128, 16, 64, 64, mmcand::Feed::Async, 3, 2, 16>>("as 128x128x16 w64x64 t8x16 s3", a, b, c, m, n, k),
     };
     const double flops = 2.0 * m * n * k;
     cublas();
