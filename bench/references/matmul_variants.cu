@@ -13,7 +13,6 @@
 #include <utility>
 
 #include "common.cuh"
-#include "matmul_candidates.cuh"
 
 namespace before {
 #include "before/matmul.cu"
@@ -23,10 +22,6 @@ namespace after {
 }
 
 using namespace refbench;
-
-template <class S> Impl cand(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
-  return {name, [=] { mmcand::launch<S>(a, b, c, m, n, k); }};
-}
 
 template <class C> Impl candidate(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
   return {name, [=] { after::launch_any<C>(a, b, c, m, n, k); }};
@@ -62,23 +57,11 @@ int main(int argc, char** argv) {
     std::vector<Impl> impls = {
         {"reference (before)", [=] { before::matmul(a, b, c, m, n, k); }},
         {"reference (after)", [=] { after::matmul(a, b, c, m, n, k); }},
-        // Transposed a, fragments double-buffered in registers (matmul_candidates.cuh); t8x16: 8 x 16 per thread.
-        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x16 w32x64 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Async, 4, 2>>("as 128x128x16 w32x64 s4", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 32, 32, 64, mmcand::Feed::Async, 3, 2>>("as 128x128x32 w32x64 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 16, 32, 64, mmcand::Feed::Regs, 2, 2>>("rp 128x128x16 w32x64", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 8, 64, 64, mmcand::Feed::Async, 3, 1, 16>>("as 256x128x8 w64x64 t8x16 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 16, 64, 64, mmcand::Feed::Async, 3, 1, 16>>("as 256x128x16 w64x64 t8x16 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 256, 8, 64, 64, mmcand::Feed::Async, 3, 1, 16>>("as 128x256x8 w64x64 t8x16 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 8, 64, 64, mmcand::Feed::Regs, 2, 1, 16>>("rp 256x128x8 w64x64 t8x16", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 16, 64, 64, mmcand::Feed::Regs, 2, 1, 16>>("rp 256x128x16 w64x64 t8x16", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 8, 64, 64, mmcand::Feed::Async, 4, 1, 16>>("as 256x128x8 w64x64 t8x16 s4", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 16, 64, 64, mmcand::Feed::Async, 4, 1, 16>>("as 256x128x16 w64x64 t8x16 s4", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 256, 8, 64, 64, mmcand::Feed::Regs, 2, 1, 16>>("rp 128x256x8 w64x64 t8x16", a, b, c, m, n, k),
-        cand<mmcand::Shape<256, 128, 8, 32, 128, mmcand::Feed::Async, 3, 1, 16>>("as 256x128x8 w32x128 t8x16 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 256, 8, 32, 128, mmcand::Feed::Async, 3, 1, 16>>("as 128x256x8 w32x128 t8x16 s3", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 8, 64, 64, mmcand::Feed::Async, 4, 2, 16>>("as 128x128x8 w64x64 t8x16 s4", a, b, c, m, n, k),
-        cand<mmcand::Shape<128, 128, 16, 64, 64, mmcand::Feed::Async, 3, 2, 16>>("as 128x128x16 w64x64 t8x16 s3", a, b, c, m, n, k),
+        // Shapes around the reference's (128 x 128 x 16, warps of 32 x 64, 3 stages, 2 blocks per SM).
+        candidate<Config<128, 128, 16, 32, 64, 4, 2>>("128x128x16 w32x64 s4", a, b, c, m, n, k),
+        candidate<Config<128, 128, 32, 32, 64, 3, 2>>("128x128x32 w32x64 s3", a, b, c, m, n, k),
+        candidate<Config<128, 128, 16, 64, 32, 3, 2>>("128x128x16 w64x32 s3", a, b, c, m, n, k),
+        candidate<Config<64, 64, 16, 32, 64, 3, 4>>("64x64x16 w32x64 s3", a, b, c, m, n, k),
     };
     const double flops = 2.0 * m * n * k;
     cublas();
