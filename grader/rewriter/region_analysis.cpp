@@ -241,9 +241,17 @@ bool RegionAnalysis::block_level_statement(const Stmt& s, bool barrier_after) {
     case StmtKind::continue_: return true;
     case StmtKind::switch_: return fail("the barrier on " + where(s.first) + " is inside a switch");
     case StmtKind::range_for: return fail("the barrier on " + where(s.first) + " is inside a range-based for loop");
-    default:
-      return fail("the barrier on " + where(s.first) +
-                  " is part of an expression; write it as a statement of its own (or as the whole right-hand side)");
+    default: {
+      std::string what = "the barrier";
+      for (std::size_t i = s.first; i <= s.last; ++i) {
+        if (!block_sync_at(i)) continue;
+        if (is_region_warp_collective(t_.text(i))) what = "the warp collective " + std::string(t_.text(i));
+        return fail(what + " on " + where(i) +
+                    " is part of an expression; write it as a statement of its own (or as the whole right-hand "
+                    "side)");
+      }
+      return fail(what + " on " + where(s.first) + " is part of an expression");
+    }
   }
 }
 

@@ -97,6 +97,7 @@ class RegionAnalysis {
   // --- region_warps.cpp: warp collectives every thread of the block reaches together ---
   bool warp_statement(const Stmt& s, int& region);
   std::string side_effects_in(TokenRange r) const;  // "" or what the value does besides being read
+  bool template_call_before(std::size_t open, std::size_t first) const;
   std::string check_warp_arguments() const;
 
   // --- region_loops.cpp: how each region's loop is written ---

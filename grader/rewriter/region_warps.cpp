@@ -77,6 +77,25 @@ std::string_view warp_collective_op(std::string_view name) {
   return c ? c->op : std::string_view{};
 }
 
+// The `>` before the '(' at `open` may close the template arguments of a call, `f<int>(`: walking
+// back over names, numbers, `::`, `,`, `*`, `&` and nested `<...>`, an opening `<` after a name.
+// (`(t >> (r + 3))` is not: a parenthesis stops the walk.)
+bool RegionAnalysis::template_call_before(std::size_t open, std::size_t first) const {
+  int depth = 0;
+  for (std::size_t i = open - 1; i >= first && i < open; --i) {
+    if (t_.is_punct(i, '>') && !(i > first && t_.is_arrow_head(i))) {
+      ++depth;
+    } else if (t_.is_punct(i, '<')) {
+      if (--depth == 0) return i > first && t_.is_identifier(i - 1);
+    } else if (!(t_.is_identifier(i) || t_[i].kind == TokenKind::Number || t_.is_punct(i, ':') ||
+                 t_.is_punct(i, ',') || t_.is_punct(i, '*') || t_.is_punct(i, '&'))) {
+      return false;
+    }
+    if (i == first) break;
+  }
+  return false;
+}
+
 // A value the region before the collective can compute for each thread without changing anything:
 // names, members, subscripts, arithmetic, comparisons, casts. Returns "" or what it does.
 std::string RegionAnalysis::side_effects_in(TokenRange r) const {
@@ -84,7 +103,7 @@ std::string RegionAnalysis::side_effects_in(TokenRange r) const {
   bool cast = false;  // a named cast's `<type>` comes before its `(`
   for (std::size_t i = r.first; i <= r.last; ++i) {
     if (t_.is_punct(i, '(') && i > r.first && t_.is_punct(i - 1, '>')) {
-      if (!cast) return "it calls a template (" + where(i) + ")";
+      if (!cast && template_call_before(i, r.first)) return "it calls a template (" + where(i) + ")";
       cast = false;
     }
     if (t_.directive(i) != 0) return "it holds a directive";
@@ -149,6 +168,8 @@ bool RegionAnalysis::warp_statement(const Stmt& s, int& region) {
   const WarpCollective& c = *collective_named(t_.text(call));
   const std::vector<TokenRange> args = arguments(t_, call + 1, close);
   const std::string at = c.name.data() + std::string(" on ") + where(call);
+  if (sym_.functions.count(c.name) || sym_.macros.count(c.name) || sym_.synchronising.count(c.name))
+    return fail("the program defines its own " + std::string(c.name) + " (" + at + ")");
   if (args.size() < c.min_args || args.size() > c.max_args)
     return fail("the arguments of " + at + " are not the ones the rewriter reads");
   ValuedBarrier b;

@@ -40,6 +40,9 @@ TEST_CASE("regions: warp collectives every thread reaches together", "[rewriter]
       "  if (n > 2) { __syncwarp(mask); v = __shfl_xor_sync(mask, v, 1); }\n  out[threadIdx.x] = v;\n",
       // a collective's result as a subscripted lvalue's right-hand side, after a block barrier
       "  __syncthreads();\n  out[threadIdx.x] = __shfl_sync(FULL, v * 2.0f + out[0], threadIdx.x + 1);\n",
+      // shifts and named casts in a value are not template calls
+      "  const int t = threadIdx.x;\n  const int r = n;\n"
+      "  v = __shfl_sync(FULL, static_cast<float>((t >> (r + 3)) & 1) + v, (t >> 1) << 1);\n  out[t] = v;\n",
   };
   for (const char* body : bodies) {
     const std::string source = head + body + "}\n";
@@ -76,6 +79,13 @@ TEST_CASE("fibers: warp collectives the region form does not run, and why", "[re
       {"__global__ void k(float* x, int w) {\n  float v = x[threadIdx.x];\n  int width = static_cast<int>(v);\n"
        "  v = __shfl_sync(0xffffffff, v, 0, width);\n  x[threadIdx.x] = v;\n}\n",
        "the width of __shfl_sync on line 4 may differ between threads"},
+      {"template <class T> __device__ T twice(T v) { return v + v; }\n__global__ void k(float* x) {\n"
+       "  float v = x[threadIdx.x];\n  v = __shfl_sync(0xffffffff, twice<float>(v), 0);\n  x[threadIdx.x] = v;\n}\n",
+       "an argument of __shfl_sync on line 4 is more than a value: it calls a template"},
+      {"struct Pair { float a, b; };\n__device__ Pair __shfl_sync(unsigned m, Pair p, int l) { return p; }\n"
+       "__global__ void k(Pair* x) {\n  Pair v = x[threadIdx.x];\n  v = __shfl_sync(0xffffffff, v, 0);\n"
+       "  x[threadIdx.x] = v;\n}\n",
+       "the program defines its own __shfl_sync"},
       {"__global__ void k(unsigned* x) {\n  x[threadIdx.x] = __activemask();\n}\n",
        "the warp collective __activemask on line 2 needs the warp's lanes"},
       {"__global__ void k(float* x) {\n  x[threadIdx.x] = 1.0f + __shfl_sync(0xffffffff, x[threadIdx.x], 0);\n}\n",
