@@ -1,13 +1,15 @@
 // Reference tuning for the scan lab: CUB's DeviceScan (the bench's baseline),
-// the previous reference, the current one and other shapes of its kernel (the
-// CUB-like small-tile candidates measured on 2026-11-29 lost and were removed:
-// docs/performance.md),
+// the previous reference (one tile per block), the current one (persistent,
+// pipelined blocks) and other shapes of its kernel (the candidates measured on
+// 2026-11-29 were removed, the pipelined one once it became the reference:
+// docs/performance.md keeps their numbers),
 // at the bench's size and a ragged one; outputs compared with CUB's (ints exactly, floats
 // within 1e-5 of the largest value). Built by bench/references/build.sh.
 #include <cub/device/device_scan.cuh>
 
 // The references' own headers first, so that none is first included inside
 // the namespaces below.
+#include <cuda/barrier>
 #include <cuda_pipeline.h>
 
 #include <cstddef>
@@ -22,7 +24,6 @@ namespace before {
 namespace after {
 #include "../../reference/scan/scan.cu"
 }
-#include "scan_candidates.cuh"
 
 using namespace refbench;
 
@@ -66,26 +67,21 @@ int main(int argc, char** argv) {
       cub::DeviceScan::ExclusiveSum(temp, b, iin, iref, n);
     };
     using namespace after;
-    // Shapes of the reference's striped kernel, for the next run.
-#define SHAPES(X) X(256, 32, 32) X(256, 32, 100) X(256, 48, 0) X(256, 64, 0) X(512, 16, 0) X(128, 64, 0) X(512, 32, 0)
-#define INCL(T, I, B) \
-  {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, float, false>(fin, fout, n); }},
-#define EXCL(T, I, B) \
-  {"threads " #T " items " #I " backoff " #B, [=] { scan_device<ScanShape<T, I, B>, int, true>(iin, iout, n); }},
-    // Candidates aimed at the latency (scan_candidates.cuh).
-#define CANDIDATES(X)                                                                          \
-  X("cand pipelined 256x32", Pipelined256x32) X("cand pipelined 256x16", Pipelined256x16) \
-  X("cand pipelined 128x32", Pipelined128x32)
-#define CAND_INCL(NAME, D) {NAME, [=] { candidates::inclusive_scan<candidates::D>(fin, fout, n); }},
-#define CAND_EXCL(NAME, D) {NAME, [=] { candidates::exclusive_scan<candidates::D>(iin, iout, n); }},
+    // Other shapes of the reference's kernel: compute threads, items per thread,
+    // blocks per SM (__launch_bounds__), look-back back-off in ns.
+#define SHAPES(X) X(256, 32, 3, 100) X(256, 16, 4, 0) X(128, 32, 5, 0) X(256, 24, 4, 0) X(256, 32, 2, 0)
+#define INCL(T, I, M, B)                                                                \
+  {"threads " #T " items " #I " blocks/SM " #M " backoff " #B,                           \
+   [=] { scan_device<ScanShape<T, I, M, B>, float, false>(fin, fout, n); }},
+#define EXCL(T, I, M, B)                                                                \
+  {"threads " #T " items " #I " blocks/SM " #M " backoff " #B,                           \
+   [=] { scan_device<ScanShape<T, I, M, B>, int, true>(iin, iout, n); }},
     std::vector<Impl> incl = {{"reference (before)", [=] { before::inclusive_scan(fin, fout, n); }},
                               {"reference (after)", [=] { after::inclusive_scan(fin, fout, n); }},
-                              SHAPES(INCL)
-                              CANDIDATES(CAND_INCL)};
+                              SHAPES(INCL)};
     std::vector<Impl> excl = {{"reference (before)", [=] { before::exclusive_scan(iin, iout, n); }},
                               {"reference (after)", [=] { after::exclusive_scan(iin, iout, n); }},
-                              SHAPES(EXCL)
-                              CANDIDATES(CAND_EXCL)};
+                              SHAPES(EXCL)};
     cub_incl();
     cub_excl();
     CHECK_CUDA(cudaDeviceSynchronize());

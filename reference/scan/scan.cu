@@ -1,59 +1,73 @@
 // Reference solution of the scan lab (hidden from students): a single-pass scan
-// with decoupled look-back, the baseline the grader times students against.
+// with decoupled look-back in persistent, pipelined blocks, the baseline the
+// grader times students against.
 //
 // Why single pass: a scan must read n elements and write n. The course's
 // hierarchical scan (README "5. The hierarchical scan": scan the blocks, scan
 // the block sums, add them back) reads the input twice or writes the output
 // twice: 3n of memory traffic. Here every element is read once and written once
 // (2n), the least possible, in one kernel launch (README "Going further" names
-// the idea):
+// the idea). The techniques, each explained where the code uses it:
 //
-//   1. Each block takes the next tile number from a global counter (atomicAdd),
-//      so tiles start in order whatever order the GPU schedules blocks in: a
-//      block only ever waits for tiles that started before it (no deadlock).
-//   2. It loads its tile of THREADS x ITEMS elements with coalesced
-//      16-byte vector loads: each warp owns a stretch of 32 x ITEMS
-//      consecutive elements and reads it in rounds of 512 contiguous bytes, a
-//      lane taking 4 consecutive elements per round. Each lane scans its 4
-//      elements in registers (thread coarsening), a Kogge-Stone warp scan with
-//      shuffles (README "2. The Kogge-Stone scan", without shared memory)
-//      combines the lanes of a round, the rounds are chained by their totals,
-//      and one more scan over the warps' totals covers the block.
-//   3. Decoupled look-back: the block publishes its tile total ("aggregate",
-//      flag A) at once, then warp 0 looks at the 32 preceding tiles together:
-//      if one of them has published its inclusive prefix (flag P), the
-//      exclusive prefix of this tile is that prefix plus the aggregates of the
-//      tiles between; otherwise it adds all 32 aggregates and looks 32 tiles
-//      further back. It then publishes its own inclusive prefix (flag P), which
-//      lets later tiles stop their look-back here. Value and flag share one
-//      64-bit word, written and read in one access, so a reader never sees a
-//      flag without its value.
-//   4. Each lane adds the tile's prefix and everything before its 4 elements
-//      in the tile, and stores them (coalesced 16-byte vector stores).
-// The tile states live in a buffer allocated once and reset with one
-// cudaMemsetAsync per call.
+//   1. Tiles in start order: blocks take tile numbers from a global counter
+//      (atomicAdd), so a block only ever waits for tiles taken before its own
+//      (README "Going further"). Every taken tile belongs to a running block,
+//      which handles its tiles in order, so the smallest unfinished tile can
+//      always finish: no deadlock, however many blocks the GPU runs at once.
+//   2. Thread coarsening: a tile is THREADS x ITEMS elements; each warp owns
+//      32 x ITEMS consecutive ones, read in rounds of one 16-byte vector per
+//      lane (512 contiguous bytes per warp and instruction), scanned in
+//      registers and combined with a Kogge-Stone warp scan on shuffles
+//      (README "2. The Kogge-Stone scan" and "Going further").
+//   3. Decoupled look-back: each tile publishes its total ("aggregate"), then
+//      its inclusive prefix; a tile's prefix is found by adding the aggregates
+//      of the tiles before it back to the nearest published prefix.
+//   4. Persistent, pipelined blocks: as many blocks as fit on the GPU at once,
+//      each scanning tile after tile. While a block scans its current tile,
+//      the next one is already on its way into shared memory (asynchronous
+//      copies into a second buffer: the double buffering of README section 2,
+//      applied to whole tiles), and the next tile's aggregate is published as
+//      soon as it has landed. One extra warp does the look-back for the
+//      current tile meanwhile, so the memory system always has a tile in
+//      flight and no tile's aggregate waits for a look-back.
+//   5. Every hand-off between threads goes through a barrier (README section
+//      2, "The trap", and "Hints"): __syncthreads() for the whole block, and a
+//      cuda::barrier for the compute warps alone, which the look-back warp
+//      must not hold up. Between blocks, tile states are published with single
+//      volatile 64-bit stores and read with volatile loads.
 //
 // The float part adds the prefix chain in a different order than a sequential
 // sum; the lab's float bound covers it (see gold.cpp).
+#ifdef __CUDACC__
+// libcu++'s barrier has a constructor; a __shared__ one is set up with init(), as the CUDA guide does.
+#pragma nv_diag_suppress static_var_with_dynamic_init
+#endif
+#include <cuda/barrier>
+#include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-// THREADS per block and ITEMS elements per thread (THREADS x ITEMS per tile);
-// BACKOFF_NS: how long the look-back sleeps before polling again a tile that
-// has not published yet (0: at once).
-template <int THREADS_, int ITEMS_, int BACKOFF_NS_>
+// THREADS compute threads (plus one look-back warp) and ITEMS elements per
+// compute thread (THREADS x ITEMS per tile); MIN_BLOCKS blocks per SM for
+// __launch_bounds__ (it caps the registers so that they fit); BACKOFF_NS: how
+// long the look-back sleeps before polling again a tile that has not published
+// yet (0: at once).
+template <int THREADS_, int ITEMS_, int MIN_BLOCKS_, int BACKOFF_NS_>
 struct ScanShape {
-  static constexpr int THREADS = THREADS_, ITEMS = ITEMS_, BACKOFF_NS = BACKOFF_NS_;
+  static constexpr int THREADS = THREADS_, ITEMS = ITEMS_, MIN_BLOCKS = MIN_BLOCKS_, BACKOFF_NS = BACKOFF_NS_;
   static constexpr int TILE = THREADS * ITEMS;
-  static constexpr int WARPS = THREADS / 32;
+  static constexpr int WARPS = THREADS / 32;       // compute warps
+  static constexpr int BLOCK = THREADS + 32;       // and the look-back warp
+  static constexpr int GROUPS = ITEMS / 4;         // 16-byte rounds per lane
+  static constexpr int WARP_ELEMS = 32 * ITEMS;    // consecutive elements per warp
   static_assert(ITEMS % 4 == 0, "whole 16-byte vectors per lane and round");
+  static_assert(THREADS % 32 == 0 && WARPS <= 32, "whole warps, at most 32 compute warps");
 };
-// One tile is 8192 elements (measured on an H200: 4096-element tiles reached
-// 0.82-0.88x of CUB, 8192 0.91-0.99x; CUB's own arrangement -- 2048 to
-// 8192-element tiles of 64 to 256 threads, blocked through shared memory --
-// reached only 0.69-0.85x: docs/performance.md).
-using Shape = ScanShape<256, 32, 0>;
+// 8192-element tiles of 256 + 32 threads, 3 blocks per SM: 1.15x of CUB on an
+// H200 at 2^28 elements (256 x 16 and 128 x 32 tiles 1.04x and 1.07x, 2 blocks
+// per SM 1.06x, a 100 ns back-off no different: docs/performance.md).
+using Shape = ScanShape<256, 32, 3, 0>;
 
 constexpr unsigned FULL_MASK = 0xffffffffu;
 
@@ -74,6 +88,9 @@ template <> struct ScanTypes<int> {
   __device__ static int value(unsigned b) { return static_cast<int>(b); }
 };
 
+// Value and flag share one 64-bit word, written in one volatile store and read
+// in one volatile load, so a reader never sees a flag without its value (and
+// volatile keeps the compiler from caching a polled word in a register).
 template <class T>
 __device__ __forceinline__ void publish(unsigned long long* states, unsigned tile, unsigned long long flag, T v) {
   const unsigned long long word = (flag << 32) | ScanTypes<T>::bits(v);
@@ -97,7 +114,12 @@ __device__ __forceinline__ T warp_inclusive_scan(T v, int lane) {
   return v;
 }
 
-// Run by all 32 lanes of one warp: the sum of every tile before `tile`.
+// 3. The look-back, run by all 32 lanes of one warp: the sum of every tile
+// before `tile`. The warp looks at the 32 preceding tiles together: if one of
+// them has published its inclusive prefix, the result is that prefix plus the
+// aggregates of the tiles between; otherwise it adds all 32 aggregates and
+// looks 32 tiles further back. It waits only while a tile of the window has
+// published nothing yet (every such tile has been taken: it will publish).
 template <class T, int BACKOFF_NS>
 __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
   T exclusive = T(0);
@@ -107,7 +129,7 @@ __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
     unsigned long long word;
     for (;;) {
       word = mine >= 0 ? *reinterpret_cast<volatile unsigned long long*>(&states[mine]) : (FLAG_PREFIX << 32);
-      if (!__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE)) break;  // every tile here has started: it will publish
+      if (!__any_sync(FULL_MASK, (word >> 32) == FLAG_NONE)) break;
       if (BACKOFF_NS > 0) __nanosleep(BACKOFF_NS);
     }
     T v = ScanTypes<T>::value(static_cast<unsigned>(word));
@@ -123,109 +145,224 @@ __device__ T look_back(unsigned long long* states, unsigned tile, int lane) {
   }
 }
 
-template <class S, class T, bool EXCLUSIVE>
-__global__ void __launch_bounds__(S::THREADS) single_pass_scan(const T* __restrict__ in, T* __restrict__ out,
-                                                                 int n, bool vector_ok,
-                                                                 unsigned long long* states, unsigned* counter) {
+// Where the 16-byte vector of round j of compute thread (warp, lane) starts,
+// counted from the start of its tile (2.: the same in global and shared memory).
+template <class S>
+__device__ __forceinline__ int vector_offset(int warp, int lane, int j) {
+  return warp * S::WARP_ELEMS + j * 128 + lane * 4;
+}
+
+// A tile goes through shared memory when it is full and the pointers allow
+// 16-byte vectors; the last, partial tile (or unaligned arrays) is read from
+// global memory with a bounds test per element instead.
+template <class S>
+__device__ __forceinline__ bool staged(unsigned tile, int n, bool vector_ok) {
+  return vector_ok && static_cast<long long>(tile + 1) * S::TILE <= n;
+}
+
+// 4. Start copying this thread's vectors of a full tile into `buffer`
+// (cp.async: the copy runs while the thread goes on; __pipeline_wait_prior
+// waits for it). Each thread later reads exactly the vectors it copied, so the
+// copy needs no barrier before its use.
+template <class S, class T>
+__device__ __forceinline__ void copy_tile_async(T* buffer, const T* in, unsigned tile, int warp, int lane) {
+  const T* src = in + static_cast<long long>(tile) * S::TILE;
+#pragma unroll
+  for (int j = 0; j < S::GROUPS; ++j) {
+    const int at = vector_offset<S>(warp, lane, j);
+    __pipeline_memcpy_async(buffer + at, src + at, 16);
+  }
+}
+
+// This thread's elements of a tile: x[j] = the 4 elements of round j.
+template <class S, class T>
+__device__ __forceinline__ void load_part(T (&x)[S::GROUPS][4], const T* buffer, bool in_buffer, const T* in,
+                                          int n, unsigned tile, int warp, int lane) {
   using V = typename ScanTypes<T>::vec;
-  __shared__ unsigned tile_s;
-  __shared__ T warp_sums[S::WARPS];
-  __shared__ T tile_prefix_s;
-  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
-
-  // 1. The next tile, in start order.
-  if (t == 0) tile_s = atomicAdd(counter, 1u);
-  __syncthreads();
-  const unsigned tile = tile_s;
-
-  // 2. Each warp owns WARP_ELEMS consecutive elements of the tile, read as
-  //    GROUPS rounds of one 16-byte vector per lane: in round j lane l holds the
-  //    4 consecutive elements starting at j * 128 + l * 4 of the warp's stretch,
-  //    so every load and store instruction of the warp touches 512 contiguous
-  //    bytes (fully coalesced).
-  constexpr int GROUPS = S::ITEMS / 4;
-  constexpr int WARP_ELEMS = 32 * S::ITEMS;
-  const long long warp_base = static_cast<long long>(tile) * S::TILE + static_cast<long long>(warp) * WARP_ELEMS;
-  const bool full = static_cast<long long>(tile + 1) * S::TILE <= n;
-  T x[GROUPS][4];
+  const long long tile_base = static_cast<long long>(tile) * S::TILE;
 #pragma unroll
-  for (int j = 0; j < GROUPS; ++j) {
-    const long long first = warp_base + j * 128 + lane * 4;
-    if (full && vector_ok) {
-      const V v = *reinterpret_cast<const V*>(in + first);
-      x[j][0] = v.x;
-      x[j][1] = v.y;
-      x[j][2] = v.z;
-      x[j][3] = v.w;
+  for (int j = 0; j < S::GROUPS; ++j) {
+    const int at = vector_offset<S>(warp, lane, j);
+    if (in_buffer) {
+      const V v = *reinterpret_cast<const V*>(buffer + at);
+      x[j][0] = v.x, x[j][1] = v.y, x[j][2] = v.z, x[j][3] = v.w;
     } else {
 #pragma unroll
-      for (int e = 0; e < 4; ++e) x[j][e] = first + e < n ? in[first + e] : T(0);
-    }
-  }
-
-  // Scan within the warp: each lane scans its 4 elements of a round, a warp
-  // scan of the lanes' round totals gives each lane the sum of the earlier
-  // lanes, and the rounds are chained by the warp's total of each round.
-  T before_in_warp[GROUPS];  // the warp's elements before this lane's 4 of round j
-  T warp_total = T(0);
-#pragma unroll
-  for (int j = 0; j < GROUPS; ++j) {
-#pragma unroll
-    for (int e = 1; e < 4; ++e) x[j][e] += x[j][e - 1];
-    const T incl = warp_inclusive_scan(x[j][3], lane);
-    T excl = __shfl_up_sync(FULL_MASK, incl, 1);
-    if (lane == 0) excl = T(0);
-    before_in_warp[j] = warp_total + excl;
-    warp_total += __shfl_sync(FULL_MASK, incl, 31);
-  }
-
-  // Block-wide: an exclusive scan of the warp totals.
-  if (lane == 0) warp_sums[warp] = warp_total;
-  __syncthreads();
-  if (warp == 0) {
-    T s = lane < S::WARPS ? warp_sums[lane] : T(0);
-    s = warp_inclusive_scan(s, lane);
-    if (lane < S::WARPS) warp_sums[lane] = s;  // inclusive over the warps
-    // 3. Decoupled look-back, done by this warp.
-    const T aggregate = __shfl_sync(FULL_MASK, s, S::WARPS - 1);
-    T prefix = T(0);
-    if (tile == 0) {
-      if (lane == 0) publish(states, 0, FLAG_PREFIX, aggregate);
-    } else {
-      if (lane == 0) publish(states, tile, FLAG_AGGREGATE, aggregate);
-      prefix = look_back<T, S::BACKOFF_NS>(states, tile, lane);
-      if (lane == 0) publish(states, tile, FLAG_PREFIX, prefix + aggregate);
-    }
-    if (lane == 0) tile_prefix_s = prefix;
-  }
-  __syncthreads();
-
-  // 4. Add everything before each element and store.
-  const T warp_prefix = tile_prefix_s + (warp > 0 ? warp_sums[warp - 1] : T(0));
-#pragma unroll
-  for (int j = 0; j < GROUPS; ++j) {
-    const T before = warp_prefix + before_in_warp[j];
-    T y[4];
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      if (EXCLUSIVE) y[e] = e == 0 ? before : before + x[j][e - 1];
-      else y[e] = before + x[j][e];
-    }
-    const long long first = warp_base + j * 128 + lane * 4;
-    if (full && vector_ok) {
-      *reinterpret_cast<V*>(out + first) = V{y[0], y[1], y[2], y[3]};
-    } else {
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        if (first + e < n) out[first + e] = y[e];
+      for (int e = 0; e < 4; ++e) x[j][e] = tile_base + at + e < n ? in[tile_base + at + e] : T(0);
     }
   }
 }
 
+// 3. and 5. The tile's total, added up by the compute warps (each lane its
+// vectors, a butterfly over the warp, then warp 0 over the warps' parts),
+// published as the tile's aggregate (as its prefix for tile 0) and kept in
+// *aggregate for the look-back warp. The parts reach warp 0 through shared
+// memory; the compute warps' barrier orders their writes before warp 0's reads
+// (one arrival per warp, only warp 0 waits) without waiting for the look-back
+// warp, as a __syncthreads() would.
+template <class S, class T>
+__device__ void publish_aggregate(const T* buffer, bool in_buffer, const T* in, int n, unsigned tile, int warp,
+                                  int lane, T* parts, cuda::barrier<cuda::thread_scope_block>& parts_ready,
+                                  T* aggregate, unsigned long long* states) {
+  using V = typename ScanTypes<T>::vec;
+  const long long tile_base = static_cast<long long>(tile) * S::TILE;
+  T s = T(0);
+#pragma unroll 1  // one vector at a time: the current tile's scan holds most registers
+  for (int j = 0; j < S::GROUPS; ++j) {
+    const int at = vector_offset<S>(warp, lane, j);
+    if (in_buffer) {
+      const V v = *reinterpret_cast<const V*>(buffer + at);
+      s += (v.x + v.y) + (v.z + v.w);
+    } else {
+      for (int e = 0; e < 4; ++e) s += tile_base + at + e < n ? in[tile_base + at + e] : T(0);
+    }
+  }
+  s = warp_total(s);
+  if (lane == 0) {
+    parts[warp] = s;
+    if (warp == 0) {
+      // Waits until every compute warp has arrived, i.e. written its part.
+      parts_ready.arrive_and_wait();
+      T total = T(0);
+      for (int w = 0; w < S::WARPS; ++w) total += parts[w];
+      *aggregate = total;
+      publish(states, tile, tile == 0 ? FLAG_PREFIX : FLAG_AGGREGATE, total);
+    } else {
+      // Nothing to wait for: warp 0 reads the parts. This warp's next arrival
+      // comes after a __syncthreads() that warp 0 reaches only after its wait.
+      (void)parts_ready.arrive();
+    }
+  }
+}
+
+template <class S, class T, bool EXCLUSIVE>
+__global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS)
+    single_pass_scan(const T* __restrict__ in, T* __restrict__ out, int n, unsigned tiles, bool vector_ok,
+                     unsigned long long* states, unsigned* counter) {
+  using V = typename ScanTypes<T>::vec;
+  extern __shared__ __align__(16) unsigned char buffer_bytes[];  // two tiles: current and next
+  __shared__ unsigned tile_s[2];      // tile numbers, by the parity of the step that took them
+  __shared__ T round_totals_s[S::WARPS][S::GROUPS];  // each warp's totals of its rounds
+  __shared__ T warp_sums_s[S::WARPS];  // the current tile's warp totals
+  __shared__ T parts_s[S::WARPS];      // the next tile's warp totals
+  __shared__ T aggregate_s[2];         // the totals of the tiles in the two buffers
+  __shared__ T prefix_s;               // the current tile's exclusive prefix
+  __shared__ cuda::barrier<cuda::thread_scope_block> parts_ready;  // the compute warps' parts are written
+  T* const buffers = reinterpret_cast<T*>(buffer_bytes);
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
+  const bool computes = warp < S::WARPS;  // the last warp looks back
+
+  // 1. The first tile; the compute warps copy it in and publish its aggregate.
+  if (t == 0) {
+    tile_s[0] = atomicAdd(counter, 1u);
+    init(&parts_ready, S::WARPS);  // one arrival per compute warp
+  }
+  __syncthreads();
+  unsigned tile = tile_s[0];
+  if (tile >= tiles) return;  // the whole block: more blocks than tiles
+  if (computes) {
+    const bool in_buffer = staged<S>(tile, n, vector_ok);
+    if (in_buffer) copy_tile_async<S>(buffers, in, tile, warp, lane);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    publish_aggregate<S>(buffers, in_buffer, in, n, tile, warp, lane, parts_s, parts_ready, &aggregate_s[0], states);
+  }
+
+  // 4. One step per tile: `tile` is in buffer `slot` and its aggregate is out.
+  for (int step = 0;; ++step) {
+    const int slot = step & 1;
+    T* const current = buffers + slot * S::TILE;
+    T* const upcoming = buffers + (slot ^ 1) * S::TILE;
+    // A. Take the next tile. tile_s has two slots because no barrier lies
+    //    between the read of the block's first number (above the loop) and the
+    //    first step's write; this way each write lands in the slot read two
+    //    barriers before.
+    if (t == 0) tile_s[slot ^ 1] = atomicAdd(counter, 1u);
+    __syncthreads();
+    const unsigned next = tile_s[slot ^ 1];
+    T x[S::GROUPS][4];
+    T before_in_warp[S::GROUPS];  // the warp's elements before this lane's 4 of round j
+    if (computes) {
+      // B. Start copying the next tile into the free buffer, scan the current
+      //    one, then add up the next one as soon as it has landed and publish
+      //    its aggregate. Within a warp (2.): each lane scans its 4 elements of
+      //    a round, a warp scan of the lanes' totals gives each lane the sum of
+      //    the earlier lanes, and the rounds are chained by their totals, which
+      //    lane 31 hands to the warp through shared memory (one __syncwarp()
+      //    instead of one shuffle per round).
+      const bool next_in_buffer = next < tiles && staged<S>(next, n, vector_ok);
+      if (next_in_buffer) copy_tile_async<S>(upcoming, in, next, warp, lane);
+      __pipeline_commit();
+      load_part<S>(x, current, staged<S>(tile, n, vector_ok), in, n, tile, warp, lane);
+#pragma unroll
+      for (int j = 0; j < S::GROUPS; ++j) {
+#pragma unroll
+        for (int e = 1; e < 4; ++e) x[j][e] += x[j][e - 1];
+        const T incl = warp_inclusive_scan(x[j][3], lane);
+        // Exclusive over the lanes = inclusive minus the lane's own total (README "4.").
+        before_in_warp[j] = incl - x[j][3];
+        if (lane == 31) round_totals_s[warp][j] = incl;  // the round's total
+      }
+      __syncwarp();  // lane 31's round totals are written
+      T warp_sum = T(0);
+#pragma unroll
+      for (int j = 0; j < S::GROUPS; ++j) {
+        before_in_warp[j] += warp_sum;
+        warp_sum += round_totals_s[warp][j];
+      }
+      if (lane == 0) warp_sums_s[warp] = warp_sum;
+      if (next < tiles) {
+        __pipeline_wait_prior(0);
+        publish_aggregate<S>(upcoming, next_in_buffer, in, n, next, warp, lane, parts_s, parts_ready,
+                             &aggregate_s[slot ^ 1], states);
+      }
+    } else {
+      // B'. Meanwhile the look-back warp finds the current tile's prefix and
+      //     publishes its inclusive prefix at once (tile 0 published its own
+      //     with its total). Its aggregate was written before the barrier above.
+      T prefix = T(0);
+      if (tile != 0) {
+        prefix = look_back<T, S::BACKOFF_NS>(states, tile, lane);
+        if (lane == 0) publish(states, tile, FLAG_PREFIX, prefix + aggregate_s[slot]);
+      }
+      if (lane == 0) prefix_s = prefix;
+    }
+    __syncthreads();
+    // C. Add everything before each element and store (README "4." for the
+    //    exclusive shift: element i gets the inclusive value of element i - 1).
+    if (computes) {
+      T before_warp = prefix_s;
+      for (int w = 0; w < warp; ++w) before_warp += warp_sums_s[w];
+      const long long tile_base = static_cast<long long>(tile) * S::TILE;
+      const bool vectors = staged<S>(tile, n, vector_ok);
+#pragma unroll
+      for (int j = 0; j < S::GROUPS; ++j) {
+        const T before = before_warp + before_in_warp[j];
+        T y[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          if (EXCLUSIVE) y[e] = e == 0 ? before : before + x[j][e - 1];
+          else y[e] = before + x[j][e];
+        }
+        const long long first = tile_base + vector_offset<S>(warp, lane, j);
+        if (vectors) {
+          *reinterpret_cast<V*>(out + first) = V{y[0], y[1], y[2], y[3]};
+        } else {
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            if (first + e < n) out[first + e] = y[e];
+        }
+      }
+    }
+    if (next >= tiles) break;
+    tile = next;
+  }
+}
+
 // The tile states and the tile counter, kept between calls (grown when needed).
-static unsigned long long* scan_state(int tiles) {
+static unsigned long long* scan_state(unsigned tiles) {
   static unsigned long long* buffer = nullptr;
-  static int capacity = 0;
+  static unsigned capacity = 0;
   if (tiles > capacity) {
     if (buffer) cudaFree(buffer);
     buffer = nullptr;
@@ -241,15 +378,28 @@ static unsigned long long* scan_state(int tiles) {
 template <class S, class T, bool EXCLUSIVE>
 static void scan_device(const T* in, T* out, int n) {
   if (n <= 0) return;
-  const int tiles = (n - 1) / S::TILE + 1;
+  const unsigned tiles = static_cast<unsigned>((static_cast<long long>(n) - 1) / S::TILE + 1);
   unsigned long long* state = scan_state(tiles);
   if (!state) return;  // cudaMalloc failed: its error is what the caller sees
   // state[0] holds the tile counter, state[1..tiles] the tile states: all zero.
   cudaMemsetAsync(state, 0, (static_cast<size_t>(tiles) + 1) * sizeof(unsigned long long));
   // 16-byte vector accesses need 16-byte aligned rows of the tile.
   const bool vector_ok = (reinterpret_cast<uintptr_t>(in) % 16 == 0) && (reinterpret_cast<uintptr_t>(out) % 16 == 0);
-  single_pass_scan<S, T, EXCLUSIVE><<<tiles, S::THREADS>>>(in, out, n, vector_ok, state + 1,
-                                                          reinterpret_cast<unsigned*>(state));
+  const auto kernel = single_pass_scan<S, T, EXCLUSIVE>;
+  const size_t shared = 2 * static_cast<size_t>(S::TILE) * sizeof(T);
+  // 4. As many blocks as are resident at once (asked once per kernel); fewer when there are fewer tiles.
+  static unsigned resident = 0;
+  if (resident == 0) {
+    // The two buffers are more dynamic shared memory than a kernel gets by default (48 KB).
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared));
+    int device = 0, sms = 0, per_sm = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, S::BLOCK, shared);
+    resident = static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
+  }
+  const unsigned grid = tiles < resident ? tiles : resident;
+  kernel<<<grid, S::BLOCK, shared>>>(in, out, n, tiles, vector_ok, state + 1, reinterpret_cast<unsigned*>(state));
 }
 
 void inclusive_scan(const float* in, float* out, int n) { scan_device<Shape, float, false>(in, out, n); }
