@@ -152,25 +152,48 @@ __device__ __forceinline__ int vector_offset(int warp, int lane, int j) {
   return warp * S::WARP_ELEMS + j * 128 + lane * 4;
 }
 
-// A tile goes through shared memory when it is full and the pointers allow
-// 16-byte vectors; the last, partial tile (or unaligned arrays) is read from
-// global memory with a bounds test per element instead.
+// Whether the whole tile lies inside the array (all but the last, partial one).
 template <class S>
-__device__ __forceinline__ bool staged(unsigned tile, int n, bool vector_ok) {
-  return vector_ok && static_cast<long long>(tile + 1) * S::TILE <= n;
+__device__ __forceinline__ bool full_tile(unsigned tile, int n) {
+  return static_cast<long long>(tile + 1) * S::TILE <= n;
+}
+
+// The last, partial tile (see copy_tile), out of line so that this path, taken
+// once per launch, does not cost the main loop registers (spills). The
+// attribute is what CUDA's __noinline__ stands for; the emulator's C++ library
+// keeps that name for itself.
+template <class S, class T>
+__device__ __attribute__((noinline)) void copy_last_tile(T* buffer, const T* in, int n, long long tile_base, int warp, int lane) {
+  const int left = static_cast<int>(n - tile_base);  // elements of this tile inside the array
+#pragma unroll 4
+  for (int k = 0; k < S::ITEMS; ++k) {
+    const int at = warp * S::WARP_ELEMS + k * 32 + lane;
+    buffer[at] = at < left ? in[tile_base + at] : T(0);
+  }
+  __syncwarp();  // the warp's lanes read each other's elements
 }
 
 // 4. Start copying this thread's vectors of a full tile into `buffer`
 // (cp.async: the copy runs while the thread goes on; __pipeline_wait_prior
 // waits for it). Each thread later reads exactly the vectors it copied, so the
-// copy needs no barrier before its use.
+// copy needs no barrier before its use. The last, partial tile is copied by
+// each warp element by element instead (consecutive lanes on consecutive
+// elements), with zeros past the end of the array (the identity of +: README
+// "3." pads the same way), then __syncwarp(), since its lanes read each
+// other's elements. Tiles go through shared memory when the arrays are 16-byte
+// aligned (vector_ok); otherwise every element is read from global memory with
+// a bounds test.
 template <class S, class T>
-__device__ __forceinline__ void copy_tile_async(T* buffer, const T* in, unsigned tile, int warp, int lane) {
-  const T* src = in + static_cast<long long>(tile) * S::TILE;
+__device__ __forceinline__ void copy_tile(T* buffer, const T* in, int n, unsigned tile, int warp, int lane) {
+  const long long tile_base = static_cast<long long>(tile) * S::TILE;
+  if (full_tile<S>(tile, n)) {
 #pragma unroll
-  for (int j = 0; j < S::GROUPS; ++j) {
-    const int at = vector_offset<S>(warp, lane, j);
-    __pipeline_memcpy_async(buffer + at, src + at, 16);
+    for (int j = 0; j < S::GROUPS; ++j) {
+      const int at = vector_offset<S>(warp, lane, j);
+      __pipeline_memcpy_async(buffer + at, in + tile_base + at, 16);
+    }
+  } else {
+    copy_last_tile<S>(buffer, in, n, tile_base, warp, lane);
   }
 }
 
@@ -261,11 +284,10 @@ __global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS)
   unsigned tile = tile_s[0];
   if (tile >= tiles) return;  // the whole block: more blocks than tiles
   if (computes) {
-    const bool in_buffer = staged<S>(tile, n, vector_ok);
-    if (in_buffer) copy_tile_async<S>(buffers, in, tile, warp, lane);
+    if (vector_ok) copy_tile<S>(buffers, in, n, tile, warp, lane);
     __pipeline_commit();
     __pipeline_wait_prior(0);
-    publish_aggregate<S>(buffers, in_buffer, in, n, tile, warp, lane, parts_s, parts_ready, &aggregate_s[0], states);
+    publish_aggregate<S>(buffers, vector_ok, in, n, tile, warp, lane, parts_s, parts_ready, &aggregate_s[0], states);
   }
 
   // 4. One step per tile: `tile` is in buffer `slot` and its aggregate is out.
@@ -290,10 +312,9 @@ __global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS)
       //    the earlier lanes, and the rounds are chained by their totals, which
       //    lane 31 hands to the warp through shared memory (one __syncwarp()
       //    instead of one shuffle per round).
-      const bool next_in_buffer = next < tiles && staged<S>(next, n, vector_ok);
-      if (next_in_buffer) copy_tile_async<S>(upcoming, in, next, warp, lane);
+      if (next < tiles && vector_ok) copy_tile<S>(upcoming, in, n, next, warp, lane);
       __pipeline_commit();
-      load_part<S>(x, current, staged<S>(tile, n, vector_ok), in, n, tile, warp, lane);
+      load_part<S>(x, current, vector_ok, in, n, tile, warp, lane);
 #pragma unroll
       for (int j = 0; j < S::GROUPS; ++j) {
 #pragma unroll
@@ -313,7 +334,7 @@ __global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS)
       if (lane == 0) warp_sums_s[warp] = warp_sum;
       if (next < tiles) {
         __pipeline_wait_prior(0);
-        publish_aggregate<S>(upcoming, next_in_buffer, in, n, next, warp, lane, parts_s, parts_ready,
+        publish_aggregate<S>(upcoming, vector_ok, in, n, next, warp, lane, parts_s, parts_ready,
                              &aggregate_s[slot ^ 1], states);
       }
     } else {
@@ -334,7 +355,7 @@ __global__ void __launch_bounds__(S::BLOCK, S::MIN_BLOCKS)
       T before_warp = prefix_s;
       for (int w = 0; w < warp; ++w) before_warp += warp_sums_s[w];
       const long long tile_base = static_cast<long long>(tile) * S::TILE;
-      const bool vectors = staged<S>(tile, n, vector_ok);
+      const bool vectors = vector_ok && full_tile<S>(tile, n);
 #pragma unroll
       for (int j = 0; j < S::GROUPS; ++j) {
         const T before = before_warp + before_in_warp[j];
@@ -399,7 +420,8 @@ static void scan_device(const T* in, T* out, int n) {
     resident = static_cast<unsigned>((per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1));
   }
   const unsigned grid = tiles < resident ? tiles : resident;
-  kernel<<<grid, S::BLOCK, shared>>>(in, out, n, tiles, vector_ok, state + 1, reinterpret_cast<unsigned*>(state));
+  single_pass_scan<S, T, EXCLUSIVE><<<grid, S::BLOCK, shared>>>(in, out, n, tiles, vector_ok, state + 1,
+                                                               reinterpret_cast<unsigned*>(state));
 }
 
 void inclusive_scan(const float* in, float* out, int n) { scan_device<Shape, float, false>(in, out, n); }
