@@ -12,6 +12,7 @@
 
 #include "gpulab/emu/cuda_emulation.hpp"
 #include "gpulab/emu/group_waits.hpp"
+#include "gpulab/emu/runtime_memory.hpp"
 #include "gpulab/emu/thread_scope.hpp"
 
 namespace gpulab::emu {
@@ -69,10 +70,12 @@ struct TileBarrier {
   unsigned arrived = 0;
   unsigned long long phase = 0;
 };
+// In the emulator's own memory (runtime_memory.hpp), not the program's heap.
 struct MultiWarpTiles {
   unsigned long long generation = 0;
-  std::vector<TileBarrier> barriers;   // one per tile of 64 or more threads (at most 16 per block)
-  std::vector<unsigned char> scratch;  // one value per thread of the block
+  std::pmr::vector<TileBarrier> barriers{
+      gpulab::emu::runtime_memory()};  // one per tile of 64 or more threads (at most 16 per block)
+  std::pmr::vector<unsigned char> scratch{gpulab::emu::runtime_memory()};  // one value per thread of the block
 };
 inline MultiWarpTiles& multi_warp_tiles() {
   static thread_local MultiWarpTiles tiles;  // a worker runs one block at a time

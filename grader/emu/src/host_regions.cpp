@@ -2,6 +2,8 @@
 // segments (dl_iterate_phdr) and the section that holds __managed__ variables.
 #include "host_regions.hpp"
 
+#include "gpulab/emu/runtime_memory.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -164,6 +166,7 @@ void note_runtime_thread_heap() {
 }
 
 bool in_runtime_thread_heap(uintptr_t a) {
+  if (in_runtime_memory(a)) return true;
   std::lock_guard<std::mutex> lock(heaps_mutex);
   for (uintptr_t begin : runtime_heaps())
     if (a >= begin && a < begin + kArenaHeapBytes) return true;

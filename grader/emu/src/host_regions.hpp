@@ -17,7 +17,9 @@ enum class HostRegion { none, heap, anonymous, stack, variable, mapped_file };
 // The emulator's own threads (the device thread that runs streams, the workers that run blocks) make
 // its per-thread objects (the tables of asynchronous copies, barriers' state) on the malloc heap of
 // their own arena, which glibc gives each thread apart from the program's (the main thread's
-// [heap]). Each such thread notes its arena when it starts; what lies there is the emulator's.
+// [heap]). Each such thread notes its arena when it starts; what lies there is the emulator's, and
+// so is what runtime_memory() hands out (gpulab/emu/runtime_memory.hpp: the objects its headers
+// build inside kernels, which would share the program's arena where malloc has too few).
 void note_runtime_thread_heap();
 bool in_runtime_thread_heap(uintptr_t a);
 

@@ -65,7 +65,10 @@ perform_copies(const AsyncCopy* copies, size_t count) {
   }
 }
 
-inline void perform_async_copies(const std::vector<AsyncCopy>& batch) { perform_copies(batch.data(), batch.size()); }
+// `batch`: a contiguous container of AsyncCopy (a std::vector or std::pmr::vector).
+template <class Batch> inline void perform_async_copies(const Batch& batch) {
+  perform_copies(batch.data(), batch.size());
+}
 
 inline void perform_attached_copies(const void* barrier) { async_copy_perform_attached(barrier, &perform_copies); }
 
