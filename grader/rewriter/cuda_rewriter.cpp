@@ -1,6 +1,6 @@
 // Entry point of the rewriter: writes `__CUDA_ARCH__` as nvcc's two passes read it (arch_views),
-// then lexes that text once, collects the launch, __shared__, inline-asm, kernel-registration and
-// kernel-address edits and applies them behind a `#line 1` directive that keeps the student's file
+// then lexes that text once, collects the launch, __noinline__, __shared__, inline-asm,
+// kernel-registration and kernel-address edits and applies them behind a `#line 1` directive that keeps the student's file
 // name and line numbers.
 #include "rewriter/cuda_rewriter.hpp"
 
@@ -11,6 +11,7 @@
 #include "rewriter/kernel_address_rewrite.hpp"
 #include "rewriter/kernel_registration_rewrite.hpp"
 #include "rewriter/launch_rewrite.hpp"
+#include "rewriter/noinline_rewrite.hpp"
 #include "rewriter/program_symbols.hpp"
 #include "rewriter/region_rewrite.hpp"
 #include "rewriter/scope_tracker.hpp"
@@ -33,13 +34,15 @@ RewriteError::RewriteError(std::string_view file, int line_, int column_, const 
 
 namespace {
 
-// The launch, __shared__, inline-asm, registration, kernel-address and region edits of one text.
+// The launch, __noinline__, __shared__, inline-asm, registration, kernel-address and region edits of
+// one text.
 // `line_map`: the student's line of each line of `source`.
 std::string rewrite_constructs(std::string_view source, std::string_view file_name, const RewriteOptions& options,
                                const std::vector<int>& line_map) {
   const CodeTokens tokens(source, file_name);
   std::vector<SourceEdit> edits;
   collect_kernel_launches(tokens, edits);
+  collect_noinline_qualifiers(tokens, edits);
   const std::vector<TokenScope> scope = scope_map(tokens);
   const std::vector<bool> in_function = function_scope_map(scope);
   collect_shared_declarations(tokens, in_function, edits);

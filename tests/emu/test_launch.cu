@@ -2,7 +2,8 @@
 // of a 3-D grid of 3-D blocks), dim3 defaults and warpSize; the launch forms
 // <<<g,b>>>, <<<g,b,smem>>>, <<<g,b,smem,stream>>>; template kernels (explicit
 // and deduced), launches in loops, in helper functions and split over lines;
-// __host__ __device__ functions, __forceinline__, __restrict__,
+// __host__ __device__ functions, __forceinline__, __noinline__ (as a qualifier,
+// through a macro, and the GNU attribute spelling), __restrict__,
 // __launch_bounds__; arguments evaluated once on the host, structs by value.
 // Plain CUDA: it also builds with nvcc (with tests/catch_main.cpp), and every
 // case passes on an H100 with CUDA 13.0 (driver 580).
@@ -110,6 +111,17 @@ __global__ void apply_square_plus_one(int* data, int n) {
 }
 
 __device__ __forceinline__ float twice(float x) { return 2.0f * x; }
+
+// nvcc's qualifier, a macro that uses it, and the GNU attribute of the same name.
+#define GPULAB_TEST_OUTLINED __device__ __noinline__
+__device__ __noinline__ float plus_one(float x) { return x + 1.0f; }
+GPULAB_TEST_OUTLINED float minus_two(float x) { return x - 2.0f; }
+__device__ __attribute__((__noinline__)) float halve(float x) { return 0.5f * x; }
+
+__global__ void outlined_calls(float* y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = halve(minus_two(plus_one(y[i])));
+}
 
 __global__ void __launch_bounds__(256) saxpy_restrict(const float* __restrict__ x, float* __restrict__ y, float a,
                                                       int n) {
@@ -387,6 +399,20 @@ TEST_CASE("__forceinline__, __restrict__ and __launch_bounds__(256)") {
   cudaMemcpy(r.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost);
   for (int i = 0; i < n; ++i) REQUIRE(r[i] == 3.0f * i + 2.0f * (i % 7));
   cudaFree(x);
+  cudaFree(y);
+}
+
+TEST_CASE("__noinline__ functions") {
+  const int n = 100;
+  std::vector<float> h(n);
+  for (int i = 0; i < n; ++i) h[i] = static_cast<float>(i);
+  float* y = nullptr;
+  REQUIRE(cudaMalloc(&y, n * sizeof(float)) == cudaSuccess);
+  cudaMemcpy(y, h.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  outlined_calls<<<1, 128>>>(y, n);
+  REQUIRE(cudaGetLastError() == cudaSuccess);
+  cudaMemcpy(h.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) REQUIRE(h[i] == 0.5f * (static_cast<float>(i) - 1.0f));
   cudaFree(y);
 }
 

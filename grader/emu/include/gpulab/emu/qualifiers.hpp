@@ -3,7 +3,8 @@
 // declarations inside functions are rewritten by the source rewriter, and the
 // macro below only covers the namespace-scope form, which keeps one copy per
 // worker thread (each worker runs one block at a time). `__noinline__` is left
-// undefined: the C++ library spells its own attribute with that name.
+// undefined: the C++ library spells its own attribute with that name, so the
+// rewriter writes each qualifier `__noinline__` as `__attribute__((noinline))`.
 #pragma once
 
 #define __global__
