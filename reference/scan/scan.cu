@@ -159,11 +159,9 @@ __device__ __forceinline__ bool full_tile(unsigned tile, int n) {
 }
 
 // The last, partial tile (see copy_tile), out of line so that this path, taken
-// once per launch, does not cost the main loop registers (spills). The
-// attribute is what CUDA's __noinline__ stands for; the emulator's C++ library
-// keeps that name for itself.
+// once per launch, does not cost the main loop registers (spills).
 template <class S, class T>
-__device__ __attribute__((noinline)) void copy_last_tile(T* buffer, const T* in, int n, long long tile_base, int warp, int lane) {
+__device__ __noinline__ void copy_last_tile(T* buffer, const T* in, int n, long long tile_base, int warp, int lane) {
   const int left = static_cast<int>(n - tile_base);  // elements of this tile inside the array
 #pragma unroll 4
   for (int k = 0; k < S::ITEMS; ++k) {
