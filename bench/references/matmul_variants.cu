@@ -78,14 +78,14 @@ int main(int argc, char** argv) {
       }
     } else {
       const double base = time_ms(cublas, o.runs);
-      row("tiled", s.label, "cuBLAS", base, base, flops / 1e3, "GFLOP/s", "-");
+      row("tiled", s.label, "cuBLAS", base, base, flops / 1e3, "TFLOP/s", "-");
       for (Impl& i : impls) {
         CHECK_CUDA(cudaMemset(c, 0xFF, sizeof(float) * m * n));  // NaN: unwritten outputs fail
         const double ms = time_ms(i.run, o.runs);
         const double err = relative_diff(c, ref, size_t(m) * n);
         char ok[64];
         std::snprintf(ok, sizeof ok, "%s (%.1e)", err < 1e-4 ? "ok" : "WRONG", err);
-        row("tiled", s.label, i.name, ms, base, flops / 1e3, "GFLOP/s", ok);
+        row("tiled", s.label, i.name, ms, base, flops / 1e3, "TFLOP/s", ok);
       }
     }
     cudaFree(a), cudaFree(b), cudaFree(c), cudaFree(ref);

@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
     }
     const double bytes = 8.0 * n;
     double base = time_ms(cub_incl, o.runs);
-    row("inclusive", label, "CUB", base, base, bytes, "MB/ms=GB/s", "-");
+    row("inclusive", label, "CUB", base, base, bytes, "GB/s", "-");
     for (Impl& i : incl) {
       CHECK_CUDA(cudaMemset(fout, 0xFF, sizeof(float) * n));
       const double ms = time_ms(i.run, o.runs);
