@@ -6,8 +6,8 @@ namespace gpulab::rewriter {
 void collect_noinline_qualifiers(const CodeTokens& tokens, std::vector<SourceEdit>& edits) {
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     // An attribute list, `__attribute__((...))` or `__attribute((...))`: its names stay as written.
-    if ((tokens.is_identifier(i, "__attribute__") || tokens.is_identifier(i, "__attribute")) &&
-        i + 1 < tokens.size() && tokens.is_punct(i + 1, '(')) {
+    if ((tokens.is_identifier(i, "__attribute__") || tokens.is_identifier(i, "__attribute")) && i + 1 < tokens.size() &&
+        tokens.is_punct(i + 1, '(')) {
       if (const auto close = tokens.match_forward(i + 1)) i = *close;
       continue;
     }
