@@ -83,8 +83,9 @@ class RegionWriter {
       }
       for (std::size_t b = 0; b < plan_.barriers.size(); ++b)
         if (plan_.barriers[b].call_first == i)
-          swaps[i] = {plan_.barriers[b].call_last, plan_.barriers[b].warp ? warp_result(b, region)
-                                                                          : "gpulab_sync_" + std::to_string(b)};
+          swaps[i] = {plan_.barriers[b].call_last,
+                      (plan_.barriers[b].warp ? warp_result(b, region) : "gpulab_sync_" + std::to_string(b)) +
+                          t_.layout_of(t_[i].begin, t_[plan_.barriers[b].call_last].end, false)};  // its lines
     }
     std::size_t at = t_[first].begin;
     for (const auto& [from, swap] : swaps) {
@@ -153,7 +154,8 @@ class RegionWriter {
     const ValuedBarrier& vb = plan_.barriers[static_cast<std::size_t>(id)];
     const std::string n = std::to_string(id);
     text(" gpulab_rb.barrier();");
-    if (vb.result_used) text(" unsigned long long* const gpulab_sync_" + n + " = gpulab_rb.storage<unsigned long long>();");
+    if (vb.result_used)
+      text(" unsigned long long* const gpulab_sync_" + n + " = gpulab_rb.storage<unsigned long long>();");
     text(" gpulab_rb.warp(::gpulab::emu::WarpOp::" + vb.combine + ", static_cast<unsigned>(");
     if (vb.mask.empty()) text("0xffffffffu");
     copy_range(vb.mask);
@@ -300,10 +302,9 @@ class RegionWriter {
            "* const gpulab_s_" + n + " = gpulab_rb.storage<gpulab_t_" + n + ">();");
     }
     const std::string p = std::to_string(r.predicate_of);
-    const ValuedBarrier* warp =
-        r.predicate_of >= 0 && plan_.barriers[static_cast<std::size_t>(r.predicate_of)].warp
-            ? &plan_.barriers[static_cast<std::size_t>(r.predicate_of)]
-            : nullptr;
+    const ValuedBarrier* warp = r.predicate_of >= 0 && plan_.barriers[static_cast<std::size_t>(r.predicate_of)].warp
+                                    ? &plan_.barriers[static_cast<std::size_t>(r.predicate_of)]
+                                    : nullptr;
     if (warp) {  // each thread's value (its bits) and lane or delta
       text(" unsigned long long* const gpulab_p_" + p + " = gpulab_rb.storage<unsigned long long>();");
       if (!warp->lane.empty()) text(" int* const gpulab_l_" + p + " = gpulab_rb.storage<int>();");
@@ -333,8 +334,8 @@ class RegionWriter {
       if (warp) {
         const bool vote = warp->combine == "ballot" || warp->combine == "any" || warp->combine == "all";
         line(warp->predicate.first);
-        text("gpulab_p_" + p + "[gpulab_r] = " +
-             (vote ? std::string("static_cast<int>(") : std::string("::gpulab::emu::warp_bits(")));
+        text("gpulab_p_" + p +
+             "[gpulab_r] = " + (vote ? std::string("static_cast<int>(") : std::string("::gpulab::emu::warp_bits(")));
         copy(warp->predicate.first, warp->predicate.last, index);
         text(vote ? ") != 0;" : ");");
         if (!warp->lane.empty()) {  // as the call's parameter takes it: int, or unsigned for a delta

@@ -25,8 +25,9 @@ bool regions(const std::string& source) { return decision(source).find(": region
 }  // namespace
 
 TEST_CASE("regions: warp collectives every thread reaches together", "[rewriter][regions][warp]") {
-  const std::string head = "#define FULL 0xffffffffu\n__global__ void k(const float* in, float* out, int n) {\n"
-                           "  float v = in[blockIdx.x * blockDim.x + threadIdx.x];\n";
+  const std::string head =
+      "#define FULL 0xffffffffu\n__global__ void k(const float* in, float* out, int n) {\n"
+      "  float v = in[blockIdx.x * blockDim.x + threadIdx.x];\n";
   const char* bodies[] = {
       // a shuffle reduction's uniform loop (compound assignment)
       "  for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(FULL, v, offset);\n"
@@ -61,7 +62,8 @@ TEST_CASE("fibers: warp collectives the region form does not run, and why", "[re
       {"__global__ void k(float* x) {\n  float v = x[threadIdx.x];\n  if (threadIdx.x < 32) {\n"
        "    v += __shfl_down_sync(0xffffffff, v, 1);\n  }\n  x[threadIdx.x] = v;\n}\n",
        "the condition on line 3 holds a barrier but may differ between threads: it reads threadIdx"},
-      {"__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n"
+      {"__device__ float warp_sum(float v) {\n  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, "
+       "o);\n"
        "  return v;\n}\n__global__ void k(float* x) {\n  x[threadIdx.x] = warp_sum(x[threadIdx.x]);\n}\n",
        "it calls warp_sum on line 6, which synchronises"},
       {"__global__ void k(float* x) {\n  auto f = [&](float v) { return __shfl_sync(0xffffffff, v, 0); };\n"
@@ -107,7 +109,8 @@ TEST_CASE("fibers: warp collectives the region form does not run, and why", "[re
   }
 }
 
-TEST_CASE("region forms: a shuffle's value is left before it and its result read after it", "[rewriter][regions][warp]") {
+TEST_CASE("region forms: a shuffle's value is left before it and its result read after it",
+          "[rewriter][regions][warp]") {
   const std::string source =
       "__global__ void k(const double* in, double* out) {\n"
       "  double v = in[threadIdx.x];\n"
@@ -120,8 +123,22 @@ TEST_CASE("region forms: a shuffle's value is left before it and its result read
   CHECK(out.find("static_cast<int>(static_cast<unsigned>(offset))") != std::string::npos);  // a delta, as unsigned
   CHECK(out.find("gpulab_rb.warp(::gpulab::emu::WarpOp::shfl_down, static_cast<unsigned>(0xffffffffu), "
                  "static_cast<int>(32), gpulab_p_0, gpulab_l_0, gpulab_sync_0, \"k.cu\", 3);") != std::string::npos);
-  CHECK(out.find("v += ::gpulab::emu::warp_value<decltype(::gpulab::emu::warp_deduced(v ))>(gpulab_sync_0[gpulab_r])") !=
-        std::string::npos);
+  CHECK(
+      out.find("v += ::gpulab::emu::warp_value<decltype(::gpulab::emu::warp_deduced(v ))>(gpulab_sync_0[gpulab_r])") !=
+      std::string::npos);
   // The body as written stays behind the region form for the fibers.
   CHECK(out.find("v += __shfl_down_sync(0xffffffffu, v, offset);") != std::string::npos);
+}
+
+TEST_CASE("region forms: a collective written over several lines keeps the lines after it", "[rewriter][regions][warp]") {
+  const std::string source =
+      "__global__ void k(int* out) {\n"
+      "  int v = threadIdx.x;\n"
+      "  v += __shfl_down_sync(0xffffffffu,\n"
+      "                        v,\n"
+      "                        1); out[threadIdx.x] = v;\n}\n";
+  const std::string out = gpulab::rewriter::rewrite_cuda_source(source, "k.cu");
+  INFO(out);
+  // The call's two line breaks follow its result, so its `;` stays on line 5 of k.cu, column 27.
+  CHECK(out.find("(gpulab_sync_0[gpulab_r])\n\n" + std::string(26, ' ') + ";") != std::string::npos);
 }
