@@ -7,9 +7,11 @@
 //    blockIdx, blockDim, gridDim, constants, parameters and variables that are themselves the same
 //    for every thread, never threadIdx, memory, or a call that is not a known pure function);
 //  * a thread leaves early (return) only where no barrier can follow, or where every thread does;
-//  * no warp collective, cooperative-groups or cuda::barrier wait, inline PTX that synchronises,
-//    goto, label, or conditional directive is in the kernel, no barrier in a lambda, and no call
-//    to a function or macro that synchronises;
+//  * a warp collective (shuffle, vote, __syncwarp) stands where a barrier may, as one whose value
+//    each thread leaves before it (region_warps.cpp); no other warp collective, cooperative-groups
+//    or cuda::barrier wait, inline PTX that synchronises, goto, label, or conditional directive is
+//    in the kernel, no barrier or collective in a lambda, and no call to a function or macro that
+//    synchronises;
 //  * every variable a later region reads again is either the same for every thread, a constant of
 //    the thread's indices (recomputed), a lambda capturing by reference (declared again), or has a
 //    type the rewriter can spell (kept in a slot per thread).
