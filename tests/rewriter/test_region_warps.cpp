@@ -130,7 +130,8 @@ TEST_CASE("region forms: a shuffle's value is left before it and its result read
   CHECK(out.find("v += __shfl_down_sync(0xffffffffu, v, offset);") != std::string::npos);
 }
 
-TEST_CASE("region forms: a collective written over several lines keeps the lines after it", "[rewriter][regions][warp]") {
+TEST_CASE("region forms: a collective written over several lines keeps the lines after it",
+          "[rewriter][regions][warp]") {
   const std::string source =
       "__global__ void k(int* out) {\n"
       "  int v = threadIdx.x;\n"
