@@ -21,7 +21,7 @@ namespace {
 
 struct WarpCollective {
   std::string_view name;
-  std::string_view op;           // the runtime's WarpOp
+  std::string_view op;  // the runtime's WarpOp
   std::size_t min_args, max_args;
 };
 
@@ -87,8 +87,8 @@ bool RegionAnalysis::template_call_before(std::size_t open, std::size_t first) c
       ++depth;
     } else if (t_.is_punct(i, '<')) {
       if (--depth == 0) return i > first && t_.is_identifier(i - 1);
-    } else if (!(t_.is_identifier(i) || t_[i].kind == TokenKind::Number || t_.is_punct(i, ':') ||
-                 t_.is_punct(i, ',') || t_.is_punct(i, '*') || t_.is_punct(i, '&'))) {
+    } else if (!(t_.is_identifier(i) || t_[i].kind == TokenKind::Number || t_.is_punct(i, ':') || t_.is_punct(i, ',') ||
+                 t_.is_punct(i, '*') || t_.is_punct(i, '&'))) {
       return false;
     }
     if (i == first) break;
@@ -109,8 +109,8 @@ std::string RegionAnalysis::side_effects_in(TokenRange r) const {
     if (t_.directive(i) != 0) return "it holds a directive";
     if (is_assignment_at(t_, i) || is_increment_at(t_, i)) return "it assigns (" + where(i) + ")";
     if (t_.is_punct(i, '{') || t_.is_punct(i, ';')) return "it holds a block or a lambda (" + where(i) + ")";
-    if (t_.is_punct(i, '[') && (i == r.first || !(t_.is_identifier(i - 1) || t_.is_punct(i - 1, ')') ||
-                                                  t_.is_punct(i - 1, ']'))))
+    if (t_.is_punct(i, '[') &&
+        (i == r.first || !(t_.is_identifier(i - 1) || t_.is_punct(i - 1, ')') || t_.is_punct(i - 1, ']'))))
       return "it holds a lambda (" + where(i) + ")";
     if (t_.is_punct(i, '<') && t_.punct_run(i, '<') >= 3) return "it launches a kernel (" + where(i) + ")";
     if (!t_.is_identifier(i)) continue;
@@ -205,7 +205,8 @@ std::string RegionAnalysis::check_warp_arguments() const {
     if (!b.warp) continue;
     const std::string at = std::string(t_.text(b.call_first)) + " on " + where(b.call_first);
     std::string why;
-    if (!b.mask.empty() && !pure_value(b.mask, -1, &why)) return "the mask of " + at + " may differ between threads: " + why;
+    if (!b.mask.empty() && !pure_value(b.mask, -1, &why))
+      return "the mask of " + at + " may differ between threads: " + why;
     if (!b.width.empty() && !pure_value(b.width, -1, &why))
       return "the width of " + at + " may differ between threads: " + why;
   }

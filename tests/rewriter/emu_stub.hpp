@@ -56,7 +56,8 @@ struct RegionBlock {
   int all(const int*) const { return 0; }
   int any(const int*) const { return 0; }
   template <class T> T* storage() { return nullptr; }
-  void warp(WarpOp, unsigned, int, const unsigned long long*, const int*, unsigned long long*, const char*, int) const {}
+  void warp(WarpOp, unsigned, int, const unsigned long long*, const int*, unsigned long long*, const char*, int) const {
+  }
 };
 struct RegionScope {
   explicit RegionScope(RegionBlock&) {}

@@ -131,7 +131,8 @@ TEST_CASE("fibers: barriers that threads may not all reach, and what the regions
        "its variable 'i' does"},
       {"__global__ void k(volatile int* flag) {\n  while (flag[0] == 0) {\n    __syncthreads();\n  }\n}\n",
        "it reads memory"},
-      {"__global__ void k(float* x) {\n  float v = x[threadIdx.x];\n  if (threadIdx.x < 32) v += __shfl_down_sync(0xffffffff, v, 1);\n"
+      {"__global__ void k(float* x) {\n  float v = x[threadIdx.x];\n  if (threadIdx.x < 32) v += "
+       "__shfl_down_sync(0xffffffff, v, 1);\n"
        "  __syncthreads();\n  x[threadIdx.x] = v;\n}\n",
        "the condition on line 3 holds a barrier but may differ between threads"},
       {"__global__ void k(int* x) {\n  again:\n  __syncthreads();\n  if (x[0]) goto again;\n}\n", "goto"},

@@ -61,8 +61,8 @@ void RegionBlock::warp(WarpOp op, unsigned mask, int width, const unsigned long 
     for (unsigned l = 0; l < n; ++l) {  // the lanes arrive in order
       if (!(mask >> l & 1u)) {
         r->region_warp_problem(base + l, op, file, line,
-                               "the mask " + hex_mask(mask) + " does not include the calling lane " + std::to_string(l) +
-                                   "; a thread must name itself in the mask it passes.");
+                               "the mask " + hex_mask(mask) + " does not include the calling lane " +
+                                   std::to_string(l) + "; a thread must name itself in the mask it passes.");
       }
       if (!width_ok)
         r->region_warp_problem(base + l, op, file, line,
