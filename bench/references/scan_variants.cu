@@ -9,7 +9,6 @@
 
 // The references' own headers first, so that none is first included inside
 // the namespaces below.
-#include <cuda/barrier>
 #include <cuda_pipeline.h>
 
 #include <cstddef>
