@@ -1,16 +1,28 @@
 // Helpers shared by the rewriter tests: rewrite without the #line header, count lines, build the
-// expected text of a launch and of a kernel's registration.
+// expected text of a launch and of a kernel's registration, read a kernel's region decision.
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include "rewriter/cuda_rewriter.hpp"
+#include "rewriter/region_rewrite.hpp"
 
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpulab::rewriter::test {
 
 inline const std::string header = "#line 1 \"test.cu\"\n";
+
+// The one kernel's region decision: "name: regions|fibers|plain calls: reason".
+inline std::string decision(const std::string& source) {
+  const std::vector<std::string> d = region_decisions(source);
+  REQUIRE(d.size() == 1);
+  return d[0];
+}
+inline bool regions(const std::string& source) { return decision(source).find(": regions: ") != std::string::npos; }
 
 // Options without the kernels' region forms and notes, which region tests check on their own
 // (test_region_forms.cpp): the other rewrites' expected texts stay short.

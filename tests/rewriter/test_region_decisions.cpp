@@ -6,22 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "rewriter/region_rewrite.hpp"
+#include "rewrite_test_helpers.hpp"
 
-using gpulab::rewriter::region_decisions;
-
-namespace {
-
-// The one kernel's decision: "name: regions|fibers|plain calls: reason".
-std::string decision(const std::string& source) {
-  const std::vector<std::string> d = region_decisions(source);
-  REQUIRE(d.size() == 1);
-  return d[0];
-}
-
-bool regions(const std::string& source) { return decision(source).find(": regions: ") != std::string::npos; }
-
-}  // namespace
+using namespace gpulab::rewriter;
+using namespace gpulab::rewriter::test;
 
 TEST_CASE("regions: barriers at top level and in uniform loops", "[rewriter][regions]") {
   const std::string tree =

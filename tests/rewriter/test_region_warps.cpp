@@ -7,22 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "rewriter/cuda_rewriter.hpp"
-#include "rewriter/region_rewrite.hpp"
+#include "rewrite_test_helpers.hpp"
 
-using gpulab::rewriter::region_decisions;
-
-namespace {
-
-std::string decision(const std::string& source) {
-  const std::vector<std::string> d = region_decisions(source);
-  REQUIRE(d.size() == 1);
-  return d[0];
-}
-
-bool regions(const std::string& source) { return decision(source).find(": regions: ") != std::string::npos; }
-
-}  // namespace
+using namespace gpulab::rewriter;
+using namespace gpulab::rewriter::test;
 
 TEST_CASE("regions: warp collectives every thread reaches together", "[rewriter][regions][warp]") {
   const std::string head =
