@@ -84,17 +84,38 @@ using SmallStaged = Config<64, 64, 16, 32, 64, 3, 6>;
 
 // What this thread copies of each tile: a, rows a_r + e * A_STEP, column a_p
 // (element by element: consecutive threads along a row, coalesced); b, rows
-// b_r + e * B_STEP, columns from b_q (GROUPS: 16-byte groups, else elements).
+// b_r + e * B_STEP, columns from b_q (GROUPS: 16-byte groups, else elements);
+// where those elements start in the matrices and in a stage's shared tiles,
+// and how much of the matrices lies ahead of them (the tails' bounds tests).
 template <class C, bool GROUPS> struct Copies {
   static constexpr int A_STEP = C::THREADS / C::BK;
   static constexpr int B_STEP = GROUPS ? C::THREADS / (C::BN / 4) : C::THREADS / C::BN;
   static constexpr int B_N = GROUPS ? C::B_GROUPS : C::B_ELEMS;
   int a_r, a_p, b_r, b_q;
-  __device__ __forceinline__ explicit Copies(int tid)
+  const float* a_src;  // this thread's first element of the first a tile (+ BK per tile)
+  const float* b_src;  // and of the first b tile (+ BK rows per tile)
+  size_t a_step, b_step;  // from one of its elements of a tile to the next
+  int a_rows_left, a_cols_left, b_rows_left, b_cols_left;
+  int a_dst, b_dst;  // its first places in a stage's a and b tiles
+  int steps;         // tiles along k
+  int inside_steps;  // those wholly inside both matrices: no bounds tests
+  __device__ __forceinline__ Copies(int tid, const float* a, const float* b, int m, int n, int k, int row0, int col0)
       : a_r(tid / C::BK),
         a_p(tid % C::BK),
         b_r(GROUPS ? tid / (C::BN / 4) : tid / C::BN),
-        b_q(GROUPS ? (tid % (C::BN / 4)) * 4 : tid % C::BN) {}
+        b_q(GROUPS ? (tid % (C::BN / 4)) * 4 : tid % C::BN),
+        a_src(a + static_cast<size_t>(row0 + a_r) * k + a_p),
+        b_src(b + static_cast<size_t>(b_r) * n + col0 + b_q),
+        a_step(static_cast<size_t>(A_STEP) * k),
+        b_step(static_cast<size_t>(B_STEP) * n),
+        a_rows_left(m - row0 - a_r),
+        a_cols_left(k - a_p),
+        b_rows_left(k - b_r),
+        b_cols_left(n - col0 - b_q),
+        a_dst(a_p * C::A_LD + a_r),
+        b_dst(C::A_FLOATS + b_r * C::BN + b_q),
+        steps((k + C::BK - 1) / C::BK),
+        inside_steps(row0 + C::BM <= m && col0 + C::BN <= n ? k / C::BK : 0) {}
 };
 
 // One tile: acc += (a tile, rows at `as`) x (b tile, columns at `bs`), BK
@@ -172,16 +193,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   const int tid = threadIdx.x;
   const int row0 = blockIdx.y * C::BM, col0 = blockIdx.x * C::BN;
   const Place<C> pl(tid);
-  const CP cp(tid);
-  const float* a_src = a + static_cast<size_t>(row0 + cp.a_r) * k + cp.a_p;  // + BK per tile
-  const float* b_src = b + static_cast<size_t>(cp.b_r) * n + col0 + cp.b_q;  // + BK rows per tile
-  const size_t a_step = static_cast<size_t>(CP::A_STEP) * k, b_step = static_cast<size_t>(CP::B_STEP) * n;
-  const int a_rows_left = m - row0 - cp.a_r, a_cols_left = k - cp.a_p;
-  const int b_rows_left = k - cp.b_r, b_cols_left = n - col0 - cp.b_q;
-  const int a_dst = cp.a_p * C::A_LD + cp.a_r, b_dst = C::A_FLOATS + cp.b_r * C::BN + cp.b_q;
-  const int steps = (k + C::BK - 1) / C::BK;
-  // Tiles that lie wholly inside both matrices need no bounds tests.
-  const int inside_steps = row0 + C::BM <= m && col0 + C::BN <= n ? k / C::BK : 0;
+  const CP cp(tid, a, b, m, n, k, row0, col0);
 
   float acc[8][8];
 #pragma unroll
@@ -193,25 +205,27 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   auto load_tiles = [&](int stage, int kt) {
     float* base = smem + stage * C::STAGE_FLOATS;
     const int k0 = kt * C::BK;
-    const float* ap = a_src + k0;
-    const float* bp = b_src + static_cast<size_t>(k0) * n;
-    if (kt < inside_steps) {
+    const float* ap = cp.a_src + k0;
+    const float* bp = cp.b_src + static_cast<size_t>(k0) * n;
+    if (kt < cp.inside_steps) {
 #pragma unroll
-      for (int e = 0; e < C::A_ELEMS; ++e) __pipeline_memcpy_async(base + a_dst + e * CP::A_STEP, ap + e * a_step, 4);
+      for (int e = 0; e < C::A_ELEMS; ++e)
+        __pipeline_memcpy_async(base + cp.a_dst + e * CP::A_STEP, ap + e * cp.a_step, 4);
 #pragma unroll
       for (int e = 0; e < CP::B_N; ++e)
-        __pipeline_memcpy_async(base + b_dst + e * CP::B_STEP * C::BN, bp + e * b_step, 16);
+        __pipeline_memcpy_async(base + cp.b_dst + e * CP::B_STEP * C::BN, bp + e * cp.b_step, 16);
     } else {
 #pragma unroll
       for (int e = 0; e < C::A_ELEMS; ++e) {
-        float* d = base + a_dst + e * CP::A_STEP;
-        if (e * CP::A_STEP < a_rows_left && k0 < a_cols_left) __pipeline_memcpy_async(d, ap + e * a_step, 4);
+        float* d = base + cp.a_dst + e * CP::A_STEP;
+        if (e * CP::A_STEP < cp.a_rows_left && k0 < cp.a_cols_left) __pipeline_memcpy_async(d, ap + e * cp.a_step, 4);
         else *d = 0.0f;
       }
 #pragma unroll
       for (int e = 0; e < CP::B_N; ++e) {  // n % 4 == 0: a group is all inside or all outside
-        float* d = base + b_dst + e * CP::B_STEP * C::BN;
-        if (k0 + e * CP::B_STEP < b_rows_left && 0 < b_cols_left) __pipeline_memcpy_async(d, bp + e * b_step, 16);
+        float* d = base + cp.b_dst + e * CP::B_STEP * C::BN;
+        if (k0 + e * CP::B_STEP < cp.b_rows_left && 0 < cp.b_cols_left)
+          __pipeline_memcpy_async(d, bp + e * cp.b_step, 16);
         else *reinterpret_cast<float4*>(d) = make_float4(0.f, 0.f, 0.f, 0.f);
       }
     }
@@ -222,15 +236,15 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   // STAGES-2 batches").
 #pragma unroll
   for (int s = 0; s < C::STAGES - 1; ++s) {
-    if (s < steps) load_tiles(s, s);
+    if (s < cp.steps) load_tiles(s, s);
     __pipeline_commit();
   }
-  for (int t = 0; t < steps; ++t) {
+  for (int t = 0; t < cp.steps; ++t) {
     __pipeline_wait_prior(C::STAGES - 2);  // this thread's copies of tile t have landed
     // Everyone's copies of tile t have landed, and everyone has finished
     // multiplying tile t-1, whose buffer is refilled next.
     __syncthreads();
-    if (t + C::STAGES - 1 < steps) load_tiles((t + C::STAGES - 1) % C::STAGES, t + C::STAGES - 1);
+    if (t + C::STAGES - 1 < cp.steps) load_tiles((t + C::STAGES - 1) % C::STAGES, t + C::STAGES - 1);
     __pipeline_commit();
     const float* cur = smem + (t % C::STAGES) * C::STAGE_FLOATS;
     multiply_tile<C>(acc, cur + pl.a_frag, cur + C::A_FLOATS + pl.b_frag);
@@ -250,40 +264,32 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   const int tid = threadIdx.x;
   const int row0 = blockIdx.y * C::BM, col0 = blockIdx.x * C::BN;
   const Place<C> pl(tid);
-  const CP cp(tid);
-  const float* a_src = a + static_cast<size_t>(row0 + cp.a_r) * k + cp.a_p;
-  const float* b_src = b + static_cast<size_t>(cp.b_r) * n + col0 + cp.b_q;
-  const size_t a_step = static_cast<size_t>(CP::A_STEP) * k, b_step = static_cast<size_t>(CP::B_STEP) * n;
-  const int a_rows_left = m - row0 - cp.a_r, a_cols_left = k - cp.a_p;
-  const int b_rows_left = k - cp.b_r, b_cols_left = n - col0 - cp.b_q;
-  const int a_dst = cp.a_p * C::A_LD + cp.a_r, b_dst = C::A_FLOATS + cp.b_r * C::BN + cp.b_q;
-  const int steps = (k + C::BK - 1) / C::BK;
-  const int inside_steps = row0 + C::BM <= m && col0 + C::BN <= n ? k / C::BK : 0;
+  const CP cp(tid, a, b, m, n, k, row0, col0);
 
   float a_next[C::A_ELEMS], b_next[C::B_ELEMS];  // the next tile, in flight during the arithmetic
   auto fetch = [&](int kt) {
     const int k0 = kt * C::BK;
-    const float* ap = a_src + k0;
-    const float* bp = b_src + static_cast<size_t>(k0) * n;
-    if (kt < inside_steps) {
+    const float* ap = cp.a_src + k0;
+    const float* bp = cp.b_src + static_cast<size_t>(k0) * n;
+    if (kt < cp.inside_steps) {
 #pragma unroll
-      for (int e = 0; e < C::A_ELEMS; ++e) a_next[e] = ap[e * a_step];
+      for (int e = 0; e < C::A_ELEMS; ++e) a_next[e] = ap[e * cp.a_step];
 #pragma unroll
-      for (int e = 0; e < C::B_ELEMS; ++e) b_next[e] = bp[e * b_step];
+      for (int e = 0; e < C::B_ELEMS; ++e) b_next[e] = bp[e * cp.b_step];
     } else {
 #pragma unroll
       for (int e = 0; e < C::A_ELEMS; ++e)
-        a_next[e] = e * CP::A_STEP < a_rows_left && k0 < a_cols_left ? ap[e * a_step] : 0.0f;
+        a_next[e] = e * CP::A_STEP < cp.a_rows_left && k0 < cp.a_cols_left ? ap[e * cp.a_step] : 0.0f;
 #pragma unroll
       for (int e = 0; e < C::B_ELEMS; ++e)
-        b_next[e] = k0 + e * CP::B_STEP < b_rows_left && 0 < b_cols_left ? bp[e * b_step] : 0.0f;
+        b_next[e] = k0 + e * CP::B_STEP < cp.b_rows_left && 0 < cp.b_cols_left ? bp[e * cp.b_step] : 0.0f;
     }
   };
   auto stash = [&](float* base) {
 #pragma unroll
-    for (int e = 0; e < C::A_ELEMS; ++e) base[a_dst + e * CP::A_STEP] = a_next[e];
+    for (int e = 0; e < C::A_ELEMS; ++e) base[cp.a_dst + e * CP::A_STEP] = a_next[e];
 #pragma unroll
-    for (int e = 0; e < C::B_ELEMS; ++e) base[b_dst + e * CP::B_STEP * C::BN] = b_next[e];
+    for (int e = 0; e < C::B_ELEMS; ++e) base[cp.b_dst + e * CP::B_STEP * C::BN] = b_next[e];
   };
 
   float acc[8][8];
@@ -295,9 +301,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   fetch(0);
   stash(smem);
   __syncthreads();
-  for (int t = 0; t < steps; ++t) {
+  for (int t = 0; t < cp.steps; ++t) {
     float* cur = smem + (t % 2) * C::STAGE_FLOATS;
-    const bool more = t + 1 < steps;
+    const bool more = t + 1 < cp.steps;
     if (more) fetch(t + 1);
     multiply_tile<C>(acc, cur + pl.a_frag, cur + C::A_FLOATS + pl.b_frag);
     // The other buffer was last read in step t-1, which every thread finished
