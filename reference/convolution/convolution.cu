@@ -159,6 +159,24 @@ constexpr int CONV2_MIN_BLOCKS = 4;
 static_assert(CONV2_COLS == 2, "the 2-D window reads and output stores are written for 2 columns per thread");
 constexpr int CONV2_SHARED_X = CONV2_TILE_X + 16;
 
+// Register blocking in 2-D (README "How much does tiling save?"): a thread's
+// input row k (its values in `win`, the window's first column at win[OFF])
+// contributes to each of its output rows i through mask row k - i. Called with
+// k a compile-time constant (an unrolled loop), so the rows that do not use it
+// cost nothing.
+template <int W, int OFF, int ROWS, int COLS, int N>
+__device__ __forceinline__ void add_input_row(float (&acc)[ROWS][COLS], const float (&win)[N], int k) {
+#pragma unroll
+  for (int i = 0; i < ROWS; ++i) {
+    const int mrow = k - i;
+    if (mrow < 0 || mrow >= W) continue;
+#pragma unroll
+    for (int j = 0; j < W; ++j)
+#pragma unroll
+      for (int e = 0; e < COLS; ++e) acc[i][e] += win[OFF + e + j] * c_mask[mrow * W + j];
+  }
+}
+
 template <int W>
 __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CONV2_MIN_BLOCKS / 2)
     conv2d_tiled(const float* __restrict__ in, float* __restrict__ out, int height, int width, bool vector_load) {
@@ -243,15 +261,7 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
         win[2 * v] = x.x;
         win[2 * v + 1] = x.y;
       }
-#pragma unroll
-      for (int i = 0; i < CONV2_ROWS; ++i) {
-        const int mrow = k - i;  // known at compile time once unrolled
-        if (mrow < 0 || mrow >= W) continue;
-#pragma unroll
-        for (int j = 0; j < W; ++j)
-#pragma unroll
-          for (int e = 0; e < CONV2_COLS; ++e) acc[i][e] += win[OFF + e + j] * c_mask[mrow * W + j];
-      }
+      add_input_row<W, OFF>(acc, win, k);
     }
 
     const int col = col0 + threadIdx.x * CONV2_COLS;
@@ -407,15 +417,7 @@ __global__ void __launch_bounds__(BLK_THREADS, BLK_MIN_BLOCKS)
         const float4 x = tile[buf][tr0 + k][lane + BLK_V_LO + v];
         win[4 * v] = x.x, win[4 * v + 1] = x.y, win[4 * v + 2] = x.z, win[4 * v + 3] = x.w;
       }
-#pragma unroll
-      for (int i = 0; i < BLK_ROWS; ++i) {
-        const int mrow = k - i;  // known at compile time once unrolled
-        if (mrow < 0 || mrow >= BLK_W) continue;
-#pragma unroll
-        for (int j = 0; j < BLK_W; ++j)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc[i][e] += win[BLK_OFF + e + j] * c_mask[mrow * BLK_W + j];
-      }
+      add_input_row<BLK_W, BLK_OFF>(acc, win, k);
     }
 
     // One 16-byte store per output row (width % 4 == 0: the 4 columns are all
