@@ -14,6 +14,7 @@
 #include "namespace_shared.hpp"
 #include "thread_ranks.hpp"
 #include "wait_names.hpp"
+#include "warp_rules.hpp"
 #include "watchdog.hpp"
 
 __thread gpulab::emu::ThreadContext* gpulab_emu_thread = nullptr;
@@ -392,13 +393,11 @@ unsigned long long BlockRunner::warp_collective(WarpOp op, unsigned mask, unsign
   self->wait_file = file;
   self->wait_line = line;
   if (!(mask >> self->context.lane() & 1u)) {
-    report_warp_problem(*self, "the mask " + hex_mask(mask) + " does not include the calling lane " +
-                                   std::to_string(self->context.lane()) +
-                                   "; a thread must name itself in the mask it passes.");
+    report_warp_problem(*self, lane_not_in_mask(mask, self->context.lane()));
     abort_block();
   }
-  if (width <= 0 || width > 32 || (width & (width - 1)) != 0) {
-    report_warp_problem(*self, "width " + std::to_string(width) + " must be a power of two between 1 and 32.");
+  if (!valid_width(width)) {
+    report_warp_problem(*self, bad_width(width));
     abort_block();
   }
   self->state = EmuThread::State::at_warp;

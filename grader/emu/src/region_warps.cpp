@@ -13,6 +13,7 @@
 #include "gpulab/emu/thread_regions.hpp"
 #include "thread_ranks.hpp"
 #include "wait_names.hpp"
+#include "warp_rules.hpp"
 
 namespace gpulab::emu {
 
@@ -34,58 +35,32 @@ void BlockRunner::region_warp_problem(unsigned rank, WarpOp op, const char* file
   abort_block();
 }
 
-namespace {
-
-// The lane whose value lane `lane` reads (-1: none), as try_complete_warp works it out.
-int source_lane(WarpOp op, int lane, int arg, int width) {
-  const int seg = lane / width * width;
-  switch (op) {
-    case WarpOp::shfl_idx: return seg + ((arg % width) + width) % width;
-    case WarpOp::shfl_up: return lane - arg >= seg ? lane - arg : lane;
-    case WarpOp::shfl_down: return lane + arg < seg + width ? lane + arg : lane;
-    case WarpOp::shfl_xor: return (lane ^ arg) < seg + width ? (lane ^ arg) : lane;
-    default: return -1;
-  }
-}
-
-}  // namespace
-
 void RegionBlock::warp(WarpOp op, unsigned mask, int width, const unsigned long long* values, const int* lanes,
                        unsigned long long* out, const char* file, int line) const {
   BlockRunner* r = running_block_runner();
-  const bool width_ok = width > 0 && width <= 32 && (width & (width - 1)) == 0;
+  const bool width_ok = valid_width(width);
   for (unsigned base = 0; base < threads_; base += 32) {
     const unsigned n = std::min(32u, threads_ - base);
     const unsigned effective = mask & (n == 32 ? 0xffffffffu : (1u << n) - 1u);
     const unsigned last = effective == 0 ? 32u : 31u - static_cast<unsigned>(__builtin_clz(effective));
     for (unsigned l = 0; l < n; ++l) {  // the lanes arrive in order
       if (!(mask >> l & 1u)) {
-        r->region_warp_problem(base + l, op, file, line,
-                               "the mask " + hex_mask(mask) + " does not include the calling lane " +
-                                   std::to_string(l) + "; a thread must name itself in the mask it passes.");
+        r->region_warp_problem(base + l, op, file, line, lane_not_in_mask(mask, l));
       }
-      if (!width_ok)
-        r->region_warp_problem(base + l, op, file, line,
-                               "width " + std::to_string(width) + " must be a power of two between 1 and 32.");
+      if (!width_ok) r->region_warp_problem(base + l, op, file, line, bad_width(width));
       if (l != last) continue;
       // The mask's last lane is here: every lane of the mask gets its result.
       for (unsigned k = 0; k < 32; ++k) {
         if (!(effective >> k & 1u)) continue;
         unsigned long long v = 0;
         if (op == WarpOp::ballot || op == WarpOp::any || op == WarpOp::all) {
-          unsigned bits = 0;
-          for (unsigned j = 0; j < 32; ++j)
-            if ((effective >> j & 1u) && values[base + j]) bits |= 1u << j;
-          v = op == WarpOp::ballot ? bits : op == WarpOp::any ? (bits != 0) : (bits == effective);
-        } else if (op != WarpOp::sync) {
-          const int src = source_lane(op, static_cast<int>(k), lanes[base + k], width);
+          v = vote_result(op, effective, [&](unsigned j) { return values[base + j] != 0; });
+        } else if (op != WarpOp::sync) {  // a shuffle (__syncwarp leaves no lanes)
+          const int src = shuffle_source(op, static_cast<int>(k), lanes[base + k], width);
           if (src >= 0 && src < 32 && (effective >> src & 1u)) {
             v = values[base + static_cast<unsigned>(src)];
           } else if (src >= 0) {
-            r->region_warp_problem(base + k, op, file, line,
-                                   "lane " + std::to_string(k) + " reads lane " + std::to_string(src) +
-                                       ", which is not in the mask " + hex_mask(mask) +
-                                       " (or does not exist); the value it gets on a GPU is undefined.");
+            r->region_warp_problem(base + k, op, file, line, reads_outside_mask(static_cast<int>(k), src, mask));
           }
         }
         if (out) out[base + k] = v;

@@ -8,6 +8,7 @@
 #include "checker_hooks.hpp"
 #include "diagnostics.hpp"
 #include "wait_names.hpp"
+#include "warp_rules.hpp"
 
 namespace gpulab::emu {
 
@@ -62,39 +63,19 @@ bool BlockRunner::try_complete_warp(EmuThread* self, unsigned effective) {
     EmuThread& t = threads_[base + l];
     unsigned long long r = 0;
     const int lane = static_cast<int>(l);
-    const int seg = lane / width * width;
-    int src = -1;
-    switch (warp_of(t).op) {
-      case WarpOp::shfl_idx: src = seg + ((warp_of(t).arg % width) + width) % width; break;
-      case WarpOp::shfl_up: src = lane - warp_of(t).arg >= seg ? lane - warp_of(t).arg : lane; break;
-      case WarpOp::shfl_down: src = lane + warp_of(t).arg < seg + width ? lane + warp_of(t).arg : lane; break;
-      case WarpOp::shfl_xor: src = (lane ^ warp_of(t).arg) < seg + width ? (lane ^ warp_of(t).arg) : lane; break;
-      case WarpOp::ballot:
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && warp_slots_[base + k].value) r |= 1ull << k;
-        break;
-      case WarpOp::any:
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && warp_slots_[base + k].value) r = 1;
-        break;
-      case WarpOp::all:
-        r = 1;
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && !warp_slots_[base + k].value) r = 0;
-        break;
-      case WarpOp::match_any:
-        for (unsigned k = 0; k < 32; ++k)
-          if ((effective >> k & 1u) && warp_slots_[base + k].value == warp_of(t).value) r |= 1ull << k;
-        break;
-      case WarpOp::sync: break;
+    const WarpOp op = warp_of(t).op;
+    if (op == WarpOp::ballot || op == WarpOp::any || op == WarpOp::all) {
+      r = vote_result(op, effective, [&](unsigned k) { return warp_slots_[base + k].value != 0; });
+    } else if (op == WarpOp::match_any) {
+      for (unsigned k = 0; k < 32; ++k)
+        if ((effective >> k & 1u) && warp_slots_[base + k].value == warp_of(t).value) r |= 1ull << k;
     }
+    const int src = shuffle_source(op, lane, warp_of(t).arg, width);
     if (src >= 0) {
       if (effective >> src & 1u) {
         r = warp_slots_[base + src].value;
       } else {
-        report_warp_problem(t, "lane " + std::to_string(lane) + " reads lane " + std::to_string(src) +
-                                   ", which is not in the mask " + hex_mask(warp_of(t).mask) +
-                                   " (or does not exist); the value it gets on a GPU is undefined.");
+        report_warp_problem(t, reads_outside_mask(lane, src, warp_of(t).mask));
         abort_block();
       }
     }
