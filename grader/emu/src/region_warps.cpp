@@ -1,10 +1,10 @@
 // Warp collectives in the region form (gpulab/emu/thread_regions.hpp, RegionBlock::warp): every
 // thread of the block reached the collective together and left its value and lane or delta; this
-// works out each thread's result over its warp with the fibers' rules (warp_rules.hpp;
-// warp_lanes.cpp for the fibers), and reports a misuse with the fibers' words and in their order: lane by lane
-// of each warp, a lane missing from the mask or a bad width as it arrives, then, once the mask's
-// lanes are all there, a lane reading one outside the mask. Blocks with a partial last warp never
-// get here (RegionBlock::begin): their fibers decide.
+// works out each thread's result over its warp with the fibers' rules (warp_rules.hpp), and
+// reports a misuse with the fibers' words and in their order: lane by lane of each warp, a lane
+// missing from the mask or a bad width as it arrives, then, once the mask's lanes are all there, a
+// lane reading one outside the mask. Blocks with a partial last warp never get here
+// (RegionBlock::begin): their fibers decide.
 #include <algorithm>
 #include <string>
 

@@ -23,8 +23,7 @@ inline int shuffle_source(WarpOp op, int lane, int arg, int width) {
 }
 
 // A vote (ballot, any, all) over the lanes of `effective`; predicate(k): lane k's value is not zero.
-template <class Predicate>
-inline unsigned long long vote_result(WarpOp op, unsigned effective, Predicate predicate) {
+template <class Predicate> inline unsigned long long vote_result(WarpOp op, unsigned effective, Predicate predicate) {
   unsigned bits = 0;
   for (unsigned k = 0; k < 32; ++k)
     if ((effective >> k & 1u) && predicate(k)) bits |= 1u << k;
