@@ -48,7 +48,8 @@ bool is_sync_builtin(std::string_view name) {
                                "__reduce_and_sync",
                                "__reduce_or_sync",
                                "__reduce_xor_sync",
-                               "__barrier_sync"});
+                               "__barrier_sync",
+                               "__barrier_sync_count"});
 }
 
 bool is_group_wait_name(std::string_view name) {

@@ -549,13 +549,17 @@ class Translator {
       emit("__syncwarp(" + src(in_->operands[0], u32) + ", " + where + ");");
       return;
     }
-    only({"cta", "sync", "aligned"});
-    if (!has("sync")) refuse("is not a bar.sync");
+    // bar{.cta}{.sync} / barrier{.cta}{.sync}{.aligned} a{, b} (without .sync, the same) and the
+    // .arrive forms. bar.red (a reduction over the barrier) is not run.
+    only({"cta", "sync", "arrive", "aligned"});
+    const bool arrive = has("arrive");
+    if (arrive && has("sync")) refuse("is both .sync and .arrive");
     if (in_->operands.empty() || in_->operands.size() > 2)
       refuse("has " + std::to_string(in_->operands.size()) + " operands");
     const bool count = in_->operands.size() == 2;
+    if (arrive && !count) refuse("has no thread count (bar.arrive needs one)");
     emit(ns + "bar_sync(" + src(in_->operands[0], u32) + ", " + (count ? src(in_->operands[1], u32) : "0u") + ", " +
-         (count ? "true" : "false") + ", " + where + ");");
+         (count ? "true" : "false") + ", " + (arrive ? "false" : "true") + ", " + where + ");");
   }
 
   // ---- integer bit manipulation ----

@@ -50,6 +50,8 @@ std::string RegionAnalysis::check_kernel_text() {
     if (is_block_barrier(w) || block_sync_at(i)) continue;
     // Cooperative groups' thread block is a handle on the block: its sync is a barrier (above).
     if (w == "thread_block" || w == "this_thread_block" || w == "cooperative_groups") continue;
+    if (w == "__barrier_sync" || w == "__barrier_sync_count")
+      return "the named barrier " + std::string(w) + " on " + where(i) + " synchronises part of the block";
     if (is_sync_builtin(w))
       return "the warp collective " + std::string(w) + " on " + where(i) + " needs the warp's lanes";
     const bool member_call = i > 0 && t_.is_punct(i + 1, '(') &&

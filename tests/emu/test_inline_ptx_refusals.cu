@@ -1,6 +1,7 @@
 // Inline PTX the emulator cannot honour at run time is reported where it runs, with the
 // kernel failing as on a GPU: cvta.to.shared of an address outside the block's shared memory,
-// and a named barrier (bar.sync with an id other than 0), which the emulator does not model.
+// and barrier 0 over part of the block (bar.sync 0 with fewer threads than the block's), which the
+// emulator runs only as __syncthreads() (named barriers 1 to 15: test_named_barriers.cu).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -15,8 +16,8 @@ __global__ void shared_address_of_global(const int* p, unsigned* out) {
   asm volatile("{\n\t.reg .u64 t;\n\tcvta.to.shared.u64 t, %1;\n\tcvt.u32.u64 %0, t;\n\t}" : "=r"(s) : "l"(p));
   out[threadIdx.x] = s;
 }
-__global__ void named_barrier(int* out) {
-  asm volatile("bar.sync 1, 64;");
+__global__ void partial_barrier_zero(int* out) {
+  asm volatile("bar.sync 0, 64;");
   out[threadIdx.x] = 1;
 }
 
@@ -40,10 +41,11 @@ TEST_CASE("inline PTX the emulator cannot honour is reported where it runs", "[i
   REQUIRE(cudaDeviceReset() == cudaSuccess);
   int* flags;
   cudaMalloc(&flags, 128 * sizeof(int));
-  named_barrier<<<1, 128>>>(flags);
+  partial_barrier_zero<<<1, 128>>>(flags);
   CHECK(cudaDeviceSynchronize() == cudaErrorLaunchFailure);
   found = gpulab::emu::take_diagnostics();
   REQUIRE(found.size() == 1);
-  CHECK(found[0].message.find("named barrier") != std::string::npos);
+  CHECK(found[0].message.find("bar.sync 0, 64") != std::string::npos);
+  CHECK(found[0].message.find("id from 1 to 15") != std::string::npos);
   REQUIRE(cudaDeviceReset() == cudaSuccess);
 }

@@ -72,7 +72,8 @@ TEST_CASE("an instruction the emulator does not run is refused by name", "[rewri
   // Modifiers the emulator does not model are named too.
   CHECK(rewrite_body("__device__ void f(int* p) { asm(\"ld.global.v8.f32 {%0}, [%0];\" :: \"l\"(p)); }\n")
             .find("'ld.global.v8.f32'") != std::string::npos);
-  CHECK(refused(rewrite_body("__device__ void f() { asm(\"bar.arrive 1, 64;\"); }\n")));
+  CHECK(refused(rewrite_body("__device__ void f() { asm(\"bar.red.popc.u32 %0, 1, 1;\" :: \"r\"(0)); }\n")));
+  CHECK(refused(rewrite_body("__device__ void f() { asm(\"bar.arrive 1;\"); }\n")));  // arrive needs a count
   CHECK(
       refused(rewrite_body("__device__ unsigned f(unsigned v) { unsigned r; asm(\"shfl.idx.b32 %0, %1, 0, 0x1f;\" "
                            ": \"=r\"(r) : \"r\"(v)); return r; }\n")));
@@ -93,6 +94,13 @@ TEST_CASE("asm that cannot be read is refused with the reason", "[rewriter][asm]
 
 TEST_CASE("asm, __asm__ __volatile__ and asm in a #define body are all rewritten", "[rewriter][asm]") {
   CHECK(translated(rewrite_body("__device__ void f() { __asm__ __volatile__(\"bar.sync 0;\"); }\n")));
+  // Named barriers: bar.arrive / barrier.sync.aligned with an id and a count.
+  const std::string named = rewrite_body(
+      "__device__ void f(unsigned id) { asm volatile(\"bar.arrive %0, 64;\" :: \"r\"(id)); "
+      "asm volatile(\"barrier.sync.aligned 2, 128;\"); }\n");
+  CHECK(translated(named));
+  CHECK(named.find("bar_sync(") != std::string::npos);
+  CHECK(named.find("(64ULL)), true, false,") != std::string::npos);  // a count, no wait
   CHECK(translated(rewrite_body("__device__ void f() { asm volatile(\"membar.gl;\" ::: \"memory\"); }\n")));
   const std::string macro = rewrite_body("#define LANE(r) asm(\"mov.u32 %0, %%laneid;\" \\\n : \"=r\"(r))\nint x;\n");
   CHECK(translated(macro));

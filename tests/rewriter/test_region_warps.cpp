@@ -78,6 +78,8 @@ TEST_CASE("fibers: warp collectives the region form does not run, and why", "[re
        "the program defines its own __shfl_sync"},
       {"__global__ void k(unsigned* x) {\n  x[threadIdx.x] = __activemask();\n}\n",
        "the warp collective __activemask on line 2 needs the warp's lanes"},
+      {"__global__ void k(unsigned* x) {\n  x[threadIdx.x] = 1;\n  __barrier_sync_count(1, 64);\n}\n",
+       "the named barrier __barrier_sync_count on line 3 synchronises part of the block"},
       {"__global__ void k(float* x) {\n  x[threadIdx.x] = 1.0f + __shfl_sync(0xffffffff, x[threadIdx.x], 0);\n}\n",
        "is part of an expression"},
       {"__global__ void k(float* x) {\n  float v = x[threadIdx.x];\n  for (int o = 1; o < 32; o *= 2) {\n"

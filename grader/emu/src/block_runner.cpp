@@ -110,6 +110,10 @@ void BlockRunner::start_block(LaunchState& launch, unsigned long long block_line
   free_stacks_.clear();
   fresh_stacks_ = 0;
   coalescing_ = 0;
+  if (named_touched_) {
+    for (NamedBarrier& b : named_) b = NamedBarrier{};
+    named_touched_ = false;
+  }
   std::fill(warp_arrived_.begin(), warp_arrived_.end(), 0u);
   aborted_ = false;
   grid_parked_ = false;

@@ -14,6 +14,7 @@
 // stuck: barrier divergence or a warp collective missing lanes, reported with
 // the threads and source lines involved.
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <memory>
@@ -90,6 +91,10 @@ class BlockRunner {
   // Group waits (block_waits.cpp): cuda::barrier, multi-warp tiles, coalesced_threads().
   void park(const void* object, const char* what, const char* file, int line);
   void wake_parked(const void* object);
+  // Named barriers (named_barriers.cpp): bar.sync / bar.arrive id{, threads}, __barrier_sync_count.
+  // `threads` 0: every warp of the block; `wait` false: bar.arrive (waits for its warp only).
+  // `what`: the call as written, for reports.
+  void named_barrier(unsigned id, unsigned threads, bool wait, const std::string& what, const char* file, int line);
   void group_synchronised(const char* file, int line);
   unsigned coalesce(const char* file, int line);
   void append_printf(const char* text, size_t length);
@@ -171,6 +176,11 @@ class BlockRunner {
   void suspend(EmuThread* self);   // wait_and_switch, callable from block_waits.cpp
   EmuThread* release_coalesced();  // at a stall: the lanes waiting in coalesced_threads() form their groups
   bool try_coalesce_warp(unsigned warp);
+  // Named barriers: counts warp `warp`'s arrival once all its live lanes are there, and completes
+  // the phase once enough warps have arrived; at a stall, the same after threads have exited.
+  void count_named_warp(unsigned id, unsigned warp);
+  EmuThread* release_named_after_exits();
+  unsigned live_lanes(unsigned warp) const;  // lanes not exited (unstarted ones count as live)
 
   WarpSlot& warp_of(const EmuThread& t) { return warp_slots_[t.context.linear]; }
 
@@ -210,6 +220,20 @@ class BlockRunner {
   };
   std::vector<ParkedOn> parked_on_;
   unsigned coalescing_ = 0;  // threads waiting in coalesced_threads(): a stall looks for them only then
+  // A named barrier's phase in progress: the threads it counts (0: every live warp), the threads
+  // counted so far (32 per warp whose live lanes have all arrived), the lanes of each warp that
+  // have arrived but are not counted yet, and where it began, for a report.
+  struct NamedBarrier {
+    bool counting = false;
+    unsigned threads = 0;
+    unsigned arrived = 0;
+    unsigned long long phase = 0;  // phases completed in this block
+    std::array<unsigned, 32> lanes{};
+    std::array<unsigned long long, 32> warp_phase{};  // the phase each warp was last counted in
+    std::string label;  // "bar.sync 1, 256 (first reached on line 120)": what its waiters wait at
+  };
+  std::array<NamedBarrier, 16> named_{};
+  bool named_touched_ = false;  // a named barrier was used in this block: reset them at the next
   std::unique_ptr<unsigned char[]> shared_arena_;
   size_t shared_capacity_ = 0;
   size_t static_shared_used_ = 0;

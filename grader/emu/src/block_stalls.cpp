@@ -1,7 +1,7 @@
 // What a block does when none of its threads can run: release the barrier every live thread
 // waits at (with the __syncthreads_count/_and/_or result), park the block at a grid barrier, or
 // report who waits where (barrier divergence, a warp collective missing lanes, a cuda::barrier
-// phase that cannot complete).
+// or named barrier phase that cannot complete).
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -17,6 +17,7 @@ EmuThread* BlockRunner::resolve_stall() {
   // Reached only when nothing is runnable, so every thread has started (an
   // unstarted one counts as runnable) and no record below is stale.
   if (EmuThread* t = release_coalesced()) return t;
+  if (EmuThread* t = release_named_after_exits()) return t;  // warps whose other lanes have exited
   // Every live thread waits. If all of them wait at the same barrier, release it.
   EmuThread* first = nullptr;
   bool same = live_ == thread_count_ && next_unstarted_ == thread_count_;
@@ -79,9 +80,14 @@ void BlockRunner::report_stall() {
   }
   bool any_warp = false;
   bool any_parked = false;
+  bool any_named = false;  // parked at a named barrier (its phase, or its warp's other lanes)
+  const auto* named_begin = reinterpret_cast<const unsigned char*>(named_.data());
   for (unsigned i = 0; i < next_unstarted_; ++i) {
     any_warp |= threads_[i].state == EmuThread::State::at_warp;
     any_parked |= threads_[i].state == EmuThread::State::parked;
+    const auto* on = static_cast<const unsigned char*>(parked_on_[i].object);
+    any_named |=
+        threads_[i].state == EmuThread::State::parked && on >= named_begin && on < named_begin + sizeof(named_);
   }
 
   Diagnostic d;
@@ -108,9 +114,15 @@ void BlockRunner::report_stall() {
   if (any_parked && !any_warp) {
     d.kind = "barrier-deadlock";
     d.message = "a barrier can never complete in " + launch_->where() + ", block " + block_label() + ": " + parts +
-                ". A cuda::barrier phase (or a pipeline stage, or the sync of a tile larger than a warp) "
-                "completes only when every thread it expects has arrived: check the count given to init() "
-                "and that no expected thread exits, returns early or waits elsewhere first. On a GPU this hangs.";
+                (any_named ? ". A named barrier (bar.sync / bar.arrive id, count, __barrier_sync_count) completes "
+                             "when `count` threads have arrived, counted in whole warps (a warp arrives when all "
+                             "its lanes that have not exited are there): check the count, and that every lane of "
+                             "those warps gets there and none waits elsewhere first."
+                           : ". A cuda::barrier phase (or a pipeline stage, or the sync of a tile larger than a "
+                             "warp) completes only when every thread it expects has arrived: check the count "
+                             "given to init() and that no expected thread exits, returns early or waits elsewhere "
+                             "first.") +
+                " On a GPU this hangs.";
   } else if (any_warp) {
     d.kind = "warp-deadlock";
     d.message = "warp collective cannot complete in " + launch_->where() + ", block " + block_label() + ": " + parts +

@@ -1,5 +1,6 @@
 // The out-of-line halves of inline PTX (include/gpulab/emu/inline_ptx.hpp): %globaltimer, the
-// shared-memory window of cvta.to.shared / ld.shared / cp.async, and bar.sync's checks.
+// shared-memory window of cvta.to.shared / ld.shared / cp.async, and bar.sync / bar.arrive
+// (barrier 0 over the whole block is __syncthreads(); others are named barriers).
 #include "gpulab/emu/inline_ptx.hpp"
 
 #include <chrono>
@@ -66,18 +67,8 @@ std::uint64_t from_shared_window(std::uint64_t shared, const char* file, int lin
   return w.base + shared;
 }
 
-void bar_sync(std::uint32_t id, std::uint32_t threads, bool has_threads, const char* file, int line) {
-  const BlockRunner* r = running_block_runner();
-  const unsigned block_threads = r ? r->thread_count() : 0;
-  if (id != 0 || (has_threads && threads != block_threads)) {
-    const std::string what =
-        "inline PTX: bar.sync " + std::to_string(id) + (has_threads ? ", " + std::to_string(threads) : "") +
-        " is a named barrier (an id other than 0, or fewer threads than the block's " + std::to_string(block_threads) +
-        "), which the emulator does not run; only `bar.sync 0` (__syncthreads()) is supported";
-    device_misuse("inline-ptx", what.c_str(), file, line);
-    return;
-  }
-  __syncthreads(file, line);
+void bar_sync(std::uint32_t id, std::uint32_t threads, bool has_threads, bool wait, const char* file, int line) {
+  block_named_barrier(id, threads, has_threads, wait, false, file, line);
 }
 
 }  // namespace gpulab::emu::ptx

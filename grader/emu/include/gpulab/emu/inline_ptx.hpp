@@ -236,9 +236,10 @@ inline void cp_async(std::uint64_t dst_shared, std::uint64_t src, std::uint32_t 
 
 // ---- synchronisation -----------------------------------------------------------------------------
 
-// bar.sync / barrier.sync a{, b}: barrier 0 with every thread of the block is __syncthreads();
-// other barriers (named barriers, a thread count below the block's) are reported.
-void bar_sync(std::uint32_t id, std::uint32_t threads, bool has_threads, const char* file, int line);
+// bar.sync / barrier.sync a{, b} (wait) and bar.arrive / barrier.arrive a, b: barrier 0 with
+// every thread of the block is __syncthreads(); barriers 1 to 15 are named barriers
+// (named_barriers.cpp); barrier 0 over part of the block is reported.
+void bar_sync(std::uint32_t id, std::uint32_t threads, bool has_threads, bool wait, const char* file, int line);
 inline void membar() { gpulab::emu::thread_fence(); }
 
 // ---- integer bit manipulation --------------------------------------------------------------------
