@@ -1,7 +1,8 @@
 // Reference tuning for the matmul lab: cuBLAS pedantic SGEMM (the bench's
-// baseline), the previous reference and candidate tile shapes of the new one,
-// at the bench's sizes, the ragged one and the grader's timed size; every
-// output compared with cuBLAS's. Built by bench/references/build.sh.
+// baseline), the previous reference and candidate tile shapes of the new one
+// (the reference's kernels with other Configs, and matmul_candidates.cuh's) at
+// the bench's sizes, the ragged one, an aligned one with edge tiles and the
+// grader's timed size; every output compared with cuBLAS's. Built by bench/references/build.sh.
 #include <cublas_v2.h>
 
 // The references' own headers first, so that none is first included inside
@@ -20,8 +21,15 @@ namespace before {
 namespace after {
 #include "../../reference/matmul/matmul.cu"
 }
+namespace cand {
+#include "matmul_candidates.cuh"
+}
 
 using namespace refbench;
+
+template <class C> Impl xcandidate(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
+  return {name, [=] { cand::xlaunch<C>(a, b, c, m, n, k); }};
+}
 
 template <class C> Impl candidate(const char* name, const float* a, const float* b, float* c, int m, int n, int k) {
   return {name, [=] { after::launch_any<C>(a, b, c, m, n, k); }};
@@ -39,8 +47,10 @@ int main(int argc, char** argv) {
   std::vector<Size> sizes = {{"2048^3 (graded)", 2048, 2048, 2048},
                              {"4096^3", 4096, 4096, 4096},
                              {"ragged 4097x4095x4093", 4097, 4095, 4093},
+                             {"edges 4097x4096x4093", 4097, 4096, 4093},
                              {"8192^3", 8192, 8192, 8192}};
-  if (o.quick) sizes = {{"ragged 257x255x253", 257, 255, 253}, {"512^3", 512, 512, 512}};
+  if (o.quick)
+    sizes = {{"ragged 257x255x253", 257, 255, 253}, {"edges 257x256x253", 257, 256, 253}, {"512^3", 512, 512, 512}};
   header("matmul", "cuBLAS");
   for (const Size& s : sizes) {
     float *a, *b, *c, *ref;
@@ -57,11 +67,15 @@ int main(int argc, char** argv) {
     std::vector<Impl> impls = {
         {"reference (before)", [=] { before::matmul(a, b, c, m, n, k); }},
         {"reference (after)", [=] { after::matmul(a, b, c, m, n, k); }},
-        // Shapes around the reference's (128 x 128 x 16, warps of 32 x 64, 3 stages, 2 blocks per SM).
-        candidate<Config<128, 128, 16, 32, 64, 4, 2>>("128x128x16 w32x64 s4", a, b, c, m, n, k),
-        candidate<Config<128, 128, 32, 32, 64, 3, 2>>("128x128x32 w32x64 s3", a, b, c, m, n, k),
-        candidate<Config<128, 128, 16, 64, 32, 3, 2>>("128x128x16 w64x32 s3", a, b, c, m, n, k),
-        candidate<Config<64, 64, 16, 32, 64, 3, 4>>("64x64x16 w32x64 s3", a, b, c, m, n, k),
+        // The previous reference's kernels (128 x 128, 8 x 8 per thread) for every size above the SM count.
+        candidate<Config<128, 128, 16, 32, 64, 3, 2>>("128x128x16 8x8 s3", a, b, c, m, n, k),
+        // Around the reference's 128 x 256 x 16, 16 x 8 per thread, warps of 64 x 64, 4 stages.
+        candidate<Config<128, 256, 16, 64, 64, 5, 1, 16, 8>>("128x256x16 16x8 s5", a, b, c, m, n, k),
+        candidate<Config<128, 256, 16, 128, 32, 4, 1, 16, 8>>("128x256x16 16x8 w128x32 s4", a, b, c, m, n, k),
+        candidate<Config<256, 128, 16, 64, 64, 4, 1, 8, 16>>("256x128x16 8x16 s4", a, b, c, m, n, k),
+        candidate<Config<256, 128, 8, 64, 64, 4, 1, 8, 16>>("256x128x8 8x16 s4 (cuBLAS's shape)", a, b, c, m, n, k),
+        // matmul_candidates.cuh: the barrier inside the last k step (aligned rows; others take the reference).
+        xcandidate<cand::XConfig<128, 256, 16, 64, 64, 16, 8, 4, 1>>("x 128x256x16 16x8 s4 late", a, b, c, m, n, k),
     };
     const double flops = 2.0 * m * n * k;
     cublas();

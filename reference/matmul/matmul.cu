@@ -6,46 +6,50 @@
 // a and b staged in shared memory, zeros for tile elements outside the
 // matrices, a barrier between loading a tile and using it) pushed to where the
 // multiply-add units, not memory, are the limit. Each technique and why:
-//   * Register blocking (README "Going further"): a block computes a 128 x 128
-//     tile of c with 256 threads (64 x 64 with 64 threads for grids too small
-//     to fill the SMs), each thread an 8 x 8 patch held in 64 registers.
-//     Each k step a thread reads 8 values of a and 8 of b from shared memory
-//     and performs 64 multiply-adds with them.
-//   * a stored transposed in the shared tile (as[p][row]): the 8 values of a
-//     a thread needs at step p are then two runs of 4 consecutive floats, read
-//     as two 16-byte loads, like the 8 values of b. Each row of the transposed
-//     tile is padded by 4 floats, so that the scattered stores of the
-//     transposition land in different banks (README "Shared-memory banks").
-//   * Warp tiling: the 32 threads of a warp cover a 32 x 64 patch of c (4 x 8
-//     threads), so one 16-byte load of the warp reads only 4 different
-//     addresses of the a tile (broadcasts) and 8 consecutive ones of the b
-//     tile: no bank conflicts.
+//   * Register blocking (README "Going further"): a block of 256 threads
+//     computes a 128 x 256 tile of c, each thread a 16 x 8 patch held in 128
+//     registers (one block per SM). Each k step a thread reads 16 values of a
+//     and 8 of b from shared memory (six 16-byte loads) and performs 128
+//     multiply-adds with them. Grids of fewer such tiles than 7/8 of the SMs
+//     take 128 x 128 tiles of 8 x 8 per thread at two blocks per SM
+//     (__launch_bounds__(256, 2): at most 128 registers per thread), or
+//     64 x 64 tiles of 64 threads where even those would leave SMs idle.
+//   * a stored transposed in the shared tile (as[p][row]): the values of a a
+//     thread needs at step p are then runs of 4 consecutive floats, read as
+//     16-byte loads, like the values of b. Each row of the transposed tile is
+//     padded by 4 floats, so that the scattered stores of the transposition
+//     land in different banks (README "Shared-memory banks").
+//   * Warp tiling: the 32 threads of a warp are 4 x 8 (a 64 x 64 patch of c
+//     at 16 x 8 per thread, 32 x 64 at 8 x 8), so one 16-byte load of the warp
+//     reads only 4 different addresses of the a tile (broadcasts) and 8
+//     consecutive ones of the b tile: no bank conflicts.
 //   * Fragments double-buffered in registers: the loads of step p+1 are issued
-//     before the 64 multiply-adds of step p, which hide their latency.
-//   * Two blocks per SM (__launch_bounds__(256, 2): at most 128 registers per
-//     thread): while one block waits at its barrier, the other computes.
+//     before the multiply-adds of step p, which hide their latency.
 //   * Tiles in flight while the block computes, so that the latency of global
 //     memory hides behind arithmetic, and one barrier per tile suffices
 //     (README "Why two barriers": the barrier that says tile t has landed also
 //     says that everyone has finished with the buffer refilled next):
 //       - rows 16-byte aligned (k and n multiples of 4, aligned pointers):
-//         asynchronous copies (cp.async through cuda_pipeline.h), three tiles
-//         deep, straight from global to shared memory: b in 16-byte groups, a
-//         element by element into its transposed place;
+//         asynchronous copies (cp.async through cuda_pipeline.h), four tiles
+//         deep (three for 128 x 128), straight from global to shared memory:
+//         b in 16-byte groups, a element by element into its transposed place;
 //       - any other rows: the next tile's elements are loaded into registers
 //         before the current tile's arithmetic and stored to the other of two
 //         shared buffers after it (16-byte copies would straddle the edges).
+//   * Blocks in bands: consecutive blocks walk down bands of 8 tile rows
+//     rather than along whole rows of tiles, so that the blocks running at one
+//     time reuse each other's rows of a and columns of b from the L2 cache.
 //   * Tails that cost nothing inside the matrices: a block whose tile lies
 //     wholly inside copies without bounds tests; only edge blocks and the last
 //     step of a k that is not a multiple of 16 test each element and write
 //     zeros outside (a zero adds nothing, README "Any size"); the stores of c
 //     are guarded.
-// Measured on an H200 (docs/performance.md): 0.89-0.92x cuBLAS (pedantic
-// FP32) at 2048^3 to 8192^3 and 0.90x at 4097 x 4095 x 4093 (the previous
-// reference, 64 x 64 tiles with a row-major a: 0.86-0.90x and 0.82x). What
-// still separates it from cuBLAS is shared memory: 16 floats read per 64
-// multiply-adds keep it about as busy as the FMA pipe; 8 x 16 per thread in
-// 256 x 128 tiles (cuBLAS's arrangement) measured 0.83-0.89x here.
+// Measured on an H200 (docs/performance.md): 0.93x cuBLAS (pedantic FP32) at
+// 2048^3 and 4096^3, 0.94x at 8192^3, 0.90x at 4097 x 4095 x 4093 (the
+// previous reference, 128 x 128 tiles of 8 x 8 per thread: 0.89-0.91x and
+// 0.89x). cuBLAS itself runs 8 x 16 per thread in 256 x 128 x 8 tiles at one
+// block per SM; its lead is instruction scheduling (2.24 cycles per issued
+// instruction against 2.51 here), which the compiler decides, not the source.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -54,14 +58,17 @@
 
 namespace {
 
-// BM x BN block tile, BK deep; warps of WM x WN (8 x 8 per thread); STAGES
-// tiles in the cp.async ring; MIN_BLOCKS resident blocks per SM the register
-// budget must allow.
-template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MIN_BLOCKS_> struct Config {
+// BM x BN block tile, BK deep; warps of WM x WN, TM x TN outputs per thread
+// (as TM / 4 runs of 4 rows spaced WM / RA apart and TN / 4 runs of 4 columns
+// spaced WN / RB apart); STAGES tiles in the cp.async ring; MIN_BLOCKS resident
+// blocks per SM the register budget must allow.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MIN_BLOCKS_, int TM_ = 8, int TN_ = 8>
+struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, STAGES = STAGES_;
-  static constexpr int MIN_BLOCKS = MIN_BLOCKS_;
-  static constexpr int WARP_Y = WM / 8, WARP_X = WN / 8;  // threads of a warp, down and across
-  static_assert(WARP_Y * WARP_X == 32, "a warp tile must hold 32 threads' 8 x 8 patches");
+  static constexpr int MIN_BLOCKS = MIN_BLOCKS_, TM = TM_, TN = TN_;
+  static constexpr int RA = TM / 4, RB = TN / 4;            // runs of 4 rows, of 4 columns
+  static constexpr int WARP_Y = WM / TM, WARP_X = WN / TN;  // threads of a warp, down and across
+  static_assert(WARP_Y * WARP_X == 32 && RA * 4 == TM && RB * 4 == TN, "a warp tile must hold 32 threads' patches");
   static constexpr int WARPS_X = BN / WN;
   static constexpr int THREADS = 32 * (BM / WM) * WARPS_X;
   static constexpr int A_LD = BM + 4;  // floats per row (one k) of the transposed a tile
@@ -74,6 +81,9 @@ template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MIN_BLOC
   static_assert(STAGES >= 2, "at least two buffers");
 };
 
+// 128 x 256 tiles, 16 x 8 per thread (warps of 64 x 64), one block per SM:
+// 6 shared loads per 128 multiply-adds instead of 4 per 64.
+using Wide = Config<128, 256, 16, 64, 64, 4, 1, 16, 8>;
 using Tiles = Config<128, 128, 16, 32, 64, 3, 2>;
 // Grids of fewer 128 x 128 tiles than SMs (1024^3 and below) leave SMs idle:
 // 64 x 64 tiles of 2 warps there (at 512^3: 0.62x cuBLAS against 0.39x). The
@@ -119,44 +129,48 @@ template <class C, bool GROUPS> struct Copies {
 };
 
 // One tile: acc += (a tile, rows at `as`) x (b tile, columns at `bs`), BK
-// steps of 8 + 8 values and 64 multiply-adds, the next step's values loaded
-// before this step's arithmetic. The thread's rows are as[0..3] and
-// as[WM/2 .. WM/2+3] of each k row, its columns bs[0..3] and bs[WN/2 ..].
-template <class C> __device__ __forceinline__ void multiply_tile(float (&acc)[8][8], const float* as, const float* bs) {
-  float av[2][8], bv[2][8];
+// steps of TM + TN values and TM x TN multiply-adds, the next step's values
+// loaded before this step's arithmetic. The thread's rows are the runs
+// as[r * WM/RA .. r * WM/RA + 3] of each k row, its columns bs[r * WN/RB ..].
+template <class C>
+__device__ __forceinline__ void multiply_tile(float (&acc)[C::TM][C::TN], const float* as, const float* bs) {
+  float av[2][C::TM], bv[2][C::TN];
   auto load = [&](int buf, int p) {
-    const float4 a0 = *reinterpret_cast<const float4*>(as + p * C::A_LD);
-    const float4 a1 = *reinterpret_cast<const float4*>(as + p * C::A_LD + C::WM / 2);
-    const float4 b0 = *reinterpret_cast<const float4*>(bs + p * C::BN);
-    const float4 b1 = *reinterpret_cast<const float4*>(bs + p * C::BN + C::WN / 2);
-    av[buf][0] = a0.x, av[buf][1] = a0.y, av[buf][2] = a0.z, av[buf][3] = a0.w;
-    av[buf][4] = a1.x, av[buf][5] = a1.y, av[buf][6] = a1.z, av[buf][7] = a1.w;
-    bv[buf][0] = b0.x, bv[buf][1] = b0.y, bv[buf][2] = b0.z, bv[buf][3] = b0.w;
-    bv[buf][4] = b1.x, bv[buf][5] = b1.y, bv[buf][6] = b1.z, bv[buf][7] = b1.w;
+#pragma unroll
+    for (int r = 0; r < C::RA; ++r) {
+      const float4 v = *reinterpret_cast<const float4*>(as + p * C::A_LD + r * (C::WM / C::RA));
+      av[buf][4 * r] = v.x, av[buf][4 * r + 1] = v.y, av[buf][4 * r + 2] = v.z, av[buf][4 * r + 3] = v.w;
+    }
+#pragma unroll
+    for (int r = 0; r < C::RB; ++r) {
+      const float4 v = *reinterpret_cast<const float4*>(bs + p * C::BN + r * (C::WN / C::RB));
+      bv[buf][4 * r] = v.x, bv[buf][4 * r + 1] = v.y, bv[buf][4 * r + 2] = v.z, bv[buf][4 * r + 3] = v.w;
+    }
   };
   load(0, 0);
 #pragma unroll
   for (int p = 0; p < C::BK; ++p) {
     if (p + 1 < C::BK) load((p + 1) % 2, p + 1);
 #pragma unroll
-    for (int i = 0; i < 8; ++i)
+    for (int i = 0; i < C::TM; ++i)
 #pragma unroll
-      for (int j = 0; j < 8; ++j) acc[i][j] += av[p % 2][i] * bv[p % 2][j];
+      for (int j = 0; j < C::TN; ++j) acc[i][j] += av[p % 2][i] * bv[p % 2][j];
   }
 }
 
-// Writes the thread's patch: rows row + {0..3, WM/2..WM/2+3}, columns col +
-// {0..3, WN/2..WN/2+3}, as float4 when VEC (n a multiple of 4, c aligned).
+// Writes the thread's patch: the runs of rows row + r * WM/RA + {0..3} and of
+// columns col + r * WN/RB + {0..3}, as float4 when VEC (n a multiple of 4, c
+// aligned).
 template <class C, bool VEC>
-__device__ __forceinline__ void store_c(const float (&acc)[8][8], float* c, int m, int n, int row, int col) {
+__device__ __forceinline__ void store_c(const float (&acc)[C::TM][C::TN], float* c, int m, int n, int row, int col) {
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int r = row + (i / 4) * (C::WM / 2) + i % 4;
+  for (int i = 0; i < C::TM; ++i) {
+    const int r = row + (i / 4) * (C::WM / C::RA) + i % 4;
     if (r >= m) continue;
     float* crow = c + static_cast<size_t>(r) * n;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int cc = col + h * (C::WN / 2);
+    for (int h = 0; h < C::RB; ++h) {
+      const int cc = col + h * (C::WN / C::RB);
       const float* v = &acc[i][h * 4];
       if (VEC) {
         if (cc < n) *reinterpret_cast<float4*>(crow + cc) = make_float4(v[0], v[1], v[2], v[3]);
@@ -182,6 +196,19 @@ template <class C> struct Place {
   }
 };
 
+// The block's tile of c: consecutive blocks walk down bands of RASTER tile
+// rows, column by column, so that the blocks resident at one time share rows of
+// a and columns of b in the L2 cache.
+constexpr int RASTER = 8;
+template <class C> __device__ __forceinline__ void tile_origin(int& row0, int& col0) {
+  const int tiles_x = static_cast<int>(gridDim.x), tiles_y = static_cast<int>(gridDim.y);
+  const int index = static_cast<int>(blockIdx.y) * tiles_x + static_cast<int>(blockIdx.x);
+  const int band = index / (RASTER * tiles_x), first = band * RASTER;
+  const int rows = min(tiles_y - first, RASTER), in_band = index - band * RASTER * tiles_x;
+  row0 = (first + in_band % rows) * C::BM;
+  col0 = (in_band / rows) * C::BN;
+}
+
 // ---- rows 16-byte aligned: a ring of STAGES tiles filled by cp.async ---------------------------
 
 template <class C>
@@ -191,15 +218,16 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   float* smem = reinterpret_cast<float*>(smem4);
   using CP = Copies<C, true>;
   const int tid = threadIdx.x;
-  const int row0 = blockIdx.y * C::BM, col0 = blockIdx.x * C::BN;
+  int row0, col0;
+  tile_origin<C>(row0, col0);
   const Place<C> pl(tid);
   const CP cp(tid, a, b, m, n, k, row0, col0);
 
-  float acc[8][8];
+  float acc[C::TM][C::TN];
 #pragma unroll
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < C::TM; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < C::TN; ++j) acc[i][j] = 0.0f;
 
   // Starts copying the tiles of step kt into buffer `stage`.
   auto load_tiles = [&](int stage, int kt) {
@@ -262,7 +290,8 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
   float* smem = reinterpret_cast<float*>(smem4);
   using CP = Copies<C, false>;
   const int tid = threadIdx.x;
-  const int row0 = blockIdx.y * C::BM, col0 = blockIdx.x * C::BN;
+  int row0, col0;
+  tile_origin<C>(row0, col0);
   const Place<C> pl(tid);
   const CP cp(tid, a, b, m, n, k, row0, col0);
 
@@ -292,11 +321,11 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
     for (int e = 0; e < C::B_ELEMS; ++e) base[cp.b_dst + e * CP::B_STEP * C::BN] = b_next[e];
   };
 
-  float acc[8][8];
+  float acc[C::TM][C::TN];
 #pragma unroll
-  for (int i = 0; i < 8; ++i)
+  for (int i = 0; i < C::TM; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+    for (int j = 0; j < C::TN; ++j) acc[i][j] = 0.0f;
 
   fetch(0);
   stash(smem);
@@ -359,13 +388,17 @@ int sm_count() {
   return count;
 }
 
+template <class C> long long tile_count(int m, int n) {
+  return static_cast<long long>((m + C::BM - 1) / C::BM) * ((n + C::BN - 1) / C::BN);
+}
+
 }  // namespace
 
 void matmul(const float* a, const float* b, float* c, int m, int n, int k) {
   if (m <= 0 || n <= 0) return;
-  const long long big_tiles =
-      static_cast<long long>((m + Tiles::BM - 1) / Tiles::BM) * ((n + Tiles::BN - 1) / Tiles::BN);
-  if (big_tiles >= sm_count()) launch_any<Tiles>(a, b, c, m, n, k);
+  const int sms = sm_count();
+  if (tile_count<Wide>(m, n) * 8 >= 7LL * sms) launch_any<Wide>(a, b, c, m, n, k);
+  else if (tile_count<Tiles>(m, n) >= sms) launch_any<Tiles>(a, b, c, m, n, k);
   else if (rows_aligned(b, c, n)) launch_tiled<SmallTiles>(a, b, c, m, n, k);
   else launch_staged<SmallStaged>(a, b, c, m, n, k);
 }
