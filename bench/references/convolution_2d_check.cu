@@ -1,11 +1,12 @@
 // Correctness of the convolution reference's 2-D paths without a GPU, on the
 // emulator: random inputs, a double-precision CPU gold result, at sizes that
-// give the 7 x 7 register-blocked kernel (conv2d_blocked_7x7) interior tiles
-// (copied without range tests) and border tiles on every side, ragged last
-// tiles, one or several tiles a block (the persistent grid), and the cases
-// that take conv2d_tiled instead (width % 4 != 0, arrays 4 bytes off, 5 x 5).
-// The grader's small cases never reach conv2d_blocked_7x7 (none has a 7 x 7
-// mask and width % 4 == 0), so the checking build is run on it here:
+// give the 5 x 5 and 7 x 7 register-blocked kernels (conv2d_blocked<5>, one
+// tile a block, and conv2d_blocked<7>, persistent, double-buffered) interior
+// tiles (copied without range tests) and border tiles on every side, ragged
+// last tiles, one or several tiles a block, and the cases that take
+// conv2d_tiled instead (width % 4 != 0, arrays 4 bytes off). The grader's
+// small cases barely reach conv2d_blocked (one 1 x 100 5 x 5 case; no 7 x 7
+// mask with width % 4 == 0), so the checking build is run on it here:
 //   gpulab run -I . bench/references/convolution_2d_check.cu
 //   gpulab run --race-check -I . bench/references/convolution_2d_check.cu small
 // (`small`: three sizes only, for the slower checking build). Exits 1 if any
@@ -64,12 +65,15 @@ int main(int argc, char** argv) {
     check(300, 1028, 7, 0);  // interior and border tiles, 90 tiles: several a block
     check(33, 36, 7, 0);    // one ragged tile
     check(77, 300, 7, 1);   // arrays 4 bytes off: conv2d_tiled
+    check(100, 392, 5, 0);  // 5 x 5: interior and border tiles, ragged last row of tiles
   } else {
     const int sizes[][2] = {{200, 400}, {77, 300}, {160, 524}, {33, 36}, {2, 4}, {5, 132}, {1, 4}, {300, 1028}};
     for (auto& s : sizes)
       for (int mw : {5, 7}) check(s[0], s[1], mw, 0);
-    check(101, 302, 7, 0);  // width % 4 != 0: conv2d_tiled
-    check(100, 300, 7, 1);  // arrays 4 bytes off: conv2d_tiled
+    for (int mw : {5, 7}) {
+      check(101, 302, mw, 0);  // width % 4 != 0: conv2d_tiled
+      check(100, 300, mw, 1);  // arrays 4 bytes off: conv2d_tiled
+    }
   }
   std::printf("%s\n", fails ? "SOME WRONG" : "all ok");
   return fails != 0;

@@ -15,8 +15,8 @@
 //     only checked for correctness.
 //   * Large tiles (thread coarsening, README "How much does tiling save?"): a
 //     block computes thousands of outputs in 1-D and 64 x 64 in 2-D (128 x 32
-//     for 7 x 7 on whole 16-byte rows), so the halo adds a few per cent and
-//     each input cell comes from device memory about once.
+//     for 5 x 5 and 7 x 7 on whole 16-byte rows), so the halo adds a few per
+//     cent and each input cell comes from device memory about once.
 //   * Halo loads that coalesce, 16 bytes at a time: tiles are copied with
 //     asynchronous 16-byte copies (cp.async, cuda_pipeline.h), consecutive
 //     threads taking consecutive 16-byte groups, the halo rounded out to whole
@@ -29,12 +29,14 @@
 //     input into a second shared buffer while it computes the current one: the
 //     device-memory latency hides behind the arithmetic. For the timed 7 x 7
 //     mask on whole 16-byte rows the grid is persistent: as many blocks as fit
-//     on the device, walking all the tiles (conv2d_blocked_7x7).
+//     on the device, walking all the tiles (conv2d_blocked<7>). The timed 5 x 5
+//     mask, bound by memory, does better with one tile a block and many small
+//     blocks on each multiprocessor (conv2d_blocked<5>).
 //   * Register reuse: a thread computes several neighbouring outputs from one
 //     window of inputs read from shared memory into registers, instead of
 //     re-reading each input once per output that uses it. 1-D: 4 consecutive
 //     outputs from one window of 16-byte vectors; 2-D: 2 adjacent columns x 8
-//     rows (4 x 8 for 7 x 7 on whole 16-byte rows), each input row of the
+//     rows (4 x 8 for 5 x 5 and 7 x 7 on whole 16-byte rows), each input row of the
 //     window read once (as vectors) and multiplied into every output row that
 //     uses it.
 // Tunables are the named constants and the template arguments of Shape1D
@@ -281,89 +283,114 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
   }
 }
 
-// ---- 2-D, 7 x 7 on whole 16-byte rows: the timed case --------------------------------------------
+// ---- 2-D, 5 x 5 and 7 x 7 on whole 16-byte rows: the timed cases --------------------------------
 
-// The speed test's 2-D mask (7 x 7) on rows that are whole 16-byte groups
-// (width % 4 == 0 and 16-byte aligned arrays, as cudaMalloc gives) takes this
-// kernel: on an H200 at 8192 x 8192 it runs at 0.78x of copy bandwidth, against
-// 0.67x for conv2d_tiled<7>, which every other 2-D case keeps (at 5 x 5 this
-// kernel was the slower one: 0.82x against 0.86x). What it adds to conv2d_tiled:
+// The speed test's 2-D masks (5 x 5 and 7 x 7) on rows that are whole 16-byte
+// groups (width % 4 == 0 and 16-byte aligned arrays, as cudaMalloc gives) take
+// this kernel: on an H200 at 8192 x 8192 it runs at 0.92x (5 x 5) and 0.80x
+// (7 x 7) of copy bandwidth, against 0.86x and 0.67x for conv2d_tiled, which
+// every other 2-D case keeps. What it adds to conv2d_tiled:
 //   * Register blocking (README "How much does tiling save?": threads that
 //     compute several outputs): a thread computes 4 adjacent columns x 8 rows.
-//     Each input row of its window (4 + 6 columns) is read from shared memory
-//     once, as three 16-byte vectors (one LDS.128 each), and multiplied into
-//     every one of the 8 output rows that uses it: 21 bytes of shared reads
-//     an output, against 35 with conv2d_tiled's 2 x 8 and float2 reads.
+//     Each input row of its window (4 + W - 1 columns) is read from shared
+//     memory once, as three 16-byte vectors (one LDS.128 each), and multiplied
+//     into every one of the 8 output rows that uses it: 21 bytes of shared
+//     reads an output at 7 x 7, against 35 with conv2d_tiled's 2 x 8 and float2
+//     reads.
 //   * The mask in constant memory (README "2. The mask in constant memory"):
-//     the loops are unrolled for W = 7, so each mask value is a constant-bank
+//     the loops are unrolled for W, so each mask value is a constant-bank
 //     operand of its multiply-add, as in conv2d_tiled.
 //   * Tiles with halo cells (README "3. Tiling with halo cells"): a block's
-//     128 x 32 outputs need a 134 x 38 input tile, copied as 34 16-byte groups
-//     a row (136 columns), ghost cells zeros. Tiles whose input lies wholly
-//     inside the image (all but the border ones) are copied with one 16-byte
-//     copy per thread per row and no range tests: with the border tiles'
-//     tested copy for every tile, Nsight Compute counted 709 instructions per
-//     warp and tile besides the 1568 multiply-adds, by the PTX mostly that
-//     copy's per-row tests and selects and its nearly idle second pass.
-//   * cp.async double buffering (beyond the README: cuda_pipeline.h): the next
-//     tile's input is copied into a second shared buffer, straight from device
-//     memory without passing through registers, while the current one is
-//     computed, so the device-memory latency hides behind the arithmetic.
-//   * A persistent grid (beyond the README): as many blocks as fit on the
-//     device at once, each walking the tiles t, t + gridDim.x, ... in row-major
-//     order, so that the blocks work on neighbouring tiles at the same time and
-//     the halo rows that two row bands share still come from the L2 cache.
+//     128 x 32 outputs need a (128 + W - 1) x (32 + W - 1) input tile, copied as
+//     34 16-byte groups a row (136 columns), ghost cells zeros. Tiles whose input
+//     lies wholly inside the image (all but the border ones) are copied with one
+//     16-byte copy per thread per row and no range tests: with the border
+//     tiles' tested copy for every tile, Nsight Compute counted 709 instructions
+//     per warp and tile besides the 1568 multiply-adds of 7 x 7, by the PTX
+//     mostly that copy's per-row tests and selects and its nearly idle second
+//     pass.
+//   * What the two masks need differs (the numbers: docs/performance.md). At
+//     5 x 5 (25 multiply-adds an output) the kernel is bound by memory: each
+//     block computes one tile, copy, wait, compute, store, as the README's
+//     tiled kernel does, and 8 blocks of 20 KB fit on a multiprocessor, so while
+//     some wait for their copies others compute and the copies of many blocks
+//     are in flight at once. This ran at 0.92x; the 7 x 7 arrangement below ran
+//     at 0.83-0.85x for 5 x 5, with 3 buffers 0.85x, and blocks walking a column
+//     strip (a ring of input rows in shared memory, each row copied once)
+//     0.79-0.86x. At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2
+//     where 0.95x of the copy is 141 us) the arithmetic must overlap the copies:
+//       - cp.async double buffering (beyond the README: cuda_pipeline.h): the
+//         next tile's input is copied into a second shared buffer, straight
+//         from device memory without passing through registers, while the
+//         current one is computed, so the device-memory latency hides behind
+//         the arithmetic. One __syncthreads() a tile: after it everyone's copies
+//         of this tile have landed and everyone is done with the previous one,
+//         whose buffer the next copy then fills (two a tile: 0.78x, against 0.80x).
+//       - A persistent grid (beyond the README): as many blocks as fit on the
+//         device at once, each walking the tiles t, t + gridDim.x, ... in
+//         row-major order, so that the blocks work on neighbouring tiles at the
+//         same time and the halo rows that two row bands share still come from
+//         the L2 cache (one block a tile: 0.74x; 3 buffers at 3 blocks per SM
+//         0.78x; 128 x 64 tiles 0.77x).
 // The sums are written acc += a * b, which nvcc contracts to FFMAs: written with
 // fmaf(), its front end placed all 42 shared loads of the unrolled loop before
 // the multiply-adds (227 registers, spills under any cap).
-constexpr int BLK_W = 7, BLK_R = BLK_W / 2;
 constexpr int BLK_ROWS = 8;  // output rows per thread (4 columns each)
 constexpr int BLK_BY = 4;    // warps per block, one below the other
 constexpr int BLK_THREADS = 32 * BLK_BY;
 constexpr int BLK_TX = 128, BLK_TY = BLK_BY * BLK_ROWS;  // output tile: 128 x 32
-constexpr int BLK_IN_H = BLK_TY + BLK_W - 1;             // input rows of a tile: 38
-// Resident blocks per SM the register allocation must allow (a cap of 96
-// registers a thread): shared memory allows 5 blocks of 43 KB (two tiles each).
-constexpr int BLK_MIN_BLOCKS = 5;
 // Shared vector v of a tile row holds input columns col0 - 8 + 4v .. +3, col0
 // the tile's first output column (0 <= v < BLK_SV: the tile and an 8-column
 // halo on each side, as in conv2d_tiled).
 constexpr int BLK_SV = BLK_TX / 4 + 4;
-// Lane x's outputs are shared columns 8 + 4x .. 11 + 4x; its window, columns
-// 8 + 4x - R .. 11 + 4x + R, lies in vectors x + BLK_V_LO .. x + BLK_V_HI, from
-// column BLK_OFF of the first.
-constexpr int BLK_V_LO = (8 - BLK_R) / 4, BLK_V_HI = (11 + BLK_R) / 4, BLK_NV = BLK_V_HI - BLK_V_LO + 1;
-constexpr int BLK_OFF = (8 - BLK_R) - 4 * BLK_V_LO;
-static_assert(BLK_NV == 3 && BLK_V_HI + 31 < BLK_SV, "three vectors per window row, inside the shared row");
-static_assert(2 * BLK_IN_H * BLK_SV * 16 <= 48 * 1024, "two tiles fit the default shared-memory limit");
+
+// The kernel's shape for a W x W mask.
+template <int W> struct Blocked {
+  static constexpr int R = W / 2;
+  static constexpr int IN_H = BLK_TY + W - 1;  // input rows of a tile: 36 or 38
+  // Lane x's outputs are shared columns 8 + 4x .. 11 + 4x; its window, columns
+  // 8 + 4x - R .. 11 + 4x + R, lies in vectors x + V_LO .. x + V_HI, from column
+  // OFF of the first.
+  static constexpr int V_LO = (8 - R) / 4, V_HI = (11 + R) / 4, NV = V_HI - V_LO + 1, OFF = (8 - R) - 4 * V_LO;
+  // 7 x 7: two tile buffers and a persistent grid; 5 x 5: one tile a block.
+  static constexpr int BUFFERS = W == 7 ? 2 : 1;
+  // Resident blocks per SM the register allocation must allow: 5 for 7 x 7 (a
+  // cap of 96 registers a thread; shared memory allows 5 blocks of 43 KB), 8
+  // for 5 x 5 (64 registers; blocks of 20 KB).
+  static constexpr int MIN_BLOCKS = W == 7 ? 5 : 8;
+  static_assert(NV == 3 && V_HI + 31 < BLK_SV, "three vectors per window row, inside the shared row");
+  static_assert(BUFFERS * IN_H * BLK_SV * 16 <= 48 * 1024, "the buffers fit the default shared-memory limit");
+};
 
 // The arrays are 16-byte aligned and width % 4 == 0 (the host side checks):
 // every 16-byte group of a row is wholly inside the image or wholly outside.
-__global__ void __launch_bounds__(BLK_THREADS, BLK_MIN_BLOCKS)
-    conv2d_blocked_7x7(const float* __restrict__ in, float* __restrict__ out, int height, int width, int tiles_x,
-                       int tiles) {
-  __shared__ float4 tile[2][BLK_IN_H][BLK_SV];
+template <int W>
+__global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
+    conv2d_blocked(const float* __restrict__ in, float* __restrict__ out, int height, int width, int tiles_x,
+                   int tiles) {
+  using B = Blocked<W>;
+  __shared__ float4 tile[B::BUFFERS][B::IN_H][BLK_SV];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  // Starts the copy of tile t's input (and halo) into tile[buf]: warp w copies
-  // rows w, w + BLK_BY, ..., lane l vector BLK_V_LO + l of each (consecutive
-  // lanes, consecutive 16 bytes: coalesced), and the last BLK_NV - 1 vectors
-  // of the rows in one more pass.
+  // Starts the copy of tile t's input (and halo) into tile[buf] (one commit):
+  // warp w copies rows w, w + BLK_BY, ..., lane l vector V_LO + l of each
+  // (consecutive lanes, consecutive 16 bytes: coalesced), and the last NV - 1
+  // vectors of the rows in one more pass.
   auto start_copy = [&](int buf, int t) {
     const int ty = t / tiles_x, tx = t - ty * tiles_x;
-    const int row0 = ty * BLK_TY - BLK_R;  // the tile's first input row
-    const int c0 = tx * BLK_TX - 8 + 4 * (BLK_V_LO + lane), c1 = c0 + 128;
-    if (row0 >= 0 && row0 + BLK_IN_H <= height && tx * BLK_TX - 8 + 4 * BLK_V_LO >= 0 &&
-        tx * BLK_TX - 8 + 4 * (BLK_V_HI + 32) <= width) {
+    const int row0 = ty * BLK_TY - B::R;  // the tile's first input row
+    const int c0 = tx * BLK_TX - 8 + 4 * (B::V_LO + lane), c1 = c0 + 128;
+    if (row0 >= 0 && row0 + B::IN_H <= height && tx * BLK_TX - 8 + 4 * B::V_LO >= 0 &&
+        tx * BLK_TX - 8 + 4 * (B::V_HI + 32) <= width) {
       // Inside the image: no tests, a pointer stepping BLK_BY rows at a time.
       const float* src = in + static_cast<size_t>(row0 + warp) * width + c0;
       const size_t step = static_cast<size_t>(BLK_BY) * width;
 #pragma unroll
-      for (int r = warp, k = 0; k < (BLK_IN_H + BLK_BY - 1) / BLK_BY; ++k, r += BLK_BY, src += step)
-        if (k < BLK_IN_H / BLK_BY || r < BLK_IN_H) __pipeline_memcpy_async(&tile[buf][r][BLK_V_LO + lane], src, 16);
-      // The last BLK_NV - 1 vectors of every row: thread i takes row i / (BLK_NV - 1).
-      for (int i = threadIdx.x; i < BLK_IN_H * (BLK_NV - 1); i += BLK_THREADS) {
-        const int r = i / (BLK_NV - 1), v = BLK_V_LO + 32 + i % (BLK_NV - 1);
+      for (int r = warp, k = 0; k < (B::IN_H + BLK_BY - 1) / BLK_BY; ++k, r += BLK_BY, src += step)
+        if (k < B::IN_H / BLK_BY || r < B::IN_H) __pipeline_memcpy_async(&tile[buf][r][B::V_LO + lane], src, 16);
+      // The last NV - 1 vectors of every row: thread i takes row i / (NV - 1).
+      for (int i = threadIdx.x; i < B::IN_H * (B::NV - 1); i += BLK_THREADS) {
+        const int r = i / (B::NV - 1), v = B::V_LO + 32 + i % (B::NV - 1);
         __pipeline_memcpy_async(&tile[buf][r][v], in + static_cast<size_t>(row0 + r) * width + tx * BLK_TX - 8 + 4 * v,
                                 16);
       }
@@ -372,33 +399,29 @@ __global__ void __launch_bounds__(BLK_THREADS, BLK_MIN_BLOCKS)
     }
     // A border tile: ghost cells (rows or groups outside the image) are
     // zero-filled by the copy itself (16 bytes of zeros, none read).
-    const bool in0 = c0 >= 0 && c0 < width, in1 = lane < BLK_NV - 1 && c1 < width;
-    for (int r = warp; r < BLK_IN_H; r += BLK_BY) {
+    const bool in0 = c0 >= 0 && c0 < width, in1 = lane < B::NV - 1 && c1 < width;
+    for (int r = warp; r < B::IN_H; r += BLK_BY) {
       const int gr = row0 + r;
       const bool row_in = gr >= 0 && gr < height;
       const float* row = in + static_cast<size_t>(row_in ? gr : 0) * width;
-      __pipeline_memcpy_async(&tile[buf][r][BLK_V_LO + lane], row_in && in0 ? row + c0 : in, 16,
+      __pipeline_memcpy_async(&tile[buf][r][B::V_LO + lane], row_in && in0 ? row + c0 : in, 16,
                               row_in && in0 ? 0 : 16);
-      if (lane < BLK_NV - 1)
-        __pipeline_memcpy_async(&tile[buf][r][BLK_V_LO + 32 + lane], row_in && in1 ? row + c1 : in, 16,
+      if (lane < B::NV - 1)
+        __pipeline_memcpy_async(&tile[buf][r][B::V_LO + 32 + lane], row_in && in1 ? row + c1 : in, 16,
                                 row_in && in1 ? 0 : 16);
     }
     __pipeline_commit();
   };
 
-  // Block b computes tiles b, b + gridDim.x, ...; while it computes one, the
-  // next one is being copied into the other buffer.
-  int t = blockIdx.x;
-  if (t < tiles) start_copy(0, t);
-  for (int n = 0; t < tiles; t += gridDim.x, ++n) {
-    const int buf = n & 1;
-    if (t + static_cast<int>(gridDim.x) < tiles) {
-      start_copy(buf ^ 1, t + gridDim.x);
-      __pipeline_wait_prior(1);  // this thread's copies of tile t have landed
-    } else {
-      __pipeline_wait_prior(0);
-    }
-    __syncthreads();  // everyone's copies of tile t have landed
+  // Block b computes tiles b, b + gridDim.x, ... (one of them with one tile a
+  // block). With two buffers the next tile is copied while this one is computed.
+  int t = blockIdx.x, buf = 0;
+  if (B::BUFFERS == 2 && t < tiles) start_copy(0, t);
+  for (; t < tiles; t += gridDim.x) {
+    if (B::BUFFERS == 1) start_copy(0, t);
+    __pipeline_wait_prior(0);  // this thread's copies of tile t have landed
+    __syncthreads();           // everyone's have, and everyone is done with the other buffer
+    if (B::BUFFERS == 2 && t + static_cast<int>(gridDim.x) < tiles) start_copy(buf ^ 1, t + gridDim.x);
 
     // Outputs (r, 4 lane .. 4 lane + 3) for r in rows warp*ROWS .. +ROWS-1 of
     // the tile: input row warp*ROWS + k contributes to output row warp*ROWS + i
@@ -410,14 +433,14 @@ __global__ void __launch_bounds__(BLK_THREADS, BLK_MIN_BLOCKS)
       for (int e = 0; e < 4; ++e) acc[i][e] = 0.0f;
     const int tr0 = warp * BLK_ROWS;
 #pragma unroll
-    for (int k = 0; k < BLK_ROWS + BLK_W - 1; ++k) {
-      float win[4 * BLK_NV];
+    for (int k = 0; k < BLK_ROWS + W - 1; ++k) {
+      float win[4 * B::NV];
 #pragma unroll
-      for (int v = 0; v < BLK_NV; ++v) {
-        const float4 x = tile[buf][tr0 + k][lane + BLK_V_LO + v];
+      for (int v = 0; v < B::NV; ++v) {
+        const float4 x = tile[buf][tr0 + k][lane + B::V_LO + v];
         win[4 * v] = x.x, win[4 * v + 1] = x.y, win[4 * v + 2] = x.z, win[4 * v + 3] = x.w;
       }
-      add_input_row<BLK_W, BLK_OFF>(acc, win, k);
+      add_input_row<W, B::OFF>(acc, win, k);
     }
 
     // One 16-byte store per output row (width % 4 == 0: the 4 columns are all
@@ -432,7 +455,9 @@ __global__ void __launch_bounds__(BLK_THREADS, BLK_MIN_BLOCKS)
             make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
       }
     }
-    __syncthreads();  // everyone is done with tile[buf] before it is refilled
+    // One buffer and another tile to come: everyone is done with it before it is refilled.
+    if (B::BUFFERS == 1 && t + static_cast<int>(gridDim.x) < tiles) __syncthreads();
+    buf ^= B::BUFFERS - 1;
   }
 }
 
@@ -524,21 +549,24 @@ template <int W> void launch_2d(const float* in, float* out, int height, int wid
   conv2d_tiled<W><<<grid, block, shared_bytes>>>(in, out, height, width, vector_load);
 }
 
-// The persistent grid: as many blocks as fit on the device at once (asked
-// once), or one per tile when there are fewer tiles.
-void launch_blocked_7x7(const float* in, float* out, int height, int width) {
-  static int grid_max = 0;
-  if (grid_max == 0) {
-    int per_sm = 0, sms = 0, device = 0;
-    cudaGetDevice(&device);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_blocked_7x7, BLK_THREADS, 0);
-    grid_max = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
-  }
+// One block a tile, or for 7 x 7 the persistent grid: as many blocks as fit
+// on the device at once (asked once), or one per tile when there are fewer.
+template <int W> void launch_blocked(const float* in, float* out, int height, int width) {
   const int tiles_x = (width + BLK_TX - 1) / BLK_TX, tiles_y = (height + BLK_TY - 1) / BLK_TY;
   const int tiles = tiles_x * tiles_y;
-  const int grid = tiles < grid_max ? tiles : grid_max;
-  conv2d_blocked_7x7<<<grid, BLK_THREADS>>>(in, out, height, width, tiles_x, tiles);
+  int grid = tiles;
+  if (Blocked<W>::BUFFERS == 2) {
+    static int grid_max = 0;
+    if (grid_max == 0) {
+      int per_sm = 0, sms = 0, device = 0;
+      cudaGetDevice(&device);
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_blocked<W>, BLK_THREADS, 0);
+      grid_max = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+    }
+    if (grid > grid_max) grid = grid_max;
+  }
+  conv2d_blocked<W><<<grid, BLK_THREADS>>>(in, out, height, width, tiles_x, tiles);
 }
 
 template <class S> void convolution_1d_with(const float* in, const float* mask, float* out, int width, int mask_width) {
@@ -571,17 +599,19 @@ void convolution_1d(const float* in, const float* mask, float* out, int width, i
 void convolution_2d(const float* in, const float* mask, float* out, int height, int width, int mask_width) {
   if (height <= 0 || width <= 0 || mask_width <= 0 || mask_width > MAX_MASK_WIDTH || mask_width % 2 == 0) return;
   cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
+  // 16-byte copies and stores of whole rows: width % 4 == 0 and 16-byte aligned arrays.
+  const bool whole_rows =
+      width % 4 == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
   switch (mask_width) {
     case 1: launch_2d<1>(in, out, height, width); break;
     case 3: launch_2d<3>(in, out, height, width); break;
-    case 5: launch_2d<5>(in, out, height, width); break;
+    case 5:
+      if (whole_rows) launch_blocked<5>(in, out, height, width);
+      else launch_2d<5>(in, out, height, width);
+      break;
     case 7:
-      // 16-byte copies and stores of whole rows: width % 4 == 0 and 16-byte aligned arrays.
-      if (width % 4 == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0) {
-        launch_blocked_7x7(in, out, height, width);
-      } else {
-        launch_2d<7>(in, out, height, width);
-      }
+      if (whole_rows) launch_blocked<7>(in, out, height, width);
+      else launch_2d<7>(in, out, height, width);
       break;
     default: {
       const dim3 grid((width + WIDE_TILE_X - 1) / WIDE_TILE_X, (height + WIDE_TILE_Y - 1) / WIDE_TILE_Y);
