@@ -315,9 +315,9 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //     tiled kernel does, and 8 blocks of 20 KB fit on a multiprocessor, so while
 //     some wait for their copies others compute and the copies of many blocks
 //     are in flight at once. This ran at 0.92x; the 7 x 7 arrangement below ran
-//     at 0.83-0.85x for 5 x 5, with 3 buffers 0.85x, and blocks walking a column
+//     at 0.83-0.85x for 5 x 5, with 3 buffers 0.84-0.85x, and blocks walking a column
 //     strip (a ring of input rows in shared memory, each row copied once)
-//     0.79-0.86x. At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2
+//     0.79-0.87x. At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2
 //     where 0.95x of the copy is 141 us) the arithmetic must overlap the copies:
 //       - cp.async double buffering (beyond the README: cuda_pipeline.h): the
 //         next tile's input is copied into a second shared buffer, straight
