@@ -32,6 +32,14 @@ namespace gpulab::emu {
 
 struct CheckerHooks;
 
+// A named barrier call as written: bar.sync / bar.arrive id{, threads} (inline PTX) or
+// __barrier_sync(id) / __barrier_sync_count(id, threads) (`intrinsic`).
+struct NamedBarrierCall {
+  unsigned id, threads;
+  bool has_threads, wait, intrinsic;
+  std::string spelled() const;  // for reports: "__barrier_sync_count(1, 100)", "bar.arrive 2, 64"
+};
+
 // One GPU thread's scheduling state: exactly one cache line, so that a switch
 // touches one line of it (warp-collective data lives in WarpSlot, apart).
 struct alignas(64) EmuThread {
@@ -93,8 +101,7 @@ class BlockRunner {
   void wake_parked(const void* object);
   // Named barriers (named_barriers.cpp): bar.sync / bar.arrive id{, threads}, __barrier_sync_count.
   // `threads` 0: every warp of the block; `wait` false: bar.arrive (waits for its warp only).
-  // `what`: the call as written, for reports.
-  void named_barrier(unsigned id, unsigned threads, bool wait, const std::string& what, const char* file, int line);
+  void named_barrier(const NamedBarrierCall& call, const char* file, int line);
   void group_synchronised(const char* file, int line);
   unsigned coalesce(const char* file, int line);
   void append_printf(const char* text, size_t length);
@@ -230,6 +237,7 @@ class BlockRunner {
     unsigned long long phase = 0;  // phases completed in this block
     std::array<unsigned, 32> lanes{};
     std::array<unsigned long long, 32> warp_phase{};  // the phase each warp was last counted in
+    unsigned arrive_waiters = 0;                      // lanes in bar.arrive waiting for their warp
     std::string label;  // "bar.sync 1, 256 (first reached on line 120)": what its waiters wait at
   };
   std::array<NamedBarrier, 16> named_{};

@@ -20,7 +20,9 @@ void refuse(const std::string& what, const char* file, int line) {
   device_misuse("named-barrier", what.c_str(), file, line);
 }
 
-std::string spelled(unsigned id, unsigned threads, bool has_threads, bool wait, bool intrinsic) {
+}  // namespace
+
+std::string NamedBarrierCall::spelled() const {
   if (intrinsic)
     return has_threads ? "__barrier_sync_count(" + std::to_string(id) + ", " + std::to_string(threads) + ")"
                        : "__barrier_sync(" + std::to_string(id) + ")";
@@ -28,26 +30,25 @@ std::string spelled(unsigned id, unsigned threads, bool has_threads, bool wait, 
          (has_threads ? ", " + std::to_string(threads) : "");
 }
 
-}  // namespace
-
 void block_named_barrier(unsigned id, unsigned threads, bool has_threads, bool wait, bool intrinsic, const char* file,
                          int line) {
+  const NamedBarrierCall call{id, threads, has_threads, wait, intrinsic};
   BlockRunner* r = running_block_runner();
-  const std::string what = spelled(id, threads, has_threads, wait, intrinsic);
-  if (!r) return refuse(what + " outside a kernel", file, line);
+  if (!r) return refuse(call.spelled() + " outside a kernel", file, line);
   const unsigned whole = (r->thread_count() + 31) / 32 * 32;  // barriers count whole warps
   if (id == 0 && wait && (!has_threads || threads == whole)) {
     block_barrier(BarrierKind::plain, 1, file, line);
     return;
   }
   if (id == 0)
-    return refuse(what +
+    return refuse(call.spelled() +
                       ": barrier 0 is the one __syncthreads() uses, and the emulator runs it only over the whole "
                       "block (" +
                       std::to_string(whole) + " threads); give a barrier of part of the block an id from 1 to 15",
                   file, line);
-  if (has_threads && threads == 0) return refuse(what + ": a named barrier's thread count must not be 0", file, line);
-  r->named_barrier(id, has_threads ? threads : 0u, wait, what, file, line);
+  if (has_threads && threads == 0)
+    return refuse(call.spelled() + ": a named barrier's thread count must not be 0", file, line);
+  r->named_barrier(call, file, line);
 }
 
 unsigned BlockRunner::live_lanes(unsigned warp) const {
@@ -59,26 +60,28 @@ unsigned BlockRunner::live_lanes(unsigned warp) const {
   return m;
 }
 
-void BlockRunner::named_barrier(unsigned id, unsigned threads, bool wait, const std::string& what, const char* file,
-                                int line) {
+void BlockRunner::named_barrier(const NamedBarrierCall& call, const char* file, int line) {
   settle();
   EmuThread* self = current_;
   self->wait_file = file;
   self->wait_line = line;
+  const unsigned id = call.id, threads = call.has_threads ? call.threads : 0u;
   const unsigned warps = (thread_count_ + 31) / 32;
-  if (id > 15) return refuse(what + ": a block has 16 named barriers, 0 to 15; the id must be one of them", file, line);
+  if (id > 15)
+    return refuse(call.spelled() + ": a block has 16 named barriers, 0 to 15; the id must be one of them", file, line);
   if (threads % 32 != 0)
-    return refuse(what + ": a named barrier counts whole warps, so its thread count must be a multiple of 32", file,
-                  line);
-  if (!wait && threads == 0)
-    return refuse(what + ": bar.arrive needs a thread count (bar.arrive id, count)", file, line);
+    return refuse(call.spelled() + ": a named barrier counts whole warps, so its thread count must be a multiple of 32",
+                  file, line);
+  if (!call.wait && threads == 0)
+    return refuse(call.spelled() + ": bar.arrive needs a thread count (bar.arrive id, count)", file, line);
   if (threads > warps * 32)
-    return refuse(what + " can never complete: the block has " + std::to_string(thread_count_) + " threads (" +
-                      std::to_string(warps) + " warps); give the number of threads that reach this barrier",
+    return refuse(call.spelled() + " can never complete: the block has " + std::to_string(thread_count_) +
+                      " threads (" + std::to_string(warps) +
+                      " warps); give the number of threads that reach this barrier",
                   file, line);
   NamedBarrier& b = named_[id];
   if (b.counting && b.threads != threads)
-    return refuse(what + ": barrier " + std::to_string(id) + " is in a phase that counts " +
+    return refuse(call.spelled() + ": barrier " + std::to_string(id) + " is in a phase that counts " +
                       (b.threads ? std::to_string(b.threads) + " threads" : std::string("the whole block")) + " (" +
                       b.label +
                       "); every thread that arrives at a barrier in one phase must give the same count. Use another "
@@ -88,18 +91,28 @@ void BlockRunner::named_barrier(unsigned id, unsigned threads, bool wait, const 
     b.counting = true;
     b.threads = threads;
     b.arrived = 0;
-    b.label = what + " (named barrier, first reached on line " + std::to_string(line) + ")";
+    b.label = call.spelled() + " (named barrier, first reached on line " + std::to_string(line) + ")";
     named_touched_ = true;
   }
   const unsigned warp = self->context.warp(), bit = 1u << self->context.lane();
   b.lanes[warp] |= bit;
-  count_named_warp(id, warp);
-  // Every lane first waits for the rest of its warp: the warp arrives as one, in the phase that is
-  // in progress when its last live lane gets here.
-  while (b.lanes[warp] & bit) park(&b.lanes[warp], b.label.c_str(), file, line);
-  if (!wait) return;  // bar.arrive
-  const unsigned long long phase = b.warp_phase[warp];
-  while (b.phase <= phase) park(&b, b.label.c_str(), file, line);
+  // The common case: every lane of the warp is here. A warp with lanes that have exited is
+  // counted at the next stall, when nothing else can run (release_named_after_exits).
+  if (b.lanes[warp] == existing_lanes(warp)) count_named_warp(id, warp);
+  // A lane waits for the rest of its warp (the warp arrives as one, in the phase that is in
+  // progress when its last live lane gets here): bar.arrive that long, parked on the warp's lanes;
+  // bar.sync until that phase has completed too, parked on the barrier, which wakes its waiters
+  // once per phase (a lane whose warp was not counted yet parks again): one switch per thread and
+  // phase, as at a __syncthreads().
+  if (!call.wait) {
+    while (b.lanes[warp] & bit) {
+      ++b.arrive_waiters;
+      park(&b.lanes[warp], b.label.c_str(), file, line);
+      --b.arrive_waiters;
+    }
+    return;
+  }
+  while ((b.lanes[warp] & bit) || b.phase <= b.warp_phase[warp]) park(&b, b.label.c_str(), file, line);
 }
 
 void BlockRunner::count_named_warp(unsigned id, unsigned warp) {
@@ -109,7 +122,7 @@ void BlockRunner::count_named_warp(unsigned id, unsigned warp) {
   b.lanes[warp] = 0;
   b.warp_phase[warp] = b.phase;
   b.arrived += 32;
-  wake_parked(&b.lanes[warp]);
+  if (b.arrive_waiters) wake_parked(&b.lanes[warp]);
   unsigned needed = b.threads;
   if (needed == 0) {
     for (unsigned w = 0; w < (thread_count_ + 31) / 32; ++w) needed += live_lanes(w) ? 32 : 0;
