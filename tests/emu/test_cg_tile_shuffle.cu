@@ -13,25 +13,9 @@
 
 #include <vector>
 
+#include "device_array.cuh"
+
 namespace cg = cooperative_groups;
-
-
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  size_t n;
-  explicit DeviceArray(size_t count) : n(count) {
-    REQUIRE(cudaMalloc(&p, n * sizeof(T)) == cudaSuccess);
-    REQUIRE(cudaMemset(p, 0, n * sizeof(T)) == cudaSuccess);
-  }
-  ~DeviceArray() { cudaFree(p); }
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-    REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return h;
-  }
-};
 
 struct Wide {
   double d;

@@ -24,32 +24,14 @@
 #include <utility>
 #include <vector>
 
+#include "device_array.cuh"
+
 #ifdef GPULAB_EMULATOR
 #include "gpulab/emu/diagnostics_api.hpp"
 #endif
 
 namespace cg = cooperative_groups;
 using block_barrier = cuda::barrier<cuda::thread_scope_block>;
-
-
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  size_t n;
-  explicit DeviceArray(size_t count) : n(count) {
-    REQUIRE(cudaMalloc(&p, n * sizeof(T)) == cudaSuccess);
-    REQUIRE(cudaMemset(p, 0, n * sizeof(T)) == cudaSuccess);
-  }
-  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-    REQUIRE(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-  }
-  ~DeviceArray() { cudaFree(p); }
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return h;
-  }
-};
 
 // Each round every thread reads its neighbour's value and adds its own rank.
 __global__ void neighbour_rounds(int* out, int rounds) {

@@ -12,28 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "device_array.cuh"
+
 #ifdef GPULAB_EMULATOR
 #include "gpulab/emu/diagnostics_api.hpp"
 #endif
-
-template <class T>
-struct DeviceArray {
-  T* p = nullptr;
-  size_t n;
-  explicit DeviceArray(size_t count) : n(count) {
-    REQUIRE(cudaMalloc(&p, n * sizeof(T)) == cudaSuccess);
-    REQUIRE(cudaMemset(p, 0, n * sizeof(T)) == cudaSuccess);
-  }
-  explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-    REQUIRE(cudaMemcpy(p, host.data(), n * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
-  }
-  ~DeviceArray() { cudaFree(p); }
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    REQUIRE(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost) == cudaSuccess);
-    return h;
-  }
-};
 
 // Warps 0-3 and warps 4-7 each pass values around their own ring of 128 threads, `rounds`
 // times, synchronising only among themselves (barriers 1 and 2); then the whole block meets.
