@@ -25,17 +25,25 @@
 //     consecutive ones of the b tile: no bank conflicts.
 //   * Fragments double-buffered in registers: the loads of step p+1 are issued
 //     before the multiply-adds of step p, which hide their latency.
+//   * The order of the multiply-adds: run by run of 4 rows, column by column,
+//     so that each value of b feeds 4 multiply-adds in a row. The compiler
+//     keeps the source's order, and this one ran 1.5-2% faster than row by
+//     row (the hardware can reuse an operand of the previous instruction
+//     instead of reading it again from the register file).
 //   * Tiles in flight while the block computes, so that the latency of global
 //     memory hides behind arithmetic, and one barrier per tile suffices
 //     (README "Why two barriers": the barrier that says tile t has landed also
 //     says that everyone has finished with the buffer refilled next):
-//       - rows 16-byte aligned (k and n multiples of 4, aligned pointers):
-//         asynchronous copies (cp.async through cuda_pipeline.h), four tiles
-//         deep (three for 128 x 128), straight from global to shared memory:
-//         b in 16-byte groups, a element by element into its transposed place;
-//       - any other rows: the next tile's elements are loaded into registers
-//         before the current tile's arithmetic and stored to the other of two
-//         shared buffers after it (16-byte copies would straddle the edges).
+//     asynchronous copies (cp.async through cuda_pipeline.h), four tiles deep
+//     (three for 128 x 128), straight from global to shared memory: b in
+//     16-byte groups, a element by element into its transposed place.
+//   * Rows of b that do not start on 16-byte boundaries (n not a multiple of
+//     4): a 16-byte copy would straddle two rows, so b is first copied into a
+//     buffer with rows padded to a multiple of 4 floats (one pass over b, about
+//     1% of the time at 4097 x 4095 x 4093), and the kernel reads that. Only if
+//     the device has no room for the buffer are b's elements copied one by one
+//     (4-byte cp.async: about 2% slower). c is written with 16-byte stores where its
+//     rows are aligned, element by element where not.
 //   * Blocks in bands: consecutive blocks walk down bands of 8 tile rows
 //     rather than along whole rows of tiles, so that the blocks running at one
 //     time reuse each other's rows of a and columns of b from the L2 cache.
@@ -44,12 +52,12 @@
 //     step of a k that is not a multiple of 16 test each element and write
 //     zeros outside (a zero adds nothing, README "Any size"); the stores of c
 //     are guarded.
-// Measured on an H200 (docs/performance.md): 0.93x cuBLAS (pedantic FP32) at
-// 2048^3 and 4096^3, 0.94x at 8192^3, 0.90x at 4097 x 4095 x 4093 (the
-// previous reference, 128 x 128 tiles of 8 x 8 per thread: 0.89-0.91x and
-// 0.89x). cuBLAS itself runs 8 x 16 per thread in 256 x 128 x 8 tiles at one
-// block per SM; its lead is instruction scheduling (2.24 cycles per issued
-// instruction against 2.51 here), which the compiler decides, not the source.
+// Measured on an H200 (docs/performance.md): 0.95x cuBLAS (pedantic FP32) at
+// 2048^3 and 4096^3, 0.96x at 8192^3, 0.95x at 4097 x 4095 x 4093 (128 x 256
+// tiles with the multiply-adds row by row: 0.93-0.94x, ragged 0.90x with
+// register-staged copies). What is left is mostly the last wave: 4096^2
+// outputs are 512 tiles, 3.9 per SM, so 16 of the 132 SMs get 3 tiles and idle
+// for the last quarter of the run (3% of the device's time).
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -86,11 +94,8 @@ struct Config {
 using Wide = Config<128, 256, 16, 64, 64, 4, 1, 16, 8>;
 using Tiles = Config<128, 128, 16, 32, 64, 3, 2>;
 // Grids of fewer 128 x 128 tiles than SMs (1024^3 and below) leave SMs idle:
-// 64 x 64 tiles of 2 warps there (at 512^3: 0.62x cuBLAS against 0.39x). The
-// register-staged kernel holds 32 more registers (the next tile), so it asks
-// for fewer blocks per SM than the cp.async one.
+// 64 x 64 tiles of 2 warps there (at 512^3: 0.62x cuBLAS against 0.39x).
 using SmallTiles = Config<64, 64, 16, 32, 64, 3, 8>;
-using SmallStaged = Config<64, 64, 16, 32, 64, 3, 6>;
 
 // What this thread copies of each tile: a, rows a_r + e * A_STEP, column a_p
 // (element by element: consecutive threads along a row, coalesced); b, rows
@@ -109,15 +114,16 @@ template <class C, bool GROUPS> struct Copies {
   int a_dst, b_dst;  // its first places in a stage's a and b tiles
   int steps;         // tiles along k
   int inside_steps;  // those wholly inside both matrices: no bounds tests
-  __device__ __forceinline__ Copies(int tid, const float* a, const float* b, int m, int n, int k, int row0, int col0)
+  __device__ __forceinline__ Copies(int tid, const float* a, const float* b, int ldb, int m, int n, int k, int row0,
+                                    int col0)
       : a_r(tid / C::BK),
         a_p(tid % C::BK),
         b_r(GROUPS ? tid / (C::BN / 4) : tid / C::BN),
         b_q(GROUPS ? (tid % (C::BN / 4)) * 4 : tid % C::BN),
         a_src(a + static_cast<size_t>(row0 + a_r) * k + a_p),
-        b_src(b + static_cast<size_t>(b_r) * n + col0 + b_q),
+        b_src(b + static_cast<size_t>(b_r) * ldb + col0 + b_q),
         a_step(static_cast<size_t>(A_STEP) * k),
-        b_step(static_cast<size_t>(B_STEP) * n),
+        b_step(static_cast<size_t>(B_STEP) * ldb),
         a_rows_left(m - row0 - a_r),
         a_cols_left(k - a_p),
         b_rows_left(k - b_r),
@@ -151,18 +157,24 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[C::TM][C::TN], const 
 #pragma unroll
   for (int p = 0; p < C::BK; ++p) {
     if (p + 1 < C::BK) load((p + 1) % 2, p + 1);
+    // Run by run of 4 rows, column by column, the run's 4 rows: each value of
+    // b serves 4 multiply-adds in a row (measured: 0.947-0.960x cuBLAS against
+    // 0.929-0.942x row by row, docs/performance.md).
 #pragma unroll
-    for (int i = 0; i < C::TM; ++i)
+    for (int r = 0; r < C::RA; ++r)
 #pragma unroll
-      for (int j = 0; j < C::TN; ++j) acc[i][j] += av[p % 2][i] * bv[p % 2][j];
+      for (int j = 0; j < C::TN; ++j)
+#pragma unroll
+        for (int i = 4 * r; i < 4 * r + 4; ++i) acc[i][j] += av[p % 2][i] * bv[p % 2][j];
   }
 }
 
 // Writes the thread's patch: the runs of rows row + r * WM/RA + {0..3} and of
 // columns col + r * WN/RB + {0..3}, as float4 when VEC (n a multiple of 4, c
 // aligned).
-template <class C, bool VEC>
-__device__ __forceinline__ void store_c(const float (&acc)[C::TM][C::TN], float* c, int m, int n, int row, int col) {
+template <class C>
+__device__ __forceinline__ void store_c(const float (&acc)[C::TM][C::TN], float* c, int m, int n, int row, int col,
+                                        bool vec) {
 #pragma unroll
   for (int i = 0; i < C::TM; ++i) {
     const int r = row + (i / 4) * (C::WM / C::RA) + i % 4;
@@ -172,7 +184,7 @@ __device__ __forceinline__ void store_c(const float (&acc)[C::TM][C::TN], float*
     for (int h = 0; h < C::RB; ++h) {
       const int cc = col + h * (C::WN / C::RB);
       const float* v = &acc[i][h * 4];
-      if (VEC) {
+      if (vec) {
         if (cc < n) *reinterpret_cast<float4*>(crow + cc) = make_float4(v[0], v[1], v[2], v[3]);
       } else {
 #pragma unroll
@@ -211,17 +223,19 @@ template <class C> __device__ __forceinline__ void tile_origin(int& row0, int& c
 
 // ---- rows 16-byte aligned: a ring of STAGES tiles filled by cp.async ---------------------------
 
-template <class C>
+template <class C, bool VEC>
 __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
-    sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n, int k) {
+    sgemm_tiled(const float* __restrict__ a, const float* __restrict__ b, int ldb, float* __restrict__ c, int m, int n,
+                int k, bool vec_c) {
   extern __shared__ float4 smem4[];  // float4: 16-byte aligned
   float* smem = reinterpret_cast<float*>(smem4);
-  using CP = Copies<C, true>;
+  using CP = Copies<C, VEC>;
+  constexpr int B_BYTES = VEC ? 16 : 4;
   const int tid = threadIdx.x;
   int row0, col0;
   tile_origin<C>(row0, col0);
   const Place<C> pl(tid);
-  const CP cp(tid, a, b, m, n, k, row0, col0);
+  const CP cp(tid, a, b, ldb, m, n, k, row0, col0);
 
   float acc[C::TM][C::TN];
 #pragma unroll
@@ -234,14 +248,14 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
     float* base = smem + stage * C::STAGE_FLOATS;
     const int k0 = kt * C::BK;
     const float* ap = cp.a_src + k0;
-    const float* bp = cp.b_src + static_cast<size_t>(k0) * n;
+    const float* bp = cp.b_src + static_cast<size_t>(k0) * ldb;
     if (kt < cp.inside_steps) {
 #pragma unroll
       for (int e = 0; e < C::A_ELEMS; ++e)
         __pipeline_memcpy_async(base + cp.a_dst + e * CP::A_STEP, ap + e * cp.a_step, 4);
 #pragma unroll
       for (int e = 0; e < CP::B_N; ++e)
-        __pipeline_memcpy_async(base + cp.b_dst + e * CP::B_STEP * C::BN, bp + e * cp.b_step, 16);
+        __pipeline_memcpy_async(base + cp.b_dst + e * CP::B_STEP * C::BN, bp + e * cp.b_step, B_BYTES);
     } else {
 #pragma unroll
       for (int e = 0; e < C::A_ELEMS; ++e) {
@@ -253,8 +267,9 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
       for (int e = 0; e < CP::B_N; ++e) {  // n % 4 == 0: a group is all inside or all outside
         float* d = base + cp.b_dst + e * CP::B_STEP * C::BN;
         if (k0 + e * CP::B_STEP < cp.b_rows_left && 0 < cp.b_cols_left)
-          __pipeline_memcpy_async(d, bp + e * cp.b_step, 16);
-        else *reinterpret_cast<float4*>(d) = make_float4(0.f, 0.f, 0.f, 0.f);
+          __pipeline_memcpy_async(d, bp + e * cp.b_step, B_BYTES);
+        else if (VEC) *reinterpret_cast<float4*>(d) = make_float4(0.f, 0.f, 0.f, 0.f);
+        else *d = 0.0f;
       }
     }
   };
@@ -278,104 +293,72 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
     multiply_tile<C>(acc, cur + pl.a_frag, cur + C::A_FLOATS + pl.b_frag);
   }
   __pipeline_wait_prior(0);  // nothing may be left in flight when the block ends
-  store_c<C, true>(acc, c, m, n, row0 + pl.a_frag, col0 + pl.b_frag);
+  store_c<C>(acc, c, m, n, row0 + pl.a_frag, col0 + pl.b_frag, vec_c);
 }
 
-// ---- any other rows: register-staged tiles, two shared buffers ----------------------------------
+// ---- rows that are not 16-byte aligned: b copied into padded rows first --------------------------
 
-template <class C>
-__global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
-    sgemm_staged(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n, int k) {
-  extern __shared__ float4 smem4[];
-  float* smem = reinterpret_cast<float*>(smem4);
-  using CP = Copies<C, false>;
-  const int tid = threadIdx.x;
-  int row0, col0;
-  tile_origin<C>(row0, col0);
-  const Place<C> pl(tid);
-  const CP cp(tid, a, b, m, n, k, row0, col0);
-
-  float a_next[C::A_ELEMS], b_next[C::B_ELEMS];  // the next tile, in flight during the arithmetic
-  auto fetch = [&](int kt) {
-    const int k0 = kt * C::BK;
-    const float* ap = cp.a_src + k0;
-    const float* bp = cp.b_src + static_cast<size_t>(k0) * n;
-    if (kt < cp.inside_steps) {
+// b (k x n, rows n floats apart) into rows of ldb floats (a multiple of 4, so
+// every row starts on a 16-byte boundary), zeros after column n: one 16-byte
+// group of the padded copy per thread, blockIdx.y walking the rows.
+__global__ void pad_rows(const float* __restrict__ b, float* __restrict__ padded, int k, int n, int ldb) {
+  const int c = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
+  if (c >= ldb) return;
+  for (int r = blockIdx.y; r < k; r += gridDim.y) {
+    const float* src = b + static_cast<size_t>(r) * n + c;
+    float v[4];
 #pragma unroll
-      for (int e = 0; e < C::A_ELEMS; ++e) a_next[e] = ap[e * cp.a_step];
-#pragma unroll
-      for (int e = 0; e < C::B_ELEMS; ++e) b_next[e] = bp[e * cp.b_step];
-    } else {
-#pragma unroll
-      for (int e = 0; e < C::A_ELEMS; ++e)
-        a_next[e] = e * CP::A_STEP < cp.a_rows_left && k0 < cp.a_cols_left ? ap[e * cp.a_step] : 0.0f;
-#pragma unroll
-      for (int e = 0; e < C::B_ELEMS; ++e)
-        b_next[e] = k0 + e * CP::B_STEP < cp.b_rows_left && 0 < cp.b_cols_left ? bp[e * cp.b_step] : 0.0f;
-    }
-  };
-  auto stash = [&](float* base) {
-#pragma unroll
-    for (int e = 0; e < C::A_ELEMS; ++e) base[cp.a_dst + e * CP::A_STEP] = a_next[e];
-#pragma unroll
-    for (int e = 0; e < C::B_ELEMS; ++e) base[cp.b_dst + e * CP::B_STEP * C::BN] = b_next[e];
-  };
-
-  float acc[C::TM][C::TN];
-#pragma unroll
-  for (int i = 0; i < C::TM; ++i)
-#pragma unroll
-    for (int j = 0; j < C::TN; ++j) acc[i][j] = 0.0f;
-
-  fetch(0);
-  stash(smem);
-  __syncthreads();
-  for (int t = 0; t < cp.steps; ++t) {
-    float* cur = smem + (t % 2) * C::STAGE_FLOATS;
-    const bool more = t + 1 < cp.steps;
-    if (more) fetch(t + 1);
-    multiply_tile<C>(acc, cur + pl.a_frag, cur + C::A_FLOATS + pl.b_frag);
-    // The other buffer was last read in step t-1, which every thread finished
-    // before the barrier that ended it: safe to overwrite now.
-    if (more) stash(smem + ((t + 1) % 2) * C::STAGE_FLOATS);
-    __syncthreads();
+    for (int e = 0; e < 4; ++e) v[e] = c + e < n ? src[e] : 0.0f;
+    *reinterpret_cast<float4*>(padded + static_cast<size_t>(r) * ldb + c) = make_float4(v[0], v[1], v[2], v[3]);
   }
-  store_c<C, false>(acc, c, m, n, row0 + pl.a_frag, col0 + pl.b_frag);
+}
+
+// The padded copy of b, in a buffer kept from call to call (grown when a
+// larger one is needed); nullptr when the device has no room for it.
+const float* padded_b(const float* b, int k, int n, int ldb) {
+  static float* buffer = nullptr;
+  static size_t capacity = 0;  // floats
+  const size_t need = static_cast<size_t>(k) * ldb;
+  if (need > capacity) {
+    if (buffer) cudaFree(buffer);
+    buffer = nullptr, capacity = 0;
+    if (cudaMalloc(&buffer, need * sizeof(float)) != cudaSuccess) {
+      cudaGetLastError();  // not sticky: clear it, the caller copies element by element instead
+      buffer = nullptr;
+      return nullptr;
+    }
+    capacity = need;
+  }
+  constexpr int threads = 256;
+  const dim3 grid((ldb / 4 + threads - 1) / threads, k < 4096 ? k : 4096);
+  pad_rows<<<grid, threads>>>(b, buffer, k, n, ldb);
+  return buffer;
 }
 
 // Above 48 KB a kernel must ask for its shared memory, once.
-template <class C> void launch_tiled(const float* a, const float* b, float* c, int m, int n, int k) {
+template <class C, bool VEC>
+void launch_tiled(const float* a, const float* b, int ldb, float* c, int m, int n, int k, bool vec_c) {
   static bool raised = false;
   if (!raised) {
-    cudaFuncSetAttribute(sgemm_tiled<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SHARED_BYTES);
+    cudaFuncSetAttribute(sgemm_tiled<C, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, C::SHARED_BYTES);
     raised = true;
   }
   const dim3 grid((n + C::BN - 1) / C::BN, (m + C::BM - 1) / C::BM);
-  sgemm_tiled<C><<<grid, C::THREADS, C::SHARED_BYTES>>>(a, b, c, m, n, k);
-}
-
-template <class C> void launch_staged(const float* a, const float* b, float* c, int m, int n, int k) {
-  constexpr int bytes = 2 * C::STAGE_FLOATS * static_cast<int>(sizeof(float));
-  static bool raised = false;
-  if (!raised) {
-    cudaFuncSetAttribute(sgemm_staged<C>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-    raised = true;
-  }
-  const dim3 grid((n + C::BN - 1) / C::BN, (m + C::BM - 1) / C::BM);
-  sgemm_staged<C><<<grid, C::THREADS, bytes>>>(a, b, c, m, n, k);
-}
-
-// 16-byte copies need every row of b and c to start on a 16-byte boundary
-// (a is copied element by element).
-inline bool rows_aligned(const float* b, const float* c, int n) {
-  return n % 4 == 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0 && reinterpret_cast<uintptr_t>(c) % 16 == 0;
+  sgemm_tiled<C, VEC><<<grid, C::THREADS, C::SHARED_BYTES>>>(a, b, ldb, c, m, n, k, vec_c);
 }
 
 // Any Config, aligned rows or not (bench/references/matmul_variants.cu times
-// other shapes through it).
+// other shapes through it). b's rows go to the kernel as 16-byte groups when
+// they start on 16-byte boundaries, else through a padded copy, else (no room
+// for the copy) element by element; c's as 16-byte stores when its rows are
+// aligned (a is always copied element by element).
 template <class C> void launch_any(const float* a, const float* b, float* c, int m, int n, int k) {
-  if (rows_aligned(b, c, n)) launch_tiled<C>(a, b, c, m, n, k);
-  else launch_staged<C>(a, b, c, m, n, k);
+  const bool vec_c = n % 4 == 0 && reinterpret_cast<uintptr_t>(c) % 16 == 0;
+  if (k <= 0 || (n % 4 == 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0))
+    return launch_tiled<C, true>(a, b, n, c, m, n, k, vec_c);
+  const int ldb = (n + 3) / 4 * 4;
+  if (const float* padded = padded_b(b, k, n, ldb)) return launch_tiled<C, true>(a, padded, ldb, c, m, n, k, vec_c);
+  launch_tiled<C, false>(a, b, n, c, m, n, k, vec_c);
 }
 
 int sm_count() {
@@ -399,6 +382,5 @@ void matmul(const float* a, const float* b, float* c, int m, int n, int k) {
   const int sms = sm_count();
   if (tile_count<Wide>(m, n) * 8 >= 7LL * sms) launch_any<Wide>(a, b, c, m, n, k);
   else if (tile_count<Tiles>(m, n) >= sms) launch_any<Tiles>(a, b, c, m, n, k);
-  else if (rows_aligned(b, c, n)) launch_tiled<SmallTiles>(a, b, c, m, n, k);
-  else launch_staged<SmallStaged>(a, b, c, m, n, k);
+  else launch_any<SmallTiles>(a, b, c, m, n, k);
 }
