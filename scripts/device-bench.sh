@@ -2,8 +2,8 @@
 # One call on a GPU machine: `gpulab bench` for the labs (with the course's
 # progression), then every reference graded with the cuda backend (the
 # gold-checked datasets, large ones included). Builds nothing here: prepare
-# with `bash scripts/device-bench.sh --prepare` (a stripped gpulab and the
-# libraries it needs, in .devbuild/, as device-check.sh does), carry the tree
+# with `bash scripts/device-bench.sh --prepare` (a stripped gpulab, the
+# libraries it needs and bubblewrap, in .devbuild/, by device-check.sh --prepare), carry the tree
 # to the GPU machine and run `bash scripts/device-bench.sh` from its root.
 # Results go to $OUT (bench.md, every lab's Markdown table; grade.txt; device.txt;
 # emulator.md, the emulator's barrier-free kernels against serial C++ on the
@@ -17,9 +17,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--prepare" ]; then
-  mkdir -p .devbuild/lib
-  strip -o .devbuild/gpulab build/grader/cli/gpulab
-  cp -L /lib/x86_64-linux-gnu/libcrypto.so.3 .devbuild/lib/
+  # gpulab, the libraries it needs and bubblewrap for the sandbox, as device-check.sh has them.
+  bash scripts/device-check.sh --prepare >/dev/null || exit 1
   # The emulator's benchmark, built here (the GPU machine has no emulator toolchain to build it).
   cp "$(build/grader/cli/gpulab run --build-only --no-cache bench/emulator/barrier_free_bench.cu | tail -1)" \
     .devbuild/barrier_free_bench
@@ -31,6 +30,9 @@ out=${OUT:-/tmp/device-bench}
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
 export GPULAB_HOME=$PWD GPULAB_CACHE=${GPULAB_CACHE:-/tmp/gpulab-cache}
+# Grading runs in the bubblewrap sandbox: the copy device-check.sh --prepare puts in .devbuild
+# where the machine has none.
+if ! command -v bwrap >/dev/null && [ -x .devbuild/bwrap/bwrap ]; then export GPULAB_BWRAP=$PWD/.devbuild/bwrap/bwrap; fi
 gpulab=$PWD/.devbuild/gpulab
 labs=${BENCH_LABS-"reduction scan histogram convolution matmul"}  # set but empty: no lab
 args=${BENCH_ARGS---variants}  # set but empty: no extra arguments
@@ -64,10 +66,11 @@ rm -f "$out"/build-*.log
 if [ "${BENCH_GRADE:-1}" != 0 ]; then
   for lab in $labs; do
     report=$(mktemp)
-    "$gpulab" grade "$lab" "reference/$lab/$lab.cu" --backend cuda --no-hidden --format text --out "$report" 2>/dev/null
-    echo "$lab reference, cuda backend: $(grep '^score' "$report" || echo 'no score')"
-    { echo "=== $lab"; cat "$report"; } >>"$out/grade.txt"
-    rm -f "$report"
+    "$gpulab" grade "$lab" "reference/$lab/$lab.cu" --backend cuda --no-hidden --format text --out "$report" \
+      2>"$report.err"
+    echo "$lab reference, cuda backend: $(grep '^score' "$report" || echo "no score: $(tail -3 "$report.err")")"
+    { echo "=== $lab"; cat "$report" "$report.err"; } >>"$out/grade.txt"
+    rm -f "$report" "$report.err"
   done
 fi
 if [ "${BENCH_REFERENCES:-0}" = 1 ]; then

@@ -29,7 +29,8 @@ struct Product {
 
 // Runs `launch` on device copies of the product's inputs (b `shift` floats past a 16-byte
 // boundary when shift is not 0) and compares c with the product, naming the first wrong element.
-template <class Launch> void check_path(const Product& pr, int shift, const char* shape, const char* path, Launch launch) {
+template <class Launch>
+void check_path(const Product& pr, int shift, const char* shape, const char* path, Launch launch) {
   float *a = nullptr, *b = nullptr, *c = nullptr;
   cudaMalloc(&a, pr.a.size() * sizeof(float));
   cudaMalloc(&b, (pr.b.size() + shift) * sizeof(float));
