@@ -25,11 +25,11 @@
 //     consecutive ones of the b tile: no bank conflicts.
 //   * Fragments double-buffered in registers: the loads of step p+1 are issued
 //     before the multiply-adds of step p, which hide their latency.
-//   * The order of the multiply-adds: run by run of 4 rows, column by column,
-//     so that each value of b feeds 4 multiply-adds in a row. The compiler
-//     keeps the source's order, and this one ran 1.5-2% faster than row by
-//     row (the hardware can reuse an operand of the previous instruction
-//     instead of reading it again from the register file).
+//   * The order of the multiply-adds (beyond the README): run by run of 4
+//     rows, column by column, so that each value of b feeds 4 multiply-adds in
+//     a row. The compiler keeps the source's order, and this one ran 1.5-2%
+//     faster than row by row (the hardware can reuse an operand of the
+//     previous instruction instead of reading it again from the register file).
 //   * Tiles in flight while the block computes, so that the latency of global
 //     memory hides behind arithmetic, and one barrier per tile suffices
 //     (README "Why two barriers": the barrier that says tile t has landed also
@@ -38,12 +38,13 @@
 //     (three for 128 x 128), straight from global to shared memory: b in
 //     16-byte groups, a element by element into its transposed place.
 //   * Rows of b that do not start on 16-byte boundaries (n not a multiple of
-//     4): a 16-byte copy would straddle two rows, so b is first copied into a
-//     buffer with rows padded to a multiple of 4 floats (one pass over b, about
-//     1% of the time at 4097 x 4095 x 4093), and the kernel reads that. Only if
-//     the device has no room for the buffer are b's elements copied one by one
-//     (4-byte cp.async: about 2% slower). c is written with 16-byte stores where its
-//     rows are aligned, element by element where not.
+//     4; README "Any size" teaches the bounds, the padding is beyond it): a
+//     16-byte copy would straddle two rows, so b is first copied into a buffer
+//     with rows padded to a multiple of 4 floats (one pass over b, about 1% of
+//     the time at 4097 x 4095 x 4093), and the kernel reads that. Only if the
+//     device has no room for the buffer are b's elements copied one by one
+//     (4-byte cp.async: about 2% slower). c is written with 16-byte stores
+//     where its rows are aligned, element by element where not.
 //   * Blocks in bands: consecutive blocks walk down bands of 8 tile rows
 //     rather than along whole rows of tiles, so that the blocks running at one
 //     time reuse each other's rows of a and columns of b from the L2 cache.
