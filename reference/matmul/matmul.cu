@@ -171,7 +171,7 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[C::TM][C::TN], const 
 }
 
 // Writes the thread's patch: the runs of rows row + r * WM/RA + {0..3} and of
-// columns col + r * WN/RB + {0..3}, as float4 when VEC (n a multiple of 4, c
+// columns col + r * WN/RB + {0..3}, as float4 when vec (n a multiple of 4, c
 // aligned).
 template <class C>
 __device__ __forceinline__ void store_c(const float (&acc)[C::TM][C::TN], float* c, int m, int n, int row, int col,
@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(C::THREADS, C::MIN_BLOCKS)
         else *d = 0.0f;
       }
 #pragma unroll
-      for (int e = 0; e < CP::B_N; ++e) {  // n % 4 == 0: a group is all inside or all outside
+      for (int e = 0; e < CP::B_N; ++e) {  // a group across column n: the padded copy's zeros
         float* d = base + cp.b_dst + e * CP::B_STEP * C::BN;
         if (k0 + e * CP::B_STEP < cp.b_rows_left && 0 < cp.b_cols_left)
           __pipeline_memcpy_async(d, bp + e * cp.b_step, B_BYTES);
