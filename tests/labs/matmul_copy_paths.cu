@@ -4,8 +4,9 @@
 // b's elements one by one (the fallback when the device has no room for the padded copy, which
 // grading never reaches by itself). Each path with each tile shape the reference uses, at sizes
 // with partial tiles at every edge, then matmul() itself at k = 0. A whole program, run by
-// `gpulab run` (the reference's kernels are rewritten with it) or built with nvcc; it prints one
-// line per check and "matmul copy paths: N checks, M failed", and exits 1 if any failed.
+// `gpulab run` (the reference's kernels are rewritten with it) or built with nvcc (it passes on an
+// H200 too); it prints one line per check and "matmul copy paths: N checks, M failed", and exits
+// 1 if any failed.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
