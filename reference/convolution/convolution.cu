@@ -21,10 +21,11 @@
 //     asynchronous 16-byte copies (cp.async, cuda_pipeline.h), consecutive
 //     threads taking consecutive 16-byte groups, the halo rounded out to whole
 //     groups so that every copy is aligned. Ghost cells are zeros written
-//     straight into shared memory. In 1-D the halo is 8 cells (32 bytes) on
-//     each side whatever the mask, so that a warp's copies start on a 32-byte
-//     sector: a 4-cell halo for masks 3 to 9 left them 16 bytes off and ran at
-//     0.92x of copy bandwidth, against 0.96-0.97x with 8 (docs/performance.md).
+//     straight into shared memory. In 1-D and in the timed 2-D kernel the halo
+//     is 8 cells (32 bytes) on each side whatever the mask, so that a warp's
+//     copies start on a 32-byte sector: a 4-cell halo for masks 3 to 9 left
+//     them 16 bytes off and ran at 0.92x of copy bandwidth, against 0.96-0.97x
+//     with 8 (docs/performance.md); in 2-D the 5 x 5 kernel ran 1% slower.
 //   * In 2-D a block computes several tiles in turn, copying the next tile's
 //     input into a second shared buffer while it computes the current one: the
 //     device-memory latency hides behind the arithmetic. For the timed 7 x 7
@@ -287,7 +288,7 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 
 // The speed test's 2-D masks (5 x 5 and 7 x 7) on rows that are whole 16-byte
 // groups (width % 4 == 0 and 16-byte aligned arrays, as cudaMalloc gives) take
-// this kernel: on an H200 at 8192 x 8192 it runs at 0.92x (5 x 5) and 0.80x
+// this kernel: on an H200 at 8192 x 8192 it runs at 0.93x (5 x 5) and 0.80x
 // (7 x 7) of copy bandwidth, against 0.86x and 0.67x for conv2d_tiled, which
 // every other 2-D case keeps. What it adds to conv2d_tiled:
 //   * Register blocking (README "How much does tiling save?": threads that
@@ -302,19 +303,22 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //     operand of its multiply-add, as in conv2d_tiled.
 //   * Tiles with halo cells (README "3. Tiling with halo cells"): a block's
 //     128 x 32 outputs need a (128 + W - 1) x (32 + W - 1) input tile, copied as
-//     34 16-byte groups a row (136 columns), ghost cells zeros. Tiles whose input
-//     lies wholly inside the image (all but the border ones) are copied with one
-//     16-byte copy per thread per row and no range tests: with the border
-//     tiles' tested copy for every tile, Nsight Compute counted 709 instructions
-//     per warp and tile besides the 1568 multiply-adds of 7 x 7, by the PTX
-//     mostly that copy's per-row tests and selects and its nearly idle second
-//     pass.
+//     36 16-byte groups a row (144 columns: 8 halo cells on each side whatever
+//     the mask, as in 1-D, so that every row's copies start on a 32-byte
+//     sector; with the 4-cell halo the masks need, 34 groups a row starting 16
+//     bytes off a sector, the 5 x 5 kernel ran 1% slower), ghost cells zeros.
+//     Tiles whose input lies wholly inside the image (all but the border ones)
+//     are copied with one 16-byte copy per thread per row and no range tests:
+//     with the border tiles' tested copy for every tile, Nsight Compute counted
+//     709 instructions per warp and tile besides the 1568 multiply-adds of
+//     7 x 7, by the PTX mostly that copy's per-row tests and selects and its
+//     nearly idle second pass.
 //   * What the two masks need differs (the numbers: docs/performance.md). At
 //     5 x 5 (25 multiply-adds an output) the kernel is bound by memory: each
 //     block computes one tile, copy, wait, compute, store, as the README's
 //     tiled kernel does, and 8 blocks of 20 KB fit on a multiprocessor, so while
 //     some wait for their copies others compute and the copies of many blocks
-//     are in flight at once. This ran at 0.92x; the 7 x 7 arrangement below ran
+//     are in flight at once. This ran at 0.93x; the 7 x 7 arrangement below ran
 //     at 0.83-0.85x for 5 x 5, with 3 buffers 0.84-0.85x, and blocks walking a column
 //     strip (a ring of input rows in shared memory, each row copied once)
 //     0.79-0.87x. At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2
@@ -372,25 +376,26 @@ __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
   __shared__ float4 tile[B::BUFFERS][B::IN_H][BLK_SV];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  // Starts the copy of tile t's input (and halo) into tile[buf] (one commit):
-  // warp w copies rows w, w + BLK_BY, ..., lane l vector V_LO + l of each
-  // (consecutive lanes, consecutive 16 bytes: coalesced), and the last NV - 1
-  // vectors of the rows in one more pass.
+  // Starts the copy of tile t's input (and halo) into tile[buf] (one commit),
+  // every row whole (BLK_SV vectors, from a 32-byte sector): warp w copies rows
+  // w, w + BLK_BY, ..., lane l vector l of each (consecutive lanes, consecutive
+  // 16 bytes: coalesced), and the last BLK_SV - 32 vectors of the rows in one
+  // more pass.
   auto start_copy = [&](int buf, int t) {
     const int ty = t / tiles_x, tx = t - ty * tiles_x;
     const int row0 = ty * BLK_TY - B::R;  // the tile's first input row
-    const int c0 = tx * BLK_TX - 8 + 4 * (B::V_LO + lane), c1 = c0 + 128;
-    if (row0 >= 0 && row0 + B::IN_H <= height && tx * BLK_TX - 8 + 4 * B::V_LO >= 0 &&
-        tx * BLK_TX - 8 + 4 * (B::V_HI + 32) <= width) {
+    const int c0 = tx * BLK_TX - 8 + 4 * lane, c1 = c0 + 128;
+    if (row0 >= 0 && row0 + B::IN_H <= height && tx * BLK_TX - 8 >= 0 && tx * BLK_TX - 8 + 4 * BLK_SV <= width) {
       // Inside the image: no tests, a pointer stepping BLK_BY rows at a time.
       const float* src = in + static_cast<size_t>(row0 + warp) * width + c0;
       const size_t step = static_cast<size_t>(BLK_BY) * width;
 #pragma unroll
       for (int r = warp, k = 0; k < (B::IN_H + BLK_BY - 1) / BLK_BY; ++k, r += BLK_BY, src += step)
-        if (k < B::IN_H / BLK_BY || r < B::IN_H) __pipeline_memcpy_async(&tile[buf][r][B::V_LO + lane], src, 16);
-      // The last NV - 1 vectors of every row: thread i takes row i / (NV - 1).
-      for (int i = threadIdx.x; i < B::IN_H * (B::NV - 1); i += BLK_THREADS) {
-        const int r = i / (B::NV - 1), v = B::V_LO + 32 + i % (B::NV - 1);
+        if (k < B::IN_H / BLK_BY || r < B::IN_H) __pipeline_memcpy_async(&tile[buf][r][lane], src, 16);
+      // The last EXTRA vectors of every row: thread i takes row i / EXTRA.
+      constexpr int EXTRA = BLK_SV - 32;
+      for (int i = threadIdx.x; i < B::IN_H * EXTRA; i += BLK_THREADS) {
+        const int r = i / EXTRA, v = 32 + i % EXTRA;
         __pipeline_memcpy_async(&tile[buf][r][v], in + static_cast<size_t>(row0 + r) * width + tx * BLK_TX - 8 + 4 * v,
                                 16);
       }
@@ -399,15 +404,15 @@ __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
     }
     // A border tile: ghost cells (rows or groups outside the image) are
     // zero-filled by the copy itself (16 bytes of zeros, none read).
-    const bool in0 = c0 >= 0 && c0 < width, in1 = lane < B::NV - 1 && c1 < width;
+    const bool in0 = c0 >= 0 && c0 < width, in1 = lane < BLK_SV - 32 && c1 < width;
     for (int r = warp; r < B::IN_H; r += BLK_BY) {
       const int gr = row0 + r;
       const bool row_in = gr >= 0 && gr < height;
       const float* row = in + static_cast<size_t>(row_in ? gr : 0) * width;
-      __pipeline_memcpy_async(&tile[buf][r][B::V_LO + lane], row_in && in0 ? row + c0 : in, 16,
+      __pipeline_memcpy_async(&tile[buf][r][lane], row_in && in0 ? row + c0 : in, 16,
                               row_in && in0 ? 0 : 16);
-      if (lane < B::NV - 1)
-        __pipeline_memcpy_async(&tile[buf][r][B::V_LO + 32 + lane], row_in && in1 ? row + c1 : in, 16,
+      if (lane < BLK_SV - 32)
+        __pipeline_memcpy_async(&tile[buf][r][32 + lane], row_in && in1 ? row + c1 : in, 16,
                                 row_in && in1 ? 0 : 16);
     }
     __pipeline_commit();
