@@ -32,7 +32,9 @@ export LD_LIBRARY_PATH=$PWD/.devbuild/lib:${LD_LIBRARY_PATH:-}
 export GPULAB_HOME=$PWD GPULAB_CACHE=${GPULAB_CACHE:-/tmp/gpulab-cache}
 # Grading runs in the bubblewrap sandbox: the copy device-check.sh --prepare puts in .devbuild
 # where the machine has none.
-if ! command -v bwrap >/dev/null && [ -x .devbuild/bwrap/bwrap ]; then export GPULAB_BWRAP=$PWD/.devbuild/bwrap/bwrap; fi
+if ! command -v bwrap >/dev/null && [ -x .devbuild/bwrap/bwrap ]; then
+  export GPULAB_BWRAP=$PWD/.devbuild/bwrap/bwrap
+fi
 gpulab=$PWD/.devbuild/gpulab
 labs=${BENCH_LABS-"reduction scan histogram convolution matmul"}  # set but empty: no lab
 args=${BENCH_ARGS---variants}  # set but empty: no extra arguments
