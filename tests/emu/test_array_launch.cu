@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics_after.cuh"
 #include "gpulab/emu/diagnostics_api.hpp"
 
 namespace cg = cooperative_groups;
@@ -51,7 +52,6 @@ std::vector<int> read(const int* d, int n) {
   return h;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
 

@@ -27,6 +27,7 @@
 #include "device_array.cuh"
 
 #ifdef GPULAB_EMULATOR
+#include "diagnostics_after.cuh"
 #include "gpulab/emu/diagnostics_api.hpp"
 #endif
 
@@ -202,15 +203,6 @@ TEST_CASE("cuda::memcpy_async with a barrier: block-wide and per-thread copies")
 
 #ifdef GPULAB_EMULATOR
 using gpulab::emu::Diagnostic;
-
-std::vector<Diagnostic> diagnostics_after(cudaError_t expected) {
-  CHECK(cudaDeviceSynchronize() == expected);
-  std::vector<Diagnostic> all = gpulab::emu::take_diagnostics();
-  for (const Diagnostic& d : all) UNSCOPED_INFO("diagnostic [" << d.kind << "]: " << d.message);
-  return all;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 __global__ void read_before_wait(const float* in, float* out) {
   __shared__ block_barrier bar;

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics_after.cuh"
 #include "gpulab/emu/diagnostics_api.hpp"
 
 using gpulab::emu::Diagnostic;
@@ -29,7 +30,6 @@ void fresh_device() {
   REQUIRE(cudaGetLastError() == cudaSuccess);
 }
 
-bool has(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
 
 // The single diagnostic the faulty launch produced.
 Diagnostic single_diagnostic() {

@@ -15,6 +15,7 @@
 #include "device_array.cuh"
 
 #ifdef GPULAB_EMULATOR
+#include "diagnostics_after.cuh"
 #include "gpulab/emu/diagnostics_api.hpp"
 #endif
 
@@ -134,15 +135,6 @@ TEST_CASE("named barriers: lanes that have exited do not hold their warp back") 
 
 #ifdef GPULAB_EMULATOR
 using gpulab::emu::Diagnostic;
-
-std::vector<Diagnostic> diagnostics_after(cudaError_t expected) {
-  CHECK(cudaDeviceSynchronize() == expected);
-  std::vector<Diagnostic> all = gpulab::emu::take_diagnostics();
-  for (const Diagnostic& d : all) UNSCOPED_INFO("diagnostic [" << d.kind << "]: " << d.message);
-  return all;
-}
-
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 __global__ void counted(unsigned id, unsigned threads, int* out) {
   __barrier_sync_count(id, threads);

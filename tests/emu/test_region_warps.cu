@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics_after.cuh"
 #include "gpulab/emu/diagnostics_api.hpp"
 #include "region_test_helpers.cuh"
 
@@ -152,7 +153,6 @@ Diagnostic single_diagnostic() {
   return all[0];
 }
 
-bool has(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
 
 // Runs a launch that must fail with one warp misuse; returns it. `as_regions`: whether the region
 // form took the block (by default) or the block kept its fibers whatever the environment asks.

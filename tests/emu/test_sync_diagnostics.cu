@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "diagnostics_after.cuh"
 #include "gpulab/emu/diagnostics_api.hpp"
 
 namespace cg = cooperative_groups;
@@ -24,7 +25,6 @@ void fresh_device() {
   REQUIRE(cudaGetLastError() == cudaSuccess);
 }
 
-bool has(const std::string& text, const std::string& word) { return text.find(word) != std::string::npos; }
 
 Diagnostic single_diagnostic() {
   const std::vector<Diagnostic> all = gpulab::emu::take_diagnostics();
