@@ -117,6 +117,7 @@ inline double time_ms(const std::function<void()>& f, int runs) {
   std::vector<double> t;
   for (int r = 0; r < runs; ++r) {
     CHECK_CUDA(cudaMemsetAsync(flush, r & 0xFF, flush_bytes));
+    CHECK_CUDA(cudaDeviceSynchronize());  // the call starts on an idle device, as in gpulab bench
     CHECK_CUDA(cudaEventRecord(start));
     f();
     CHECK_CUDA(cudaDeviceSynchronize());

@@ -21,6 +21,7 @@ namespace before {
 namespace after {
 #include "../../reference/convolution/convolution.cu"
 }
+#include "convolution_candidates.cuh"
 
 using namespace refbench;
 
@@ -106,14 +107,12 @@ int main(int argc, char** argv) {
     auto copy = [=] { cudaMemcpyAsync(out, in, n * sizeof(float), cudaMemcpyDeviceToDevice); };
     std::vector<Impl> impls = {{"reference (before)", [=] { before::convolution_2d(in, mask, out, h, wd, w); }},
                                {"reference (after)", [=] { after::convolution_2d(in, mask, out, h, wd, w); }}};
-    // The reference's register-blocked kernel without the mask's copy into constant memory (its other
-    // shapes and the strip walkers measured on 2026-11-30 lost and were removed: docs/performance.md
-    // keeps their numbers).
-    if (h == side && wd == side && !c.shift && (w == 5 || w == 7))
-      impls.push_back({"reference kernel alone", [=] {
-                         if (w == 7) launch_blocked<7>(in, out, h, wd);
-                         else launch_blocked<5>(in, out, h, wd);
-                       }});
+    // The 7 x 7 reference's register-blocked kernel without the mask's copy into constant memory (the
+    // 5 x 5 one reads the mask itself: its call is the kernel alone).
+    if (h == side && wd == side && !c.shift && w == 7)
+      impls.push_back({"reference kernel alone", [=] { launch_blocked<7>(in, mask, out, h, wd); }});
+    if (((h == side && wd == side) || (h == side - 3 && wd == side - 68)) && !c.shift && (w == 5 || w == 7))
+      for (auto& [name, f] : cand::list(w)) impls.push_back({name, [=, f = f] { f(in, mask, out, h, wd); }});
     if (h == side && wd == side && w == 7 && !c.shift)
       impls.push_back({"mask copy alone", [=] {
                          cudaMemcpyToSymbolAsync(c_mask, mask, 49 * sizeof(float), 0, cudaMemcpyDeviceToDevice);

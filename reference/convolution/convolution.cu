@@ -6,7 +6,9 @@
 // limit. Each technique and why:
 //   * One kernel instantiation per odd mask width (a template parameter), so
 //     every mask loop is unrolled and every mask value is a constant-memory
-//     operand of the multiply-add itself (no load instruction for it). Only
+//     operand of the multiply-add itself (no load instruction for it; the
+//     timed 2-D 5 x 5 kernel holds its mask in registers instead, which saves
+//     the copy into constant memory: conv2d_blocked below says why). Only
 //     where speed is measured: 1-D arrays that are 16-byte aligned (as
 //     cudaMalloc gives) and 2-D masks up to 7 x 7. Unaligned 1-D arrays and
 //     wider 2-D masks take one plain tiled kernel each, with the mask width a
@@ -46,6 +48,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace {
 
@@ -164,21 +167,40 @@ constexpr int CONV2_SHARED_X = CONV2_TILE_X + 16;
 
 // Register blocking in 2-D (README "How much does tiling save?"): a thread's
 // input row k (its values in `win`, the window's first column at win[OFF])
-// contributes to each of its output rows i through mask row k - i. Called with
-// k a compile-time constant (an unrolled loop), so the rows that do not use it
-// cost nothing.
-template <int W, int OFF, int ROWS, int COLS, int N>
-__device__ __forceinline__ void add_input_row(float (&acc)[ROWS][COLS], const float (&win)[N], int k) {
+// contributes to each of its output rows i through mask row k - i; mask(r, j)
+// gives mask value (r, j). Called with k a compile-time constant (an unrolled
+// loop), so the rows that do not use it cost nothing. The multiply-adds go mask
+// column by mask column, and inside a column output row by output row: each
+// input value is used by the 4 columns' multiply-adds in a row.
+template <int W, int OFF, int ROWS, int COLS, int N, class Mask>
+__device__ __forceinline__ void add_input_row(float (&acc)[ROWS][COLS], const float (&win)[N], int k,
+                                              const Mask& mask) {
 #pragma unroll
-  for (int i = 0; i < ROWS; ++i) {
-    const int mrow = k - i;
-    if (mrow < 0 || mrow >= W) continue;
+  for (int j = 0; j < W; ++j)
 #pragma unroll
-    for (int j = 0; j < W; ++j)
+    for (int i = 0; i < ROWS; ++i) {
+      const int mrow = k - i;
+      if (mrow >= 0 && mrow < W) {
 #pragma unroll
-      for (int e = 0; e < COLS; ++e) acc[i][e] += win[OFF + e + j] * c_mask[mrow * W + j];
-  }
+        for (int e = 0; e < COLS; ++e) acc[i][e] += win[OFF + e + j] * mask(mrow, j);
+      }
+    }
 }
+
+// The mask as the multiply-adds read it: from constant memory (each value a
+// constant-bank operand of its FFMA), or from registers.
+template <int W> struct ConstantMask {
+  __device__ __forceinline__ explicit ConstantMask(const float* = nullptr) {}
+  __device__ __forceinline__ float operator()(int r, int j) const { return c_mask[r * W + j]; }
+};
+template <int W> struct RegisterMask {
+  float v[W * W];
+  __device__ __forceinline__ explicit RegisterMask(const float* mask) {
+#pragma unroll
+    for (int i = 0; i < W * W; ++i) v[i] = __ldg(mask + i);
+  }
+  __device__ __forceinline__ float operator()(int r, int j) const { return v[r * W + j]; }
+};
 
 template <int W>
 __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CONV2_MIN_BLOCKS / 2)
@@ -264,7 +286,7 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
         win[2 * v] = x.x;
         win[2 * v + 1] = x.y;
       }
-      add_input_row<W, OFF>(acc, win, k);
+      add_input_row<W, OFF>(acc, win, k, ConstantMask<W>());
     }
 
     const int col = col0 + threadIdx.x * CONV2_COLS;
@@ -288,9 +310,10 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 
 // The speed test's 2-D masks (5 x 5 and 7 x 7) on rows that are whole 16-byte
 // groups (width % 4 == 0 and 16-byte aligned arrays, as cudaMalloc gives) take
-// this kernel: on an H200 at 8192 x 8192 it runs at 0.93x (5 x 5) and 0.80x
-// (7 x 7) of copy bandwidth, against 0.86x and 0.67x for conv2d_tiled, which
-// every other 2-D case keeps. What it adds to conv2d_tiled:
+// this kernel: on an H200 at 8192 x 8192, timed as `gpulab bench` times a call,
+// it runs at 0.95x (5 x 5) and 0.80x (7 x 7) of copy bandwidth, against 0.86x
+// and 0.67x for conv2d_tiled, which every other 2-D case keeps (the numbers:
+// docs/performance.md). What it adds to conv2d_tiled:
 //   * Register blocking (README "How much does tiling save?": threads that
 //     compute several outputs): a thread computes 4 adjacent columns x 8 rows.
 //     Each input row of its window (4 + W - 1 columns) is read from shared
@@ -298,9 +321,6 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //     into every one of the 8 output rows that uses it: 21 bytes of shared
 //     reads an output at 7 x 7, against 35 with conv2d_tiled's 2 x 8 and float2
 //     reads.
-//   * The mask in constant memory (README "2. The mask in constant memory"):
-//     the loops are unrolled for W, so each mask value is a constant-bank
-//     operand of its multiply-add, as in conv2d_tiled.
 //   * Tiles with halo cells (README "3. Tiling with halo cells"): a block's
 //     128 x 32 outputs need a (128 + W - 1) x (32 + W - 1) input tile, copied as
 //     36 16-byte groups a row (144 columns: 8 halo cells on each side whatever
@@ -308,21 +328,25 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //     sector; with the 4-cell halo the masks need, 34 groups a row starting 16
 //     bytes off a sector, the 5 x 5 kernel ran 1% slower), ghost cells zeros.
 //     Tiles whose input lies wholly inside the image (all but the border ones)
-//     are copied with one 16-byte copy per thread per row and no range tests:
-//     with the border tiles' tested copy for every tile, Nsight Compute counted
-//     709 instructions per warp and tile besides the 1568 multiply-adds of
-//     7 x 7, by the PTX mostly that copy's per-row tests and selects and its
-//     nearly idle second pass.
-//   * What the two masks need differs (the numbers: docs/performance.md). At
-//     5 x 5 (25 multiply-adds an output) the kernel is bound by memory: each
-//     block computes one tile, copy, wait, compute, store, as the README's
-//     tiled kernel does, and 8 blocks of 20 KB fit on a multiprocessor, so while
-//     some wait for their copies others compute and the copies of many blocks
-//     are in flight at once. This ran at 0.93x; the 7 x 7 arrangement below ran
-//     at 0.83-0.85x for 5 x 5, with 3 buffers 0.84-0.85x, and blocks walking a column
-//     strip (a ring of input rows in shared memory, each row copied once)
-//     0.79-0.87x. At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2
-//     where 0.95x of the copy is 141 us) the arithmetic must overlap the copies:
+//     are copied with one 16-byte copy per thread per row and no range tests,
+//     from offsets each thread computes once: with the border tiles' tested
+//     copy for every tile, Nsight Compute counted 709 instructions per warp and
+//     tile besides the 1568 multiply-adds of 7 x 7.
+//   * What the two masks need differs. At 5 x 5 (25 multiply-adds an output)
+//     the kernel is bound by memory: each block computes one tile, copy, wait,
+//     compute, store, as the README's tiled kernel does, and 6 blocks fit on a
+//     multiprocessor, so while some wait for their copies others compute and
+//     the copies of many blocks are in flight at once (a persistent,
+//     double-buffered grid ran at 0.83x). Its mask is read from device memory
+//     into 25 registers by every thread (README "2. The mask in constant
+//     memory" says why constant memory is the usual place): then the call is
+//     one kernel launch, where a copy into constant memory first is a second
+//     operation the timed call waits for, 4.5% of a 5 x 5 call at 8192 x 8192.
+//     At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2 where 0.95x
+//     of the copy is 141 us) the arithmetic must overlap the copies, and 49
+//     more registers would cost a block per multiprocessor (0.74x), so the mask
+//     stays in constant memory (each value a constant-bank operand of its
+//     multiply-add) and:
 //       - cp.async double buffering (beyond the README: cuda_pipeline.h): the
 //         next tile's input is copied into a second shared buffer, straight
 //         from device memory without passing through registers, while the
@@ -332,9 +356,10 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //         whose buffer the next copy then fills (two a tile: 0.78x, against 0.80x).
 //       - A persistent grid (beyond the README): as many blocks as fit on the
 //         device at once, each walking the tiles t, t + gridDim.x, ... in
-//         row-major order, so that the blocks work on neighbouring tiles at the
-//         same time and the halo rows that two row bands share still come from
-//         the L2 cache (one block a tile: 0.74x; 3 buffers at 3 blocks per SM
+//         row-major order (the next tile's coordinates by addition, without a
+//         division), so that the blocks work on neighbouring tiles at the same
+//         time and the halo rows that two row bands share still come from the
+//         L2 cache (one block a tile: 0.74-0.76x; 3 buffers at 3 blocks per SM
 //         0.78x; 128 x 64 tiles 0.77x).
 // The sums are written acc += a * b, which nvcc contracts to FFMAs: written with
 // fmaf(), its front end placed all 42 shared loads of the unrolled loop before
@@ -347,6 +372,7 @@ constexpr int BLK_TX = 128, BLK_TY = BLK_BY * BLK_ROWS;  // output tile: 128 x 3
 // the tile's first output column (0 <= v < BLK_SV: the tile and an 8-column
 // halo on each side, as in conv2d_tiled).
 constexpr int BLK_SV = BLK_TX / 4 + 4;
+constexpr int BLK_EXTRA = BLK_SV - 32;  // vectors of a row past the warp's 32
 
 // The kernel's shape for a W x W mask.
 template <int W> struct Blocked {
@@ -356,77 +382,102 @@ template <int W> struct Blocked {
   // 8 + 4x - R .. 11 + 4x + R, lies in vectors x + V_LO .. x + V_HI, from column
   // OFF of the first.
   static constexpr int V_LO = (8 - R) / 4, V_HI = (11 + R) / 4, NV = V_HI - V_LO + 1, OFF = (8 - R) - 4 * V_LO;
-  // 7 x 7: two tile buffers and a persistent grid; 5 x 5: one tile a block.
-  static constexpr int BUFFERS = W == 7 ? 2 : 1;
+  // 7 x 7: two tile buffers, a persistent grid, the mask in constant memory;
+  // 5 x 5: one tile a block, the mask in registers.
+  static constexpr bool PERSISTENT = W == 7;
+  static constexpr int BUFFERS = PERSISTENT ? 2 : 1;
+  static constexpr bool MASK_IN_REGISTERS = W == 5;
   // Resident blocks per SM the register allocation must allow: 5 for 7 x 7 (a
-  // cap of 96 registers a thread; shared memory allows 5 blocks of 43 KB), 8
-  // for 5 x 5 (64 registers; blocks of 20 KB).
-  static constexpr int MIN_BLOCKS = W == 7 ? 5 : 8;
+  // cap of 96 registers a thread; shared memory allows 5 blocks of 43 KB), 6
+  // for 5 x 5 (80 registers, 25 of them the mask; 8 blocks at 64 registers
+  // with the mask in constant memory were no faster).
+  static constexpr int MIN_BLOCKS = W == 7 ? 5 : 6;
+  // The last BLK_EXTRA vectors of every row, spread over the threads.
+  static constexpr int EXTRA_SLOTS = IN_H * BLK_EXTRA;
+  static constexpr int EXTRA_PER_THREAD = (EXTRA_SLOTS + BLK_THREADS - 1) / BLK_THREADS;
   static_assert(NV == 3 && V_HI + 31 < BLK_SV, "three vectors per window row, inside the shared row");
   static_assert(BUFFERS * IN_H * BLK_SV * 16 <= 48 * 1024, "the buffers fit the default shared-memory limit");
 };
 
 // The arrays are 16-byte aligned and width % 4 == 0 (the host side checks):
 // every 16-byte group of a row is wholly inside the image or wholly outside.
+// `mask` is read only with the mask in registers (5 x 5); 7 x 7 reads c_mask.
 template <int W>
 __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
-    conv2d_blocked(const float* __restrict__ in, float* __restrict__ out, int height, int width, int tiles_x,
-                   int tiles) {
+    conv2d_blocked(const float* __restrict__ in, const float* __restrict__ mask, float* __restrict__ out, int height,
+                   int width, int tiles_x, int tiles_y) {
   using B = Blocked<W>;
   __shared__ float4 tile[B::BUFFERS][B::IN_H][BLK_SV];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  // Starts the copy of tile t's input (and halo) into tile[buf] (one commit),
-  // every row whole (BLK_SV vectors, from a 32-byte sector): warp w copies rows
-  // w, w + BLK_BY, ..., lane l vector l of each (consecutive lanes, consecutive
-  // 16 bytes: coalesced), and the last BLK_SV - 32 vectors of the rows in one
-  // more pass.
-  auto start_copy = [&](int buf, int t) {
-    const int ty = t / tiles_x, tx = t - ty * tiles_x;
-    const int row0 = ty * BLK_TY - B::R;  // the tile's first input row
-    const int c0 = tx * BLK_TX - 8 + 4 * lane, c1 = c0 + 128;
-    if (row0 >= 0 && row0 + B::IN_H <= height && tx * BLK_TX - 8 >= 0 && tx * BLK_TX - 8 + 4 * BLK_SV <= width) {
+  // This thread's share of the last BLK_EXTRA vectors of the rows of an
+  // interior tile: slot i = threadIdx.x + q * BLK_THREADS is row i / BLK_EXTRA,
+  // vector 32 + i % BLK_EXTRA, at extra_src[q] cells from the tile's first
+  // input cell.
+  size_t extra_src[B::EXTRA_PER_THREAD];
+  int extra_row[B::EXTRA_PER_THREAD], extra_vec[B::EXTRA_PER_THREAD];
+#pragma unroll
+  for (int q = 0; q < B::EXTRA_PER_THREAD; ++q) {
+    const int i = threadIdx.x + q * BLK_THREADS;
+    extra_row[q] = i / BLK_EXTRA, extra_vec[q] = 32 + i % BLK_EXTRA;
+    extra_src[q] = static_cast<size_t>(extra_row[q]) * width + 4 * extra_vec[q];
+  }
+
+  // Starts the copy of tile (tx, ty)'s input (and halo) into tile[buf] (one
+  // commit), every row whole (BLK_SV vectors, from a 32-byte sector): warp w
+  // copies rows w, w + BLK_BY, ..., lane l vector l of each (consecutive lanes,
+  // consecutive 16 bytes: coalesced), then the extra vectors.
+  auto start_copy = [&](int buf, int tx, int ty) {
+    const int row0 = ty * BLK_TY - B::R, c0 = tx * BLK_TX - 8;  // the tile's first input row and column
+    if (row0 >= 0 && row0 + B::IN_H <= height && c0 >= 0 && c0 + 4 * BLK_SV <= width) {
       // Inside the image: no tests, a pointer stepping BLK_BY rows at a time.
-      const float* src = in + static_cast<size_t>(row0 + warp) * width + c0;
+      const float* base = in + static_cast<size_t>(row0) * width + c0;
+      const float* src = base + static_cast<size_t>(warp) * width + 4 * lane;
       const size_t step = static_cast<size_t>(BLK_BY) * width;
 #pragma unroll
       for (int r = warp, k = 0; k < (B::IN_H + BLK_BY - 1) / BLK_BY; ++k, r += BLK_BY, src += step)
         if (k < B::IN_H / BLK_BY || r < B::IN_H) __pipeline_memcpy_async(&tile[buf][r][lane], src, 16);
-      // The last EXTRA vectors of every row: thread i takes row i / EXTRA.
-      constexpr int EXTRA = BLK_SV - 32;
-      for (int i = threadIdx.x; i < B::IN_H * EXTRA; i += BLK_THREADS) {
-        const int r = i / EXTRA, v = 32 + i % EXTRA;
-        __pipeline_memcpy_async(&tile[buf][r][v], in + static_cast<size_t>(row0 + r) * width + tx * BLK_TX - 8 + 4 * v,
-                                16);
-      }
+#pragma unroll
+      for (int q = 0; q < B::EXTRA_PER_THREAD; ++q)
+        if (q < B::EXTRA_SLOTS / BLK_THREADS || extra_row[q] < B::IN_H)
+          __pipeline_memcpy_async(&tile[buf][extra_row[q]][extra_vec[q]], base + extra_src[q], 16);
       __pipeline_commit();
       return;
     }
     // A border tile: ghost cells (rows or groups outside the image) are
     // zero-filled by the copy itself (16 bytes of zeros, none read).
-    const bool in0 = c0 >= 0 && c0 < width, in1 = lane < BLK_SV - 32 && c1 < width;
+    const int c1 = c0 + 4 * lane, c2 = c1 + 128;
+    const bool in1 = c1 >= 0 && c1 < width, in2 = lane < BLK_EXTRA && c2 < width;
     for (int r = warp; r < B::IN_H; r += BLK_BY) {
       const int gr = row0 + r;
       const bool row_in = gr >= 0 && gr < height;
       const float* row = in + static_cast<size_t>(row_in ? gr : 0) * width;
-      __pipeline_memcpy_async(&tile[buf][r][lane], row_in && in0 ? row + c0 : in, 16,
-                              row_in && in0 ? 0 : 16);
-      if (lane < BLK_SV - 32)
-        __pipeline_memcpy_async(&tile[buf][r][32 + lane], row_in && in1 ? row + c1 : in, 16,
-                                row_in && in1 ? 0 : 16);
+      __pipeline_memcpy_async(&tile[buf][r][lane], row_in && in1 ? row + c1 : in, 16, row_in && in1 ? 0 : 16);
+      if (lane < BLK_EXTRA)
+        __pipeline_memcpy_async(&tile[buf][r][32 + lane], row_in && in2 ? row + c2 : in, 16,
+                                row_in && in2 ? 0 : 16);
     }
     __pipeline_commit();
   };
 
-  // Block b computes tiles b, b + gridDim.x, ... (one of them with one tile a
-  // block). With two buffers the next tile is copied while this one is computed.
-  int t = blockIdx.x, buf = 0;
-  if (B::BUFFERS == 2 && t < tiles) start_copy(0, t);
-  for (; t < tiles; t += gridDim.x) {
-    if (B::BUFFERS == 1) start_copy(0, t);
-    __pipeline_wait_prior(0);  // this thread's copies of tile t have landed
+  // The mask: 25 registers read from device memory (5 x 5), or constant memory.
+  using Mask = std::conditional_t<B::MASK_IN_REGISTERS, RegisterMask<W>, ConstantMask<W>>;
+  const Mask m(mask);
+
+  // Block b computes tile b (row-major); with the persistent grid also tiles
+  // b + gridDim.x, b + 2 gridDim.x, ..., each one step of (step_x, step_y) from
+  // the one before, its copy into the other buffer started while the one
+  // before is computed.
+  int ty = blockIdx.x / tiles_x, tx = blockIdx.x - ty * tiles_x, step_x = 0, step_y = 0;
+  if (B::PERSISTENT) step_y = gridDim.x / tiles_x, step_x = gridDim.x - step_y * tiles_x;
+  int buf = 0;
+  if (ty < tiles_y) start_copy(0, tx, ty);
+  while (ty < tiles_y) {
+    int next_x = tx + step_x, next_y = ty + step_y;
+    if (next_x >= tiles_x) next_x -= tiles_x, ++next_y;
+    __pipeline_wait_prior(0);  // this thread's copies of this tile have landed
     __syncthreads();           // everyone's have, and everyone is done with the other buffer
-    if (B::BUFFERS == 2 && t + static_cast<int>(gridDim.x) < tiles) start_copy(buf ^ 1, t + gridDim.x);
+    if (B::PERSISTENT && next_y < tiles_y) start_copy(buf ^ 1, next_x, next_y);
 
     // Outputs (r, 4 lane .. 4 lane + 3) for r in rows warp*ROWS .. +ROWS-1 of
     // the tile: input row warp*ROWS + k contributes to output row warp*ROWS + i
@@ -445,24 +496,22 @@ __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
         const float4 x = tile[buf][tr0 + k][lane + B::V_LO + v];
         win[4 * v] = x.x, win[4 * v + 1] = x.y, win[4 * v + 2] = x.z, win[4 * v + 3] = x.w;
       }
-      add_input_row<W, B::OFF>(acc, win, k);
+      add_input_row<W, B::OFF>(acc, win, k, m);
     }
 
     // One 16-byte store per output row (width % 4 == 0: the 4 columns are all
-    // inside the row or all outside it).
-    const int ty = t / tiles_x, tx = t - ty * tiles_x;
+    // inside the row or all outside it), without row tests below the last band.
     const int col = tx * BLK_TX + 4 * lane, row_base = ty * BLK_TY + tr0;
     if (col < width) {
+      float* dst = out + static_cast<size_t>(row_base) * width + col;
+      const bool whole = row_base + BLK_ROWS <= height;
 #pragma unroll
-      for (int i = 0; i < BLK_ROWS; ++i) {
-        if (row_base + i >= height) break;
-        *reinterpret_cast<float4*>(out + static_cast<size_t>(row_base + i) * width + col) =
-            make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
-      }
+      for (int i = 0; i < BLK_ROWS; ++i, dst += width)
+        if (whole || row_base + i < height)
+          *reinterpret_cast<float4*>(dst) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
     }
-    // One buffer and another tile to come: everyone is done with it before it is refilled.
-    if (B::BUFFERS == 1 && t + static_cast<int>(gridDim.x) < tiles) __syncthreads();
-    buf ^= B::BUFFERS - 1;
+    if (!B::PERSISTENT) break;
+    tx = next_x, ty = next_y, buf ^= 1;
   }
 }
 
@@ -556,11 +605,11 @@ template <int W> void launch_2d(const float* in, float* out, int height, int wid
 
 // One block a tile, or for 7 x 7 the persistent grid: as many blocks as fit
 // on the device at once (asked once), or one per tile when there are fewer.
-template <int W> void launch_blocked(const float* in, float* out, int height, int width) {
+template <int W> void launch_blocked(const float* in, const float* mask, float* out, int height, int width) {
   const int tiles_x = (width + BLK_TX - 1) / BLK_TX, tiles_y = (height + BLK_TY - 1) / BLK_TY;
-  const int tiles = tiles_x * tiles_y;
-  int grid = tiles;
-  if (Blocked<W>::BUFFERS == 2) {
+  // Fewer than 2^31 tiles of 4096 outputs: no array of floats that large fits a device.
+  int grid = static_cast<int>(static_cast<long long>(tiles_x) * tiles_y);
+  if (Blocked<W>::PERSISTENT) {
     static int grid_max = 0;
     if (grid_max == 0) {
       int per_sm = 0, sms = 0, device = 0;
@@ -571,7 +620,7 @@ template <int W> void launch_blocked(const float* in, float* out, int height, in
     }
     if (grid > grid_max) grid = grid_max;
   }
-  conv2d_blocked<W><<<grid, BLK_THREADS>>>(in, out, height, width, tiles_x, tiles);
+  conv2d_blocked<W><<<grid, BLK_THREADS>>>(in, mask, out, height, width, tiles_x, tiles_y);
 }
 
 template <class S> void convolution_1d_with(const float* in, const float* mask, float* out, int width, int mask_width) {
@@ -603,19 +652,20 @@ void convolution_1d(const float* in, const float* mask, float* out, int width, i
 
 void convolution_2d(const float* in, const float* mask, float* out, int height, int width, int mask_width) {
   if (height <= 0 || width <= 0 || mask_width <= 0 || mask_width > MAX_MASK_WIDTH || mask_width % 2 == 0) return;
-  cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
   // 16-byte copies and stores of whole rows: width % 4 == 0 and 16-byte aligned arrays.
   const bool whole_rows =
       width % 4 == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
+  if (whole_rows && mask_width == 5) {  // the kernel reads the mask into registers: one launch
+    launch_blocked<5>(in, mask, out, height, width);
+    return;
+  }
+  cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
   switch (mask_width) {
     case 1: launch_2d<1>(in, out, height, width); break;
     case 3: launch_2d<3>(in, out, height, width); break;
-    case 5:
-      if (whole_rows) launch_blocked<5>(in, out, height, width);
-      else launch_2d<5>(in, out, height, width);
-      break;
+    case 5: launch_2d<5>(in, out, height, width); break;
     case 7:
-      if (whole_rows) launch_blocked<7>(in, out, height, width);
+      if (whole_rows) launch_blocked<7>(in, mask, out, height, width);
       else launch_2d<7>(in, out, height, width);
       break;
     default: {
