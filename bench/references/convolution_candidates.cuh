@@ -265,20 +265,19 @@ inline std::vector<std::pair<std::string, Call>> list(int w) {
   if (w == 5) {
     add("c 128 o1 alone", launch<5, 1, 1, 1, 8, MASK_CONST, 1>, 0);
     add("c 256x o1 alone", launch<5, 2, 1, 1, 4, MASK_CONST, 1>, 0);
-    add("c 128 o1 regs mb6", launch<5, 1, 1, 1, 6, MASK_REGS_, 1>, 0);
     add("c 128 o2 regs mb6", launch<5, 1, 1, 1, 6, MASK_REGS_, 2>, 0);
-    add("c 128 shared mb8", launch<5, 1, 1, 1, 8, MASK_SHARED, 1>, 0);
-    add("c 128 shared mb7", launch<5, 1, 1, 1, 7, MASK_SHARED, 1>, 0);
-    add("c 256x shared mb4", launch<5, 2, 1, 1, 4, MASK_SHARED, 1>, 0);
-    add("c 256x shared mb3", launch<5, 2, 1, 1, 3, MASK_SHARED, 1>, 0);
+    add("c 128 o2 regs mb7", launch<5, 1, 1, 1, 7, MASK_REGS_, 2>, 0);
+    add("c 128 o2 regs mb8", launch<5, 1, 1, 1, 8, MASK_REGS_, 2>, 0);
+    add("c 256x o2 regs mb4", launch<5, 2, 1, 1, 4, MASK_REGS_, 2>, 0);
+    add("c 256x o2 regs mb3", launch<5, 2, 1, 1, 3, MASK_REGS_, 2>, 0);
+    add("c 256x o0 regs mb4", launch<5, 2, 1, 1, 4, MASK_REGS_, 0>, 0);
   } else if (w == 7) {
-    add("c 128 p2 o0 symbol", launch<7, 1, 1, 2, 5, MASK_CONST, 0>, 1);
-    add("c 128 p2 o0 alone", launch<7, 1, 1, 2, 5, MASK_CONST, 0>, 0);
     add("c 128 p2 o2 alone", launch<7, 1, 1, 2, 5, MASK_CONST, 2>, 0);
     add("c 128 p2 o2 symbol", launch<7, 1, 1, 2, 5, MASK_CONST, 2>, 1);
-    add("c 128 p1 o0 mb8 symbol", launch<7, 1, 1, 1, 8, MASK_CONST, 0>, 1);
-    add("c 128 p1 o0 mb6 symbol", launch<7, 1, 1, 1, 6, MASK_CONST, 0>, 1);
-    add("c 128 p1 o2 mb8 symbol", launch<7, 1, 1, 1, 8, MASK_CONST, 2>, 1);
+    add("c 128 p2 o2 regs mb5", launch<7, 1, 1, 2, 5, MASK_REGS_, 2>, 0);
+    add("c 128 p2 o0 regs mb5", launch<7, 1, 1, 2, 5, MASK_REGS_, 0>, 0);
+    add("c 128 p2 o2 regs mb4", launch<7, 1, 1, 2, 4, MASK_REGS_, 2>, 0);
+    add("c 128 p1 o0 regs mb8", launch<7, 1, 1, 1, 8, MASK_REGS_, 0>, 0);
   }
   return c;
 }

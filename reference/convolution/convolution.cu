@@ -48,7 +48,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <type_traits>
 
 namespace {
 
@@ -190,7 +189,6 @@ __device__ __forceinline__ void add_input_row(float (&acc)[ROWS][COLS], const fl
 // The mask as the multiply-adds read it: from constant memory (each value a
 // constant-bank operand of its FFMA), or from registers.
 template <int W> struct ConstantMask {
-  __device__ __forceinline__ explicit ConstantMask(const float* = nullptr) {}
   __device__ __forceinline__ float operator()(int r, int j) const { return c_mask[r * W + j]; }
 };
 template <int W> struct RegisterMask {
@@ -311,7 +309,7 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 // The speed test's 2-D masks (5 x 5 and 7 x 7) on rows that are whole 16-byte
 // groups (width % 4 == 0 and 16-byte aligned arrays, as cudaMalloc gives) take
 // this kernel: on an H200 at 8192 x 8192, timed as `gpulab bench` times a call,
-// it runs at 0.95x (5 x 5) and 0.80x (7 x 7) of copy bandwidth, against 0.86x
+// it runs at 0.95x (5 x 5) and 0.79x (7 x 7) of copy bandwidth, against 0.86x
 // and 0.67x for conv2d_tiled, which every other 2-D case keeps (the numbers:
 // docs/performance.md). What it adds to conv2d_tiled:
 //   * Register blocking (README "How much does tiling save?": threads that
@@ -332,21 +330,24 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //     from offsets each thread computes once: with the border tiles' tested
 //     copy for every tile, Nsight Compute counted 709 instructions per warp and
 //     tile besides the 1568 multiply-adds of 7 x 7.
+//   * The mask in registers (beyond the README, whose "2. The mask in constant
+//     memory" says why constant memory is the usual place): every thread reads
+//     the W x W values from device memory once, into registers that the
+//     multiply-adds take as operands as they would a constant (the compiler
+//     moves all 25 of 5 x 5 and 15 of 7 x 7's 49 into the warp's uniform
+//     registers, Nsight Compute's R2UR count). Then a call is one kernel
+//     launch: a copy into constant memory first is a second operation the
+//     timed call waits for, 4.5% of a 5 x 5 call and 3% of a 7 x 7 call at
+//     8192 x 8192 (the 7 x 7 kernel itself runs 1.5% slower with its mask in
+//     registers, so the call gains 1.5-2%).
 //   * What the two masks need differs. At 5 x 5 (25 multiply-adds an output)
 //     the kernel is bound by memory: each block computes one tile, copy, wait,
 //     compute, store, as the README's tiled kernel does, and 6 blocks fit on a
 //     multiprocessor, so while some wait for their copies others compute and
 //     the copies of many blocks are in flight at once (a persistent,
-//     double-buffered grid ran at 0.83x). Its mask is read from device memory
-//     into 25 registers by every thread (README "2. The mask in constant
-//     memory" says why constant memory is the usual place): then the call is
-//     one kernel launch, where a copy into constant memory first is a second
-//     operation the timed call waits for, 4.5% of a 5 x 5 call at 8192 x 8192.
-//     At 7 x 7 (49 multiply-adds, 103 us of the FMA pipe at 8192^2 where 0.95x
-//     of the copy is 141 us) the arithmetic must overlap the copies, and 49
-//     more registers would cost a block per multiprocessor (0.74x), so the mask
-//     stays in constant memory (each value a constant-bank operand of its
-//     multiply-add) and:
+//     double-buffered grid ran at 0.83x). At 7 x 7 (49 multiply-adds, 103 us of
+//     the FMA pipe at 8192^2 where 0.95x of the copy is 141 us) the arithmetic
+//     must overlap the copies:
 //       - cp.async double buffering (beyond the README: cuda_pipeline.h): the
 //         next tile's input is copied into a second shared buffer, straight
 //         from device memory without passing through registers, while the
@@ -382,15 +383,12 @@ template <int W> struct Blocked {
   // 8 + 4x - R .. 11 + 4x + R, lies in vectors x + V_LO .. x + V_HI, from column
   // OFF of the first.
   static constexpr int V_LO = (8 - R) / 4, V_HI = (11 + R) / 4, NV = V_HI - V_LO + 1, OFF = (8 - R) - 4 * V_LO;
-  // 7 x 7: two tile buffers, a persistent grid, the mask in constant memory;
-  // 5 x 5: one tile a block, the mask in registers.
+  // 7 x 7: two tile buffers and a persistent grid; 5 x 5: one tile a block.
   static constexpr bool PERSISTENT = W == 7;
   static constexpr int BUFFERS = PERSISTENT ? 2 : 1;
-  static constexpr bool MASK_IN_REGISTERS = W == 5;
   // Resident blocks per SM the register allocation must allow: 5 for 7 x 7 (a
   // cap of 96 registers a thread; shared memory allows 5 blocks of 43 KB), 6
-  // for 5 x 5 (80 registers, 25 of them the mask; 8 blocks at 64 registers
-  // with the mask in constant memory were no faster).
+  // for 5 x 5 (80 registers; at 64, for 8 blocks, the mask spills).
   static constexpr int MIN_BLOCKS = W == 7 ? 5 : 6;
   // The last BLK_EXTRA vectors of every row, spread over the threads.
   static constexpr int EXTRA_SLOTS = IN_H * BLK_EXTRA;
@@ -401,7 +399,6 @@ template <int W> struct Blocked {
 
 // The arrays are 16-byte aligned and width % 4 == 0 (the host side checks):
 // every 16-byte group of a row is wholly inside the image or wholly outside.
-// `mask` is read only with the mask in registers (5 x 5); 7 x 7 reads c_mask.
 template <int W>
 __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
     conv2d_blocked(const float* __restrict__ in, const float* __restrict__ mask, float* __restrict__ out, int height,
@@ -460,16 +457,21 @@ __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
     __pipeline_commit();
   };
 
-  // The mask: 25 registers read from device memory (5 x 5), or constant memory.
-  using Mask = std::conditional_t<B::MASK_IN_REGISTERS, RegisterMask<W>, ConstantMask<W>>;
-  const Mask m(mask);
+  // The mask (25 or 49 values), read before the first tile's copy starts, so
+  // that it is there when the copy is.
+  const RegisterMask<W> m(mask);
 
-  // Block b computes tile b (row-major); with the persistent grid also tiles
-  // b + gridDim.x, b + 2 gridDim.x, ..., each one step of (step_x, step_y) from
-  // the one before, its copy into the other buffer started while the one
-  // before is computed.
-  int ty = blockIdx.x / tiles_x, tx = blockIdx.x - ty * tiles_x, step_x = 0, step_y = 0;
-  if (B::PERSISTENT) step_y = gridDim.x / tiles_x, step_x = gridDim.x - step_y * tiles_x;
+  // The tiles a block computes, each one step of (step_x, step_y) from the one
+  // before (wrapping to the next row of tiles): persistent, block b computes
+  // tiles b, b + gridDim.x, ... (row-major), the next one's copy into the other
+  // buffer started while this one is computed; otherwise block (x, y) computes
+  // tile (x, y), and (x, y + gridDim.y), ... where the image has more than
+  // 65535 rows of tiles (a grid's y limit), copying each after the one before.
+  int tx = blockIdx.x, ty = blockIdx.y, step_x = 0, step_y = gridDim.y;
+  if (B::PERSISTENT) {
+    ty = blockIdx.x / tiles_x, tx = blockIdx.x - ty * tiles_x;
+    step_y = gridDim.x / tiles_x, step_x = gridDim.x - step_y * tiles_x;
+  }
   int buf = 0;
   if (ty < tiles_y) start_copy(0, tx, ty);
   while (ty < tiles_y) {
@@ -510,8 +512,11 @@ __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
         if (whole || row_base + i < height)
           *reinterpret_cast<float4*>(dst) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
     }
-    if (!B::PERSISTENT) break;
-    tx = next_x, ty = next_y, buf ^= 1;
+    if (!B::PERSISTENT && next_y < tiles_y) {
+      __syncthreads();  // everyone is done with the one buffer before it is refilled
+      start_copy(0, next_x, next_y);
+    }
+    tx = next_x, ty = next_y, buf ^= B::BUFFERS - 1;
   }
 }
 
@@ -607,20 +612,22 @@ template <int W> void launch_2d(const float* in, float* out, int height, int wid
 // on the device at once (asked once), or one per tile when there are fewer.
 template <int W> void launch_blocked(const float* in, const float* mask, float* out, int height, int width) {
   const int tiles_x = (width + BLK_TX - 1) / BLK_TX, tiles_y = (height + BLK_TY - 1) / BLK_TY;
-  // Fewer than 2^31 tiles of 4096 outputs: no array of floats that large fits a device.
-  int grid = static_cast<int>(static_cast<long long>(tiles_x) * tiles_y);
-  if (Blocked<W>::PERSISTENT) {
-    static int grid_max = 0;
-    if (grid_max == 0) {
-      int per_sm = 0, sms = 0, device = 0;
-      cudaGetDevice(&device);
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_blocked<W>, BLK_THREADS, 0);
-      grid_max = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
-    }
-    if (grid > grid_max) grid = grid_max;
+  if (!Blocked<W>::PERSISTENT) {
+    const dim3 grid(tiles_x, tiles_y < 65535 ? tiles_y : 65535);
+    conv2d_blocked<W><<<grid, BLK_THREADS>>>(in, mask, out, height, width, tiles_x, tiles_y);
+    return;
   }
-  conv2d_blocked<W><<<grid, BLK_THREADS>>>(in, mask, out, height, width, tiles_x, tiles_y);
+  static int grid_max = 0;
+  if (grid_max == 0) {
+    int per_sm = 0, sms = 0, device = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_blocked<W>, BLK_THREADS, 0);
+    grid_max = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
+  }
+  const long long tiles = static_cast<long long>(tiles_x) * tiles_y;
+  conv2d_blocked<W><<<tiles < grid_max ? static_cast<int>(tiles) : grid_max, BLK_THREADS>>>(in, mask, out, height,
+                                                                                         width, tiles_x, tiles_y);
 }
 
 template <class S> void convolution_1d_with(const float* in, const float* mask, float* out, int width, int mask_width) {
@@ -655,8 +662,9 @@ void convolution_2d(const float* in, const float* mask, float* out, int height, 
   // 16-byte copies and stores of whole rows: width % 4 == 0 and 16-byte aligned arrays.
   const bool whole_rows =
       width % 4 == 0 && reinterpret_cast<uintptr_t>(in) % 16 == 0 && reinterpret_cast<uintptr_t>(out) % 16 == 0;
-  if (whole_rows && mask_width == 5) {  // the kernel reads the mask into registers: one launch
-    launch_blocked<5>(in, mask, out, height, width);
+  if (whole_rows && (mask_width == 5 || mask_width == 7)) {  // the kernel reads the mask itself: one launch
+    if (mask_width == 5) launch_blocked<5>(in, mask, out, height, width);
+    else launch_blocked<7>(in, mask, out, height, width);
     return;
   }
   cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
@@ -664,10 +672,7 @@ void convolution_2d(const float* in, const float* mask, float* out, int height, 
     case 1: launch_2d<1>(in, out, height, width); break;
     case 3: launch_2d<3>(in, out, height, width); break;
     case 5: launch_2d<5>(in, out, height, width); break;
-    case 7:
-      if (whole_rows) launch_blocked<7>(in, mask, out, height, width);
-      else launch_2d<7>(in, out, height, width);
-      break;
+    case 7: launch_2d<7>(in, out, height, width); break;
     default: {
       const dim3 grid((width + WIDE_TILE_X - 1) / WIDE_TILE_X, (height + WIDE_TILE_Y - 1) / WIDE_TILE_Y);
       conv2d_wide<<<grid, dim3(WIDE_BX, WIDE_BY)>>>(in, out, height, width, mask_width);

@@ -1,16 +1,17 @@
-// Correctness of the convolution reference's 2-D paths without a GPU, on the
-// emulator: random inputs, a double-precision CPU gold result, at sizes that
-// give the 5 x 5 and 7 x 7 register-blocked kernels (conv2d_blocked<5>, one
-// tile a block, and conv2d_blocked<7>, persistent, double-buffered) interior
-// tiles (copied without range tests) and border tiles on every side, ragged
-// last tiles, one or several tiles a block, and the cases that take
-// conv2d_tiled instead (width % 4 != 0, arrays 4 bytes off). The grader's
-// small cases barely reach conv2d_blocked (one 1 x 100 5 x 5 case; no 7 x 7
-// mask with width % 4 == 0), so the checking build is run on it here:
-//   gpulab run -I . bench/references/convolution_2d_check.cu
-//   gpulab run --race-check -I . bench/references/convolution_2d_check.cu small
-// (`small`: three sizes only, for the slower checking build). Exits 1 if any
-// output is wrong.
+// The convolution reference's 2-D paths against a double-precision result
+// computed here, on the emulator: random inputs at sizes that give the 5 x 5
+// and 7 x 7 register-blocked kernels (conv2d_blocked<5>, one tile a block, and
+// conv2d_blocked<7>, persistent, double-buffered; both read the mask into
+// registers) interior tiles (copied without range tests) and border tiles on
+// every side, ragged last tiles, one or several tiles a block, an image with
+// more rows of tiles than a grid's y dimension allows, and the cases that take
+// conv2d_tiled instead (width % 4 != 0, arrays 4 bytes off). The grader's small
+// cases barely reach conv2d_blocked (one 1 x 100 5 x 5 case; no 7 x 7 mask with
+// width % 4 == 0). Run by the test suite, plain and with the checking build:
+//   gpulab run tests/labs/convolution/reference_2d_paths.cu
+//   gpulab run --race-check tests/labs/convolution/reference_2d_paths.cu small
+// (`small`: four sizes only, for the slower checking build). Prints "all ok"
+// or "SOME WRONG" and exits 1 if any output is wrong.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -19,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/convolution/convolution.cu"
+#include "../../../reference/convolution/convolution.cu"
 
 int fails = 0;
 
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
       check(101, 302, mw, 0);  // width % 4 != 0: conv2d_tiled
       check(100, 300, mw, 1);  // arrays 4 bytes off: conv2d_tiled
     }
+    // More than 65535 rows of 32-row tiles (the grid's y limit): the 5 x 5 kernel's blocks of the
+    // first rows compute a second tile, 65535 rows of tiles further down.
+    check(65538 * 32 - 7, 4, 5, 0);
   }
   std::printf("%s\n", fails ? "SOME WRONG" : "all ok");
   return fails != 0;
