@@ -399,75 +399,68 @@ template <int W> struct Blocked {
 
 // The arrays are 16-byte aligned and width % 4 == 0 (the host side checks):
 // every 16-byte group of a row is wholly inside the image or wholly outside.
+// One tile a block: block (x, y) computes tile (x, first_ty + y).
 template <int W>
 __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
     conv2d_blocked(const float* __restrict__ in, const float* __restrict__ mask, float* __restrict__ out, int height,
-                   int width, int tiles_x, int tiles_y) {
+                   int width, int tiles_x, int tiles_y, int first_ty) {
   using B = Blocked<W>;
-  __shared__ float4 tile[B::BUFFERS][B::IN_H][BLK_SV];
+  // BUFFERS tiles of IN_H rows of BLK_SV vectors: row r of buffer b at vector (b * IN_H + r) * BLK_SV.
+  extern __shared__ float4 tiles[];
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  // The mask (25 or 49 values), read first, so that it is there when the first tile is.
+  const RegisterMask<W> m(mask);
 
   // This thread's share of the last BLK_EXTRA vectors of the rows of an
   // interior tile: slot i = threadIdx.x + q * BLK_THREADS is row i / BLK_EXTRA,
-  // vector 32 + i % BLK_EXTRA, at extra_src[q] cells from the tile's first
-  // input cell.
-  size_t extra_src[B::EXTRA_PER_THREAD];
-  int extra_row[B::EXTRA_PER_THREAD], extra_vec[B::EXTRA_PER_THREAD];
+  // vector 32 + i % BLK_EXTRA: extra_src[q] cells from the tile's first input
+  // cell, shared vector extra_dst[q] of its buffer.
+  long long extra_src[B::EXTRA_PER_THREAD];
+  int extra_dst[B::EXTRA_PER_THREAD];
 #pragma unroll
   for (int q = 0; q < B::EXTRA_PER_THREAD; ++q) {
-    const int i = threadIdx.x + q * BLK_THREADS;
-    extra_row[q] = i / BLK_EXTRA, extra_vec[q] = 32 + i % BLK_EXTRA;
-    extra_src[q] = static_cast<size_t>(extra_row[q]) * width + 4 * extra_vec[q];
+    const int i = threadIdx.x + q * BLK_THREADS, r = i / BLK_EXTRA, v = 32 + i % BLK_EXTRA;
+    extra_src[q] = static_cast<long long>(r) * width + 4 * v;
+    extra_dst[q] = r * BLK_SV + v;
   }
 
-  // Starts the copy of tile (tx, ty)'s input (and halo) into tile[buf] (one
-  // commit), every row whole (BLK_SV vectors, from a 32-byte sector): warp w
-  // copies rows w, w + BLK_BY, ..., lane l vector l of each (consecutive lanes,
-  // consecutive 16 bytes: coalesced), then the extra vectors.
+  // Starts the copy of tile (tx, ty)'s input (and halo) into buffer buf (one
+  // commit), every row whole (BLK_SV vectors, from a 32-byte sector).
   auto start_copy = [&](int buf, int tx, int ty) {
+    float4* const dst = tiles + buf * B::IN_H * BLK_SV;
     const int row0 = ty * BLK_TY - B::R, c0 = tx * BLK_TX - 8;  // the tile's first input row and column
     if (row0 >= 0 && row0 + B::IN_H <= height && c0 >= 0 && c0 + 4 * BLK_SV <= width) {
-      // Inside the image: no tests, a pointer stepping BLK_BY rows at a time.
+      // Inside the image, no tests: warp w copies rows w, w + BLK_BY, ..., lane l
+      // vector l of each (consecutive lanes, consecutive 16 bytes: coalesced),
+      // then every thread its extra vectors.
       const float* base = in + static_cast<size_t>(row0) * width + c0;
       const float* src = base + static_cast<size_t>(warp) * width + 4 * lane;
       const size_t step = static_cast<size_t>(BLK_BY) * width;
 #pragma unroll
       for (int r = warp, k = 0; k < (B::IN_H + BLK_BY - 1) / BLK_BY; ++k, r += BLK_BY, src += step)
-        if (k < B::IN_H / BLK_BY || r < B::IN_H) __pipeline_memcpy_async(&tile[buf][r][lane], src, 16);
+        if (k < B::IN_H / BLK_BY || r < B::IN_H) __pipeline_memcpy_async(dst + r * BLK_SV + lane, src, 16);
 #pragma unroll
       for (int q = 0; q < B::EXTRA_PER_THREAD; ++q)
-        if (q < B::EXTRA_SLOTS / BLK_THREADS || extra_row[q] < B::IN_H)
-          __pipeline_memcpy_async(&tile[buf][extra_row[q]][extra_vec[q]], base + extra_src[q], 16);
-      __pipeline_commit();
-      return;
-    }
-    // A border tile: ghost cells (rows or groups outside the image) are
-    // zero-filled by the copy itself (16 bytes of zeros, none read).
-    const int c1 = c0 + 4 * lane, c2 = c1 + 128;
-    const bool in1 = c1 >= 0 && c1 < width, in2 = lane < BLK_EXTRA && c2 < width;
-    for (int r = warp; r < B::IN_H; r += BLK_BY) {
-      const int gr = row0 + r;
-      const bool row_in = gr >= 0 && gr < height;
-      const float* row = in + static_cast<size_t>(row_in ? gr : 0) * width;
-      __pipeline_memcpy_async(&tile[buf][r][lane], row_in && in1 ? row + c1 : in, 16, row_in && in1 ? 0 : 16);
-      if (lane < BLK_EXTRA)
-        __pipeline_memcpy_async(&tile[buf][r][32 + lane], row_in && in2 ? row + c2 : in, 16,
-                                row_in && in2 ? 0 : 16);
+        if (q < B::EXTRA_SLOTS / BLK_THREADS || threadIdx.x + q * BLK_THREADS < B::EXTRA_SLOTS)
+          __pipeline_memcpy_async(dst + extra_dst[q], base + extra_src[q], 16);
+    } else {
+      // A border tile: vector by vector, ghost cells (outside the image)
+      // zero-filled by the copy itself (16 bytes of zeros, none read).
+      for (int i = threadIdx.x; i < B::IN_H * BLK_SV; i += BLK_THREADS) {
+        const int r = i / BLK_SV, v = i - r * BLK_SV, gr = row0 + r, gc = c0 + 4 * v;
+        const bool inside = gr >= 0 && gr < height && gc >= 0 && gc < width;
+        __pipeline_memcpy_async(dst + i, inside ? in + static_cast<size_t>(gr) * width + gc : in, 16, inside ? 0 : 16);
+      }
     }
     __pipeline_commit();
   };
 
-  // The mask (25 or 49 values), read before the first tile's copy starts, so
-  // that it is there when the copy is.
-  const RegisterMask<W> m(mask);
-
-  // The tiles a block computes, each one step of (step_x, step_y) from the one
-  // before (wrapping to the next row of tiles): persistent, block b computes
-  // tiles b, b + gridDim.x, ... (row-major), the next one's copy into the other
-  // buffer started while this one is computed; otherwise block (x, y) computes
-  // tile (x, y), and (x, y + gridDim.y), ... where the image has more than
-  // 65535 rows of tiles (a grid's y limit), copying each after the one before.
-  int tx = blockIdx.x, ty = blockIdx.y, step_x = 0, step_y = gridDim.y;
+  // Persistent, block b computes tiles b, b + gridDim.x, ... (row-major), each
+  // one step of (step_x, step_y) from the one before, wrapping to the next row
+  // of tiles, the next one's copy into the other buffer started while this one
+  // is computed.
+  int tx = blockIdx.x, ty = first_ty + blockIdx.y, step_x = 0, step_y = 0;
   if (B::PERSISTENT) {
     ty = blockIdx.x / tiles_x, tx = blockIdx.x - ty * tiles_x;
     step_y = gridDim.x / tiles_x, step_x = gridDim.x - step_y * tiles_x;
@@ -489,34 +482,36 @@ __global__ void __launch_bounds__(BLK_THREADS, Blocked<W>::MIN_BLOCKS)
     for (int i = 0; i < BLK_ROWS; ++i)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][e] = 0.0f;
-    const int tr0 = warp * BLK_ROWS;
+    const float4* const rows = tiles + (buf * B::IN_H + warp * BLK_ROWS) * BLK_SV + lane + B::V_LO;
 #pragma unroll
     for (int k = 0; k < BLK_ROWS + W - 1; ++k) {
       float win[4 * B::NV];
 #pragma unroll
       for (int v = 0; v < B::NV; ++v) {
-        const float4 x = tile[buf][tr0 + k][lane + B::V_LO + v];
+        const float4 x = rows[k * BLK_SV + v];
         win[4 * v] = x.x, win[4 * v + 1] = x.y, win[4 * v + 2] = x.z, win[4 * v + 3] = x.w;
       }
       add_input_row<W, B::OFF>(acc, win, k, m);
     }
 
     // One 16-byte store per output row (width % 4 == 0: the 4 columns are all
-    // inside the row or all outside it), without row tests below the last band.
-    const int col = tx * BLK_TX + 4 * lane, row_base = ty * BLK_TY + tr0;
+    // inside the row or all outside it), without row tests above the last rows.
+    const int col = tx * BLK_TX + 4 * lane, row_base = ty * BLK_TY + warp * BLK_ROWS;
     if (col < width) {
       float* dst = out + static_cast<size_t>(row_base) * width + col;
-      const bool whole = row_base + BLK_ROWS <= height;
+      if (row_base + BLK_ROWS <= height) {
 #pragma unroll
-      for (int i = 0; i < BLK_ROWS; ++i, dst += width)
-        if (whole || row_base + i < height)
+        for (int i = 0; i < BLK_ROWS; ++i, dst += width)
           *reinterpret_cast<float4*>(dst) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < BLK_ROWS; ++i, dst += width)
+          if (row_base + i < height)
+            *reinterpret_cast<float4*>(dst) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+      }
     }
-    if (!B::PERSISTENT && next_y < tiles_y) {
-      __syncthreads();  // everyone is done with the one buffer before it is refilled
-      start_copy(0, next_x, next_y);
-    }
-    tx = next_x, ty = next_y, buf ^= B::BUFFERS - 1;
+    if (!B::PERSISTENT) break;
+    tx = next_x, ty = next_y, buf ^= 1;
   }
 }
 
@@ -611,10 +606,14 @@ template <int W> void launch_2d(const float* in, float* out, int height, int wid
 // One block a tile, or for 7 x 7 the persistent grid: as many blocks as fit
 // on the device at once (asked once), or one per tile when there are fewer.
 template <int W> void launch_blocked(const float* in, const float* mask, float* out, int height, int width) {
+  using B = Blocked<W>;
+  constexpr size_t shared_bytes = B::BUFFERS * B::IN_H * BLK_SV * sizeof(float4);
   const int tiles_x = (width + BLK_TX - 1) / BLK_TX, tiles_y = (height + BLK_TY - 1) / BLK_TY;
-  if (!Blocked<W>::PERSISTENT) {
-    const dim3 grid(tiles_x, tiles_y < 65535 ? tiles_y : 65535);
-    conv2d_blocked<W><<<grid, BLK_THREADS>>>(in, mask, out, height, width, tiles_x, tiles_y);
+  if (!B::PERSISTENT) {  // a grid of at most 65535 rows of tiles (its y limit) at a time
+    for (int first_ty = 0; first_ty < tiles_y; first_ty += 65535) {
+      const dim3 grid(tiles_x, tiles_y - first_ty < 65535 ? tiles_y - first_ty : 65535);
+      conv2d_blocked<W><<<grid, BLK_THREADS, shared_bytes>>>(in, mask, out, height, width, tiles_x, tiles_y, first_ty);
+    }
     return;
   }
   static int grid_max = 0;
@@ -622,12 +621,12 @@ template <int W> void launch_blocked(const float* in, const float* mask, float* 
     int per_sm = 0, sms = 0, device = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_blocked<W>, BLK_THREADS, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, conv2d_blocked<W>, BLK_THREADS, shared_bytes);
     grid_max = (per_sm > 0 ? per_sm : 1) * (sms > 0 ? sms : 1);
   }
   const long long tiles = static_cast<long long>(tiles_x) * tiles_y;
-  conv2d_blocked<W><<<tiles < grid_max ? static_cast<int>(tiles) : grid_max, BLK_THREADS>>>(in, mask, out, height,
-                                                                                         width, tiles_x, tiles_y);
+  const int grid = tiles < grid_max ? static_cast<int>(tiles) : grid_max;
+  conv2d_blocked<W><<<grid, BLK_THREADS, shared_bytes>>>(in, mask, out, height, width, tiles_x, tiles_y, 0);
 }
 
 template <class S> void convolution_1d_with(const float* in, const float* mask, float* out, int width, int mask_width) {

@@ -4,9 +4,9 @@
 // conv2d_blocked<7>, persistent, double-buffered; both read the mask into
 // registers) interior tiles (copied without range tests) and border tiles on
 // every side, ragged last tiles, one or several tiles a block, an image with
-// more rows of tiles than a grid's y dimension allows, and the cases that take
-// conv2d_tiled instead (width % 4 != 0, arrays 4 bytes off). The grader's small
-// cases barely reach conv2d_blocked (one 1 x 100 5 x 5 case; no 7 x 7 mask with
+// more rows of tiles than a grid's y dimension allows (two launches), and the
+// cases that take conv2d_tiled instead (width % 4 != 0, arrays 4 bytes off).
+// The grader's small cases barely reach conv2d_blocked (one 1 x 100 5 x 5 case; no 7 x 7 mask with
 // width % 4 == 0). Run by the test suite, plain and with the checking build:
 //   gpulab run tests/labs/convolution/reference_2d_paths.cu
 //   gpulab run --race-check tests/labs/convolution/reference_2d_paths.cu small
@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
       check(101, 302, mw, 0);  // width % 4 != 0: conv2d_tiled
       check(100, 300, mw, 1);  // arrays 4 bytes off: conv2d_tiled
     }
-    // More than 65535 rows of 32-row tiles (the grid's y limit): the 5 x 5 kernel's blocks of the
-    // first rows compute a second tile, 65535 rows of tiles further down.
+    // More than 65535 rows of 32-row tiles (a grid's y limit): the 5 x 5 kernel (one tile a block)
+    // takes a second launch for the rows of tiles past the first 65535.
     check(65538 * 32 - 7, 4, 5, 0);
   }
   std::printf("%s\n", fails ? "SOME WRONG" : "all ok");
