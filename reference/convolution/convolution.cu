@@ -5,16 +5,18 @@
 // memory") made fast enough that memory bandwidth, not arithmetic, is the
 // limit. Each technique and why:
 //   * One kernel instantiation per odd mask width (a template parameter), so
-//     every mask loop is unrolled and every mask value is a constant-memory
-//     operand of the multiply-add itself (no load instruction for it; the
-//     timed 2-D 5 x 5 kernel holds its mask in registers instead, which saves
-//     the copy into constant memory: conv2d_blocked below says why). Only
-//     where speed is measured: 1-D arrays that are 16-byte aligned (as
-//     cudaMalloc gives) and 2-D masks up to 7 x 7. Unaligned 1-D arrays and
-//     wider 2-D masks take one plain tiled kernel each, with the mask width a
-//     run-time value: unrolled copies for them would be most of the code the
-//     compiler has to build (on a GPU and on the emulator) for cases that are
-//     only checked for correctness.
+//     every mask loop is unrolled and every mask value is an operand of the
+//     multiply-add itself (no load instruction for it): in the timed kernels a
+//     register, the mask read once by every thread (a call is then one kernel
+//     launch, where a copy into constant memory first would be a second
+//     operation the timed call waits for: conv2d_blocked below has the
+//     numbers); in the plain ones (README "2. The mask in constant memory") a
+//     constant-memory value. Only where speed is measured: 1-D arrays that are
+//     16-byte aligned (as cudaMalloc gives) and 2-D masks up to 7 x 7.
+//     Unaligned 1-D arrays and wider 2-D masks take one plain tiled kernel
+//     each, with the mask width a run-time value: unrolled copies for them
+//     would be most of the code the compiler has to build (on a GPU and on the
+//     emulator) for cases that are only checked for correctness.
 //   * Large tiles (thread coarsening, README "How much does tiling save?"): a
 //     block computes thousands of outputs in 1-D and 64 x 64 in 2-D (128 x 32
 //     for 5 x 5 and 7 x 7 on whole 16-byte rows), so the halo adds a few per
@@ -56,6 +58,18 @@ constexpr int MAX_MASK_WIDTH = 15;
 // The mask: read by every thread in the same order, never written by a kernel.
 // 1-D uses the first mask_width entries, 2-D the first mask_width^2 (row-major).
 __constant__ float c_mask[MAX_MASK_WIDTH * MAX_MASK_WIDTH];
+
+// The mask in registers (the timed kernels, conv1d_tiled and conv2d_blocked):
+// the N values (a row of W in 1-D, W x W in 2-D) read from device memory by
+// every thread, value (r, j) at r * W + j.
+template <int W, int N = W * W> struct RegisterMask {
+  float v[N];
+  __device__ __forceinline__ explicit RegisterMask(const float* mask) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) v[i] = __ldg(mask + i);
+  }
+  __device__ __forceinline__ float operator()(int r, int j) const { return v[r * W + j]; }
+};
 
 // 16-byte groups of halo on each side of a tile for a mask of width W: none
 // for W = 1, else two (8 cells, enough for W <= 17, and 32 bytes: the copies
@@ -107,10 +121,11 @@ using Conv1D = Shape1D<256, 2>;
 // The arrays are 16-byte aligned (the host side checks).
 template <class S, int W>
 __global__ void __launch_bounds__(S::BLOCK)
-    conv1d_tiled(const float* __restrict__ in, float* __restrict__ out, int width) {
+    conv1d_tiled(const float* __restrict__ in, const float* __restrict__ mask, float* __restrict__ out, int width) {
   constexpr int R = W / 2, HV = Halo<W>::GROUPS, HALO = 4 * HV;
   constexpr int GROUPS = (S::TILE + 2 * HALO) / 4;  // 16-byte groups of the input tile
   __shared__ __align__(16) float tile[S::TILE + 2 * HALO];
+  const RegisterMask<W, W> m(mask);  // read first, so that it is there when the tile is
 
   // Shared cell s holds input cell base - HALO + s (0 outside the input).
   const long long base = static_cast<long long>(blockIdx.x) * S::TILE;
@@ -135,7 +150,7 @@ __global__ void __launch_bounds__(S::BLOCK)
 #pragma unroll
     for (int j = 0; j < W; ++j)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[e] += win[HALO - R + e + j] * c_mask[j];
+      for (int e = 0; e < 4; ++e) acc[e] += win[HALO - R + e + j] * m(0, j);
     store4(out, base + o, width, acc);
   }
 }
@@ -186,18 +201,10 @@ __device__ __forceinline__ void add_input_row(float (&acc)[ROWS][COLS], const fl
     }
 }
 
-// The mask as the multiply-adds read it: from constant memory (each value a
-// constant-bank operand of its FFMA), or from registers.
+// The 2-D mask as the multiply-adds read it from constant memory: each value
+// a constant-bank operand of its FFMA.
 template <int W> struct ConstantMask {
   __device__ __forceinline__ float operator()(int r, int j) const { return c_mask[r * W + j]; }
-};
-template <int W> struct RegisterMask {
-  float v[W * W];
-  __device__ __forceinline__ explicit RegisterMask(const float* mask) {
-#pragma unroll
-    for (int i = 0; i < W * W; ++i) v[i] = __ldg(mask + i);
-  }
-  __device__ __forceinline__ float operator()(int r, int j) const { return v[r * W + j]; }
 };
 
 template <int W>
@@ -583,9 +590,9 @@ __global__ void __launch_bounds__(WIDE_BX* WIDE_BY)
 
 // ---- host side ---------------------------------------------------------------------------------
 
-template <class S, int W> void launch_1d(const float* in, float* out, int width) {
+template <class S, int W> void launch_1d(const float* in, const float* mask, float* out, int width) {
   const int blocks = (width + S::TILE - 1) / S::TILE;
-  conv1d_tiled<S, W><<<blocks, S::BLOCK>>>(in, out, width);
+  conv1d_tiled<S, W><<<blocks, S::BLOCK>>>(in, mask, out, width);
 }
 
 template <int W> void launch_2d(const float* in, float* out, int height, int width) {
@@ -631,22 +638,23 @@ template <int W> void launch_blocked(const float* in, const float* mask, float* 
 
 template <class S> void convolution_1d_with(const float* in, const float* mask, float* out, int width, int mask_width) {
   if (width <= 0 || mask_width <= 0 || mask_width > MAX_MASK_WIDTH || mask_width % 2 == 0) return;
-  // The mask is already in device memory: a device-to-device copy into constant memory.
-  cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
   // 16-byte copies and stores need 16-byte aligned arrays.
   if (reinterpret_cast<uintptr_t>(in) % 16 != 0 || reinterpret_cast<uintptr_t>(out) % 16 != 0) {
+    // The mask is already in device memory: a device-to-device copy into constant memory.
+    cudaMemcpyToSymbolAsync(c_mask, mask, mask_width * sizeof(float), 0, cudaMemcpyDeviceToDevice);
     conv1d_unaligned<<<(width + PLAIN_BLOCK - 1) / PLAIN_BLOCK, PLAIN_BLOCK>>>(in, out, width, mask_width);
     return;
   }
+  // conv1d_tiled reads the mask into registers itself: one launch.
   switch (mask_width) {
-    case 1: launch_1d<S, 1>(in, out, width); break;
-    case 3: launch_1d<S, 3>(in, out, width); break;
-    case 5: launch_1d<S, 5>(in, out, width); break;
-    case 7: launch_1d<S, 7>(in, out, width); break;
-    case 9: launch_1d<S, 9>(in, out, width); break;
-    case 11: launch_1d<S, 11>(in, out, width); break;
-    case 13: launch_1d<S, 13>(in, out, width); break;
-    default: launch_1d<S, 15>(in, out, width); break;
+    case 1: launch_1d<S, 1>(in, mask, out, width); break;
+    case 3: launch_1d<S, 3>(in, mask, out, width); break;
+    case 5: launch_1d<S, 5>(in, mask, out, width); break;
+    case 7: launch_1d<S, 7>(in, mask, out, width); break;
+    case 9: launch_1d<S, 9>(in, mask, out, width); break;
+    case 11: launch_1d<S, 11>(in, mask, out, width); break;
+    case 13: launch_1d<S, 13>(in, mask, out, width); break;
+    default: launch_1d<S, 15>(in, mask, out, width); break;
   }
 }
 
