@@ -34,7 +34,7 @@ profile() {  # lab, --only name, kernel regex, launches to skip
 profile matmul "reference (before)" matmul_register_tiled 1
 profile matmul "reference (after)" sgemm_tiled 1
 profile convolution "2d 7 reference (before)" conv2d_tiled
-profile convolution "2d 7 reference (after)" conv2d_tiled
+profile convolution "2d 7 reference (after)" conv2d_blocked
 profile histogram "bytes reference (before)" histogram_kernel
 profile histogram "bytes reference (after)" histogram_bytes_kernel
 profile scan "inclusive reference (before)" single_pass_scan
