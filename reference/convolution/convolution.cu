@@ -316,7 +316,7 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 // The speed test's 2-D masks (5 x 5 and 7 x 7) on rows that are whole 16-byte
 // groups (width % 4 == 0 and 16-byte aligned arrays, as cudaMalloc gives) take
 // this kernel: on an H200 at 8192 x 8192, timed as `gpulab bench` times a call,
-// it runs at 0.95x (5 x 5) and 0.79x (7 x 7) of copy bandwidth, against 0.86x
+// it runs at 0.95x (5 x 5) and 0.81x (7 x 7) of copy bandwidth, against 0.86x
 // and 0.67x for conv2d_tiled, which every other 2-D case keeps (the numbers:
 // docs/performance.md). What it adds to conv2d_tiled:
 //   * Register blocking (README "How much does tiling save?": threads that
@@ -344,9 +344,9 @@ __global__ void __launch_bounds__(CONV2_THREADS, W <= 7 ? CONV2_MIN_BLOCKS : CON
 //     moves all 25 of 5 x 5 and 15 of 7 x 7's 49 into the warp's uniform
 //     registers, Nsight Compute's R2UR count). Then a call is one kernel
 //     launch: a copy into constant memory first is a second operation the
-//     timed call waits for, 4.5% of a 5 x 5 call and 3% of a 7 x 7 call at
-//     8192 x 8192 (the 7 x 7 kernel itself runs 1.5% slower with its mask in
-//     registers, so the call gains 1.5-2%).
+//     timed call waits for, 4.5% of a 5 x 5 call and 4% of a 7 x 7 call at
+//     8192 x 8192 (the 7 x 7 kernel itself runs 1-1.5% slower with its mask in
+//     registers than with its mask in constant memory).
 //   * What the two masks need differs. At 5 x 5 (25 multiply-adds an output)
 //     the kernel is bound by memory: each block computes one tile, copy, wait,
 //     compute, store, as the README's tiled kernel does, and 6 blocks fit on a
